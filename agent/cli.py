@@ -1,0 +1,142 @@
+"""`needled` command line: one subcommand per job; heavy modules are imported only when used."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from .errors import CactError
+
+Handler = Callable[[argparse.Namespace], int]
+_COMMANDS: dict[str, Handler] = {}
+
+
+def _command(name: str) -> Callable[[Handler], Handler]:
+    def deco(fn: Handler) -> Handler:
+        _COMMANDS[name] = fn
+        return fn
+
+    return deco
+
+
+def _parse_ids(text: str) -> list[int]:
+    try:
+        return [int(t) for t in text.replace(" ", "").split(",") if t]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--ids must be comma-separated integers: {text!r}") from None
+
+
+# ------------------------------------------------------------------------------------------
+@_command("inspect")
+def _inspect(a: argparse.Namespace) -> int:
+    from .cact import read_cact
+    from .modelinfo import format_table, summarize
+
+    with read_cact(a.model) as cf:
+        s = summarize(cf)
+    print(json.dumps(s, indent=1) if a.json else format_table(s))
+    return 0
+
+
+@_command("make-model")
+def _make_model(a: argparse.Namespace) -> int:
+    from .cact import write_file
+    from .makemodel import make_model
+
+    data = make_model(a.geometry, seed=a.seed, kv_window=a.kv_window)
+    write_file(a.out, data)
+    print(f"wrote {a.out} ({len(data):,} bytes, {a.geometry} geometry, seed {a.seed})")
+    return 0
+
+
+@_command("logits")
+def _logits(a: argparse.Namespace) -> int:
+    from .cact import read_cact
+    from .runner import run_logits
+
+    ids = a.ids
+    if not ids:
+        raise SystemExit("needled logits: --ids is empty")
+    cf = read_cact(a.model)
+    rows = run_logits(
+        cf,
+        ids,
+        backend=a.backend,
+        mode=a.mode,
+        window=a.window,
+        sinks=a.sinks,
+        prompt_len=a.prompt_len,
+    )
+    np.save(a.out, rows.astype(np.float32))
+    print(f"wrote {a.out}: {rows.shape[0]} rows x {rows.shape[1]} logits ({a.backend})")
+    return 0
+
+
+@_command("tokenize")
+def _tokenize(a: argparse.Namespace) -> int:
+    from .cact import read_cact
+    from .tokenizer import Tokenizer
+
+    with read_cact(a.model) as cf:
+        tok = Tokenizer(bytes(cf.tokenizer_blob))
+    ids = tok.encode(a.text)
+    print(json.dumps({"ids": ids, "pieces": [tok.piece(i) for i in ids]}, ensure_ascii=False))
+    return 0
+
+
+# ------------------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="needled", description="Needle 2 tool-calling agent daemon and model tools"
+    )
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("inspect", help="show a .cact file's geometry, tensors and sizes")
+    s.add_argument("model")
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+
+    s = sub.add_parser("make-model", help="write a random-weight model (tests, benchmarks)")
+    s.add_argument("out")
+    s.add_argument("--geometry", choices=("tiny", "release"), default="release")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--kv-window", type=int, default=None, help="header kv_window (default 256)")
+
+    s = sub.add_parser("logits", help="write one row of logits per input position (.npy)")
+    s.add_argument("model")
+    s.add_argument("--ids", type=_parse_ids, required=True, help="comma-separated token ids")
+    s.add_argument("--window", type=int, default=None, help="sliding KV window W")
+    s.add_argument("--sinks", type=int, default=0, help="pinned sink positions S")
+    s.add_argument(
+        "--prompt-len",
+        type=int,
+        default=None,
+        help="prefill this many ids as a batch, then feed the rest one at a time",
+    )
+    s.add_argument("--backend", choices=("reference", "native"), default="reference")
+    s.add_argument("--mode", choices=("fp32", "int8"), default="fp32")
+    s.add_argument("--out", required=True)
+
+    s = sub.add_parser("tokenize", help="encode text with a model's tokenizer")
+    s.add_argument("model")
+    s.add_argument("text")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return _COMMANDS[args.command](args)
+    except CactError as e:
+        print(f"needled: invalid model: {e}", file=sys.stderr)
+        return 2
+    except (OSError, ValueError) as e:
+        print(f"needled {args.command}: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
