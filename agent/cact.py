@@ -11,6 +11,7 @@ uint8 and norms `[rows, groups]` float16).
 from __future__ import annotations
 
 import hashlib
+import math
 import mmap
 import os
 import struct
@@ -23,6 +24,7 @@ import numpy as np
 from kernels import cq
 
 from .errors import CactError
+from .tokenizer import parse_tokenizer_blob
 
 TAG_V2 = 0x05E12A83
 TAG_GENERATIONS = {
@@ -175,6 +177,7 @@ class Geometry:
                 p.append(f"engram site {max(self.engram_sites)} >= num_layers")
             if not self.engram_orders or min(self.engram_orders) < 1:
                 p.append(f"engram orders {self.engram_orders} must be >= 1")
+                return p
             if self.engram_slots <= 0 or self.engram_sub_dim <= 0:
                 p.append("engram slots and sub_dim must be positive")
             if self.num_engram_tables <= 0 or self.num_engram_tables % len(self.engram_orders):
@@ -279,15 +282,15 @@ class TensorInfo:
 
     @property
     def elements(self) -> int:
-        return int(np.prod(self.shape)) if self.shape else 0
+        return math.prod(self.shape) if self.shape else 0
 
 
 def expected_nbytes(dtype: int, shape: tuple[int, ...], group: int, bits: int) -> int | None:
     """Blob size implied by a record (None for RAW, whose size is free)."""
     if dtype == FP16:
-        return 2 * int(np.prod(shape))
+        return 2 * math.prod(shape)
     if dtype == FP32:
-        return 4 * int(np.prod(shape))
+        return 4 * math.prod(shape)
     if dtype == CQ:
         return cq.blob_nbytes(shape[0], shape[1], bits, group)
     return None
@@ -307,7 +310,9 @@ class CQView:
     codebook: np.ndarray  # float32 (the header's values for this width)
 
     def dequantize(self) -> np.ndarray:
-        return cq.dequantize(self.codes, self.norms, self.cols, self.bits, self.group, self.codebook)
+        return cq.dequantize(
+            self.codes, self.norms, self.cols, self.bits, self.group, self.codebook
+        )
 
     def rows_dense(self, rows: np.ndarray | list[int]) -> np.ndarray:
         return cq.dequantize_rows(
@@ -496,17 +501,15 @@ def parse(buf: bytes | memoryview | mmap.mmap, path: str = "<bytes>") -> CactFil
         if not np.all(np.isfinite(seg)) or np.any(np.diff(seg) <= 0):
             raise _fail(path, f"CQ{bits} codebook is not finite and increasing", offset=cb_off)
 
-    base = base_layout(g)
-    n_base = len(base)
+    # Count before building any per-tensor structure: a corrupt header can claim billions.
+    n_base = 1 + len(LAYER_TENSORS) * g.num_layers + len(MHC_TENSORS)
+    n_base += len(ENGRAM_TENSORS) * len(g.engram_sites) + 1
     if num_tensors < n_base + 1:
         raise _fail(
             path,
             f"{num_tensors} tensors, but the geometry needs {n_base} plus the tokenizer",
             offset=4,
         )
-    extra = num_tensors - n_base - 1
-    if extra and (extra - 1) % 3:
-        raise _fail(path, f"{extra} tensors after final_norm do not form probe heads", offset=4)
     dir_end = dir_off + num_tensors * RECORD.size
     if dir_end > size:
         raise _fail(
@@ -514,7 +517,11 @@ def parse(buf: bytes | memoryview | mmap.mmap, path: str = "<bytes>") -> CactFil
             f"directory of {num_tensors} records runs to byte {dir_end}, past the end ({size})",
             offset=dir_off,
         )
+    extra = num_tensors - n_base - 1
+    if extra and (extra - 1) % 3:
+        raise _fail(path, f"{extra} tensors after final_norm do not form probe heads", offset=4)
     records = [RECORD.unpack_from(buf, dir_off + i * RECORD.size) for i in range(num_tensors)]
+    base = base_layout(g)
 
     def rec_fail(i: int, msg: str) -> CactError:
         return _fail(path, msg, index=i, offset=dir_off + i * RECORD.size)
@@ -549,7 +556,9 @@ def parse(buf: bytes | memoryview | mmap.mmap, path: str = "<bytes>") -> CactFil
         shape = tuple(dims[:ndim])
         if spec.name == "tokenizer":
             if dtype != RAW:
-                raise rec_fail(i, f"{label}last tensor must be the RAW tokenizer, got dtype {dtype}")
+                raise rec_fail(
+                    i, f"{label}last tensor must be the RAW tokenizer, got dtype {dtype}"
+                )
         elif spec.quantized:
             if dtype != CQ:
                 raise rec_fail(i, f"{label}must be CQ, got {DTYPE_NAMES[dtype]}")
@@ -580,6 +589,18 @@ def parse(buf: bytes | memoryview | mmap.mmap, path: str = "<bytes>") -> CactFil
                 index=b.index,
                 offset=dir_off + b.index * RECORD.size,
             )
+    tok = infos[-1]
+    try:
+        parse_tokenizer_blob(
+            memoryview(buf)[tok.offset : tok.offset + tok.nbytes], vocab_size=g.vocab
+        )
+    except CactError as e:
+        raise _fail(
+            path,
+            f"(tokenizer) blob at {tok.offset}: {e}",
+            tok.index,
+            dir_off + tok.index * RECORD.size,
+        ) from None
     return CactFile(path, g, cbv, infos, buf, tuple(head_codes))
 
 
@@ -594,7 +615,10 @@ def _check_blob_bounds(
         raise _fail(path, f"{label}blob at {offset} overlaps the header/directory", i, where)
     if offset + nbytes > size:
         raise _fail(
-            path, f"{label}blob [{offset}, {offset + nbytes}) lies outside the file ({size})", i, where
+            path,
+            f"{label}blob [{offset}, {offset + nbytes}) lies outside the file ({size})",
+            i,
+            where,
         )
 
 

@@ -27,7 +27,9 @@ def _parse_ids(text: str) -> list[int]:
     try:
         return [int(t) for t in text.replace(" ", "").split(",") if t]
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--ids must be comma-separated integers: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"--ids must be comma-separated integers: {text!r}"
+        ) from None
 
 
 # ------------------------------------------------------------------------------------------

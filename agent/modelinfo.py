@@ -84,7 +84,8 @@ def format_table(s: dict[str, Any]) -> str:
         ),
         f"heads     {', '.join(s['heads']) or 'none'}",
         "",
-        f"{'idx':>4}  {'name':<28} {'dtype':<6} {'shape':<16} {'bits':>4} {'group':>5} {'bytes':>10}",
+        f"{'idx':>4}  {'name':<28} {'dtype':<6} {'shape':<16} {'bits':>4} {'group':>5} "
+        f"{'bytes':>10}",
     ]
     for t in s["tensors"]:
         shape = "x".join(map(str, t["shape"])) or "-"

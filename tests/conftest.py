@@ -1,0 +1,62 @@
+"""Shared test fixtures: where the golden vectors live, and small models made on the fly."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = Path(os.environ.get("NEEDLED_GOLDEN", ROOT.parent / "shared" / "golden"))
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    # The golden vectors decide whether the numerics are right; a run without them proves
+    # nothing, so refuse to start rather than skip.
+    if not (GOLDEN / "tiny.cact").exists():
+        raise pytest.UsageError(
+            f"golden vectors not found at {GOLDEN}; check out ../shared beside the repository "
+            "or set NEEDLED_GOLDEN"
+        )
+
+
+@pytest.fixture(scope="session")
+def golden_dir() -> Path:
+    return GOLDEN
+
+
+def golden_npz(name: str) -> dict[str, np.ndarray]:
+    with np.load(GOLDEN / f"{name}.npz") as z:
+        return {k: z[k] for k in z.files}
+
+
+def golden_json(name: str) -> dict:
+    return json.loads((GOLDEN / f"{name}.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def tiny_cact():
+    from agent.cact import read_cact
+
+    return read_cact(GOLDEN / "tiny.cact")
+
+
+@pytest.fixture(scope="session")
+def release_cact():
+    from agent.cact import read_cact
+
+    return read_cact(GOLDEN / "release.cact")
+
+
+@pytest.fixture(scope="session")
+def release_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A random-weight release-geometry model written by `make-model` (about 3 s)."""
+    from agent.cact import write_file
+    from agent.makemodel import make_model
+
+    path = tmp_path_factory.mktemp("models") / "release_seed7.cact"
+    write_file(path, make_model("release", seed=7))
+    return path
