@@ -110,7 +110,9 @@ class ReferenceModel:
         ]
         lanes = g.mhc_lanes
         L = g.num_layers
-        self.a_pre, self.a_post, self.a_res = (cf.dense(f"mhc_a_{n}") for n in ("pre", "post", "res"))
+        self.a_pre, self.a_post, self.a_res = (
+            cf.dense(f"mhc_a_{n}") for n in ("pre", "post", "res")
+        )
         self.b_pre, self.b_post = cf.dense("mhc_b_pre"), cf.dense("mhc_b_post")
         self.b_res = cf.dense("mhc_b_res")
         self.phi_pre = cf.dense("mhc_phi_pre").reshape(L, lanes, lanes * g.d_model)
@@ -128,7 +130,9 @@ class ReferenceModel:
         }
         self.final_norm = cf.dense("final_norm")
         self.heads = {
-            name: Head(cf.dense(f"{name}.probes"), cf.dense(f"{name}.proj"), cf.dense(f"{name}.bias"))
+            name: Head(
+                cf.dense(f"{name}.probes"), cf.dense(f"{name}.proj"), cf.dense(f"{name}.bias")
+            )
             for name in ("contrastive_head", "confidence_head")
             if f"{name}.probes" in cf.by_name
         }
@@ -176,7 +180,6 @@ class ReferenceModel:
 
     # ------------------------------------------------------------------------------------
     def _mhc_layer(self, li: int, X: np.ndarray, pos: np.ndarray, st: State) -> np.ndarray:
-        g = self.g
         T, lanes, d = X.shape
         sel = li % lanes
         on = np.arange(lanes) == sel
@@ -188,7 +191,9 @@ class ReferenceModel:
         u = np.einsum("tl,tld->td", h_pre, X)
         bx = self._engram(li, u, pos, st) if li in self.engrams else u
         delta = self._block(li, bx, pos, st) - u  # u before the engram injection
-        h_post = 2 * sigmoid(self.a_post[li] * (nx @ self.phi_post[li].T) + self.b_post[li] + post_off)
+        h_post = 2 * sigmoid(
+            self.a_post[li] * (nx @ self.phi_post[li].T) + self.b_post[li] + post_off
+        )
         A = self.a_res[li] * (nx @ self.phi_res[li].T).reshape(T, lanes, lanes) + self.b_res[li]
         P = sinkhorn(A, 20)
         return np.einsum("tij,tjd->tid", P, X) + h_post[:, :, None] * delta[:, None, :]

@@ -29,7 +29,7 @@ def code_bits(bits: int) -> int:
     return 2 if bits == TERNARY_BITS else bits
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def lloyd_max_unit(bits: int) -> np.ndarray:
     """Lloyd-Max centres (float64, sorted) for `2**bits` levels on a fixed Gaussian sample.
 
@@ -51,7 +51,7 @@ def lloyd_max_unit(bits: int) -> np.ndarray:
     return np.sort(c)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def codebook(bits: int, group: int) -> np.ndarray:
     """FP32 codebook for a record `bits` value (2, 3, 4 or ternary 5), scaled for `group`."""
     if bits == TERNARY_BITS:
@@ -70,7 +70,7 @@ def header_codebooks(group: int = 128) -> np.ndarray:
     return np.concatenate([codebook(b, group) for b in CODEBOOK_BITS])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def hadamard(n: int) -> np.ndarray:
     """Orthonormal Sylvester Walsh-Hadamard matrix of size `n` (a power of two), FP32."""
     if n < 1 or n & (n - 1):
