@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The project's test command: installs what the suite needs, then lint + the whole suite.
+# Root on Debian/Ubuntu installs the system packages (mosquitto broker, Arm cross toolchain and
+# qemu, systemd tools, libsystemd headers for systemd-python); elsewhere it checks for them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pkgs=(mosquitto libsystemd-dev pkg-config gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+      qemu-user systemd)
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+    if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+        apt-get update
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+    else
+        echo "missing system packages: ${missing[*]} (sudo apt-get install them)" >&2
+        exit 1
+    fi
+fi
+
+python3 -m pip install -q -e '.[test]'
+python3 -m ruff check .
+python3 -m ruff format --check .
+python3 -m pytest -q "$@"
