@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -21,6 +23,16 @@ def _command(name: str) -> Callable[[Handler], Handler]:
         return fn
 
     return deco
+
+
+def default_model(path: str | None) -> str:
+    """The model to run: the given path, else the bundled demo model."""
+    if path:
+        return path
+    bundled = Path(__file__).resolve().parent / "models" / "demo.cact"
+    if not bundled.exists():
+        raise FileNotFoundError(f"no --model given and no bundled model at {bundled}")
+    return str(bundled)
 
 
 def _parse_ids(text: str) -> list[int]:
@@ -90,6 +102,25 @@ def _tokenize(a: argparse.Namespace) -> int:
     return 0
 
 
+@_command("ask")
+def _ask(a: argparse.Namespace) -> int:
+    from .session import Session
+
+    s = Session(
+        default_model(a.model),
+        a.tools,
+        system=a.system,
+        backend=a.backend,
+        mode=a.mode,
+        max_new_tokens=a.max_new_tokens,
+        think_budget=a.think_budget,
+        cache_dir=a.cache_dir,
+    )
+    env = s.complete(a.text, require_call=a.require_call)
+    print(json.dumps(env, ensure_ascii=False))
+    return 0
+
+
 # ------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -122,6 +153,18 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--mode", choices=("fp32", "int8"), default="fp32")
     s.add_argument("--out", required=True)
 
+    s = sub.add_parser("ask", help="answer one command with a grammar-checked call (envelope)")
+    s.add_argument("text")
+    s.add_argument("--model", default=None, help="a .cact (default: the bundled demo model)")
+    s.add_argument("--tools", required=True, help="JSON file of tool schemas")
+    s.add_argument("--system", default=None, help="system facts, 'key: value; ...'")
+    s.add_argument("--max-new-tokens", type=int, default=128)
+    s.add_argument("--think-budget", type=int, default=0, help="tokens of <think> reasoning")
+    s.add_argument("--require-call", action="store_true", help="never answer the empty list")
+    s.add_argument("--backend", choices=("auto", "native", "reference"), default="auto")
+    s.add_argument("--mode", choices=("fp32", "int8"), default="int8")
+    s.add_argument("--cache-dir", default=None, help="where tool embeddings are persisted")
+
     s = sub.add_parser("tokenize", help="encode text with a model's tokenizer")
     s.add_argument("model")
     s.add_argument("text")
@@ -130,6 +173,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    # stdout carries results (JSON envelopes, tables); every log line goes to stderr.
+    logging.basicConfig(
+        level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
+    )
     try:
         return _COMMANDS[args.command](args)
     except CactError as e:

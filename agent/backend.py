@@ -1,0 +1,172 @@
+"""The engine interface a session drives, and its implementation over the NumPy reference.
+
+A session needs five things from a forward backend: feed a chunk of tokens (prefill), feed one
+token and get the next position's logits for some candidate rows only, snapshot and restore the
+cache (the tools prefix is prefilled once and restored per command), and, when the model has
+probe heads, the attention-pooled summaries those heads read. `open_engine` picks the native
+engine when it is built and falls back to the reference with a warning.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from .cact import CactFile
+
+log = logging.getLogger(__name__)
+
+
+class Engine(Protocol):
+    vocab: int
+
+    @property
+    def position(self) -> int: ...
+
+    def reset(self, sinks: int | None = None) -> None: ...
+
+    def prefill(self, ids: Sequence[int]) -> None: ...
+
+    def step(self, token_id: int, candidates: np.ndarray | None = None) -> np.ndarray: ...
+
+    def save_state(self) -> Any: ...
+
+    def restore_state(self, state: Any) -> None: ...
+
+    def head_logits(self, name: str) -> np.ndarray | None: ...
+
+    def embed_sequence(self, ids: Sequence[int]) -> np.ndarray | None: ...
+
+
+class ProbePool:
+    """Online attention pooling of cells by a probe head (spec: probe heads).
+
+    The head's softmax runs over every (position, cell) seen so far; keeping a running max,
+    denominator and weighted sum per probe gives the same result as pooling all cells at the
+    end, in O(probes * d) memory instead of O(positions * layers * d).
+    """
+
+    def __init__(self, probes: np.ndarray, proj: np.ndarray, bias: np.ndarray) -> None:
+        self.probes = probes.astype(np.float32)
+        self.proj = proj.astype(np.float32)
+        self.bias = bias.astype(np.float32)
+        self.scale = np.float32(1.0 / np.sqrt(self.probes.shape[1]))
+        self.reset()
+
+    def reset(self) -> None:
+        P, d = self.probes.shape
+        self.m = np.full(P, -np.inf, np.float64)
+        self.den = np.zeros(P, np.float64)
+        self.acc = np.zeros((P, d), np.float64)
+
+    def add(self, cells: np.ndarray) -> None:
+        """Add cells `[n, d]` (any order: the pooled result does not depend on it)."""
+        s = (self.probes @ cells.T).astype(np.float64) * self.scale  # [P, n]
+        m_new = np.maximum(self.m, s.max(axis=1))
+        shrink = np.exp(self.m - m_new)
+        w = np.exp(s - m_new[:, None])
+        self.den = self.den * shrink + w.sum(axis=1)
+        self.acc = self.acc * shrink[:, None] + w @ cells.astype(np.float64)
+        self.m = m_new
+
+    def output(self) -> np.ndarray:
+        pooled = (self.acc / self.den[:, None]).astype(np.float32).reshape(-1)
+        return self.proj @ pooled + self.bias
+
+    def snapshot(self) -> tuple:
+        return self.m.copy(), self.den.copy(), self.acc.copy()
+
+    def restore(self, snap: tuple) -> None:
+        self.m, self.den, self.acc = (a.copy() for a in snap)
+
+
+def probe_pools(cf: CactFile) -> dict[str, ProbePool]:
+    return {
+        name: ProbePool(cf.f32(f"{name}.probes"), cf.f32(f"{name}.proj"), cf.f32(f"{name}.bias"))
+        for name in ("contrastive_head", "confidence_head")
+        if f"{name}.probes" in cf.by_name
+    }
+
+
+class ReferenceEngine:
+    """The NumPy reference behind the engine interface (slow; for tests and validation)."""
+
+    def __init__(self, cf: CactFile, window: int | None = None, sinks: int = 0) -> None:
+        from .reference import ReferenceModel
+
+        self.model = ReferenceModel(cf)
+        self.vocab = cf.geometry.vocab
+        self.window, self.sinks = window, sinks
+        self.pools = probe_pools(cf)
+        self.reset()
+
+    @property
+    def position(self) -> int:
+        return self.state.position
+
+    def reset(self, sinks: int | None = None) -> None:
+        if sinks is not None:
+            self.sinks = sinks
+        self.state = self.model.new_state(self.window, self.sinks)
+        for p in self.pools.values():
+            p.reset()
+
+    def _run(self, ids: Sequence[int]) -> np.ndarray:
+        out = self.model.forward(ids, self.state)
+        for p in self.pools.values():
+            p.add(out.cells.reshape(-1, out.cells.shape[-1]))
+        return out.logits
+
+    def prefill(self, ids: Sequence[int]) -> None:
+        if len(ids):
+            self._run(ids)
+
+    def step(self, token_id: int, candidates: np.ndarray | None = None) -> np.ndarray:
+        row = self._run([token_id])[0]
+        return row if candidates is None else row[candidates]
+
+    def save_state(self) -> Any:
+        return copy.deepcopy(self.state), {k: p.snapshot() for k, p in self.pools.items()}
+
+    def restore_state(self, state: Any) -> None:
+        st, pools = state
+        self.state = copy.deepcopy(st)
+        for k, snap in pools.items():
+            self.pools[k].restore(snap)
+
+    def head_logits(self, name: str) -> np.ndarray | None:
+        p = self.pools.get(name)
+        return None if p is None else p.output()
+
+    def embed_sequence(self, ids: Sequence[int]) -> np.ndarray | None:
+        if "contrastive_head" not in self.model.heads:
+            return None
+        z = self.model.head("contrastive_head", self.model.forward(ids).cells)
+        return z / np.linalg.norm(z)
+
+
+def open_engine(
+    cf: CactFile,
+    backend: str = "auto",
+    mode: str = "int8",
+    window: int | None = None,
+    sinks: int = 0,
+    threads: int | None = None,
+) -> Engine:
+    """An engine for `cf`: `native`, `reference`, or `auto` (native when it is built)."""
+    if backend in ("native", "auto"):
+        try:
+            from .engine import NativeEngine
+        except ImportError as e:
+            if backend == "native":
+                raise
+            log.warning("native engine unavailable (%s); using the NumPy reference", e)
+        else:
+            return NativeEngine(cf, mode=mode, window=window, sinks=sinks, threads=threads)
+    if backend not in ("reference", "auto"):
+        raise ValueError(f"unknown backend {backend!r}")
+    return ReferenceEngine(cf, window=window, sinks=sinks)

@@ -1,0 +1,395 @@
+"""A tool-calling session: prompt, prefix cache, grammar-constrained decoding, the envelope.
+
+`Session.complete(text)` renders the prompt exactly as the model was trained (spec section 5),
+restores the KV state of the tools prefix (prefilled once, kept as pinned sinks), prefills the
+query, and decodes the call list under a grammar compiled from the tool schemas, so the output
+always parses and conforms, or is the empty list `[]`. Only the allowed rows of the output
+projection are computed at each step, and a step with a single allowed token skips the model
+entirely. It returns the JSON envelope of the contract (`type`, `success`, `error`,
+`error_code`, `function_calls`, `reasoning`, `confidence`, `prefill_tps`, `decode_tps`,
+`peak_ram_mb`) plus a `timings` breakdown.
+
+`Session.run(text)` executes the calls through handlers and feeds the results back (`prompt.py`
+documents the `<tool_result>` turn) until the model answers `[]` or a step limit.
+`Session.extract(text, schema)` is tool calling with one record schema and a required call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import math
+import resource
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import prompt as P
+from .backend import Engine, open_engine
+from .cact import CactFile, read_cact
+from .grammar import TokenMasker, compile_calls, decode_call
+from .tokenizer import PieceType, Tokenizer
+from .tools import Tool, load_tools, render_tools_json
+
+log = logging.getLogger(__name__)
+
+RETRIEVAL_THRESHOLD = 5  # above this many tools, only the top 5 enter the prompt and grammar
+_EMPTY = np.empty(0, dtype=np.int32)
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set size of this process in MB (Linux reports KiB)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def envelope_error(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    """An `error` envelope: the same keys as a call, nothing executed."""
+    return {
+        "type": "error",
+        "success": False,
+        "error": message,
+        "error_code": code,
+        "function_calls": [],
+        "reasoning": None,
+        "confidence": None,
+        "prefill_tps": 0.0,
+        "decode_tps": 0.0,
+        "peak_ram_mb": round(peak_rss_mb(), 1),
+        **extra,
+    }
+
+
+@dataclasses.dataclass
+class _Prefix:
+    tools: list[Tool]
+    text: str
+    ids: list[int]
+    state: Any
+
+
+class Session:
+    """One model, one tool set; `complete()` per command. Not thread-safe: one caller at a time."""
+
+    def __init__(
+        self,
+        model: str | Path | CactFile,
+        tools: Any,
+        *,
+        system: Mapping[str, Any] | str | None = None,
+        backend: str = "auto",
+        mode: str = "int8",
+        window: int | None = None,
+        threads: int | None = None,
+        max_new_tokens: int = 128,
+        think_budget: int = 0,
+        top_k_tools: int = RETRIEVAL_THRESHOLD,
+        cache_dir: str | Path | None = None,
+        engine: Engine | None = None,
+    ) -> None:
+        self.cf = model if isinstance(model, CactFile) else read_cact(model)
+        self.tools = load_tools(tools)
+        self.by_name = {t.name: t for t in self.tools}
+        self.system = system
+        self.max_new_tokens = max_new_tokens
+        self.think_budget = think_budget
+        self.top_k_tools = top_k_tools
+        self.cache_dir = Path(cache_dir) if cache_dir else None
+        self.tok = Tokenizer(bytes(self.cf.tokenizer_blob))
+        # Continuation turns start mid-stream, where SentencePiece must not add its "▁" prefix.
+        self.tok_cont = Tokenizer(dataclasses.replace(self.tok.spec, add_dummy_prefix=False))
+        self.token_bytes = self.tok.token_bytes()
+        self.special_ids = [
+            i
+            for i in range(self.tok.vocab_size)
+            if self.tok.piece_type(i)
+            in (PieceType.CONTROL, PieceType.UNKNOWN, PieceType.USER_DEFINED)
+        ]
+        self.window = window or self.cf.geometry.kv_window or None
+        self.engine = engine or open_engine(
+            self.cf, backend, mode=mode, window=self.window, threads=threads
+        )
+        self.has_confidence = "confidence_head.probes" in self.cf.by_name
+        self._maskers: OrderedDict[tuple, TokenMasker] = OrderedDict()
+        self._prefixes: OrderedDict[tuple[str, ...], _Prefix] = OrderedDict()
+        self._tool_vecs: dict[str, np.ndarray] | None = None
+        self._conversation = False  # inside a run() loop: the cache must hold every turn
+        self.prefix_for(self.tools[: self.top_k_tools])  # warm: the common prefix is ready
+
+    # -- prompt and caches ---------------------------------------------------------------------
+    def prefix_for(self, tools: Sequence[Tool]) -> _Prefix:
+        """The tools prefix for this tool subset, prefilled once and cached (LRU of 4)."""
+        key = tuple(t.name for t in tools)
+        hit = self._prefixes.get(key)
+        if hit is not None:
+            self._prefixes.move_to_end(key)
+            return hit
+        text = P.tools_prefix(render_tools_json(tools), self.system)
+        ids = [P.BOS_ID] + self.tok.encode(text)
+        self.engine.reset(sinks=len(ids))
+        self.engine.prefill(ids)
+        pre = _Prefix(list(tools), text, ids, self.engine.save_state())
+        self._prefixes[key] = pre
+        if len(self._prefixes) > 4:
+            self._prefixes.popitem(last=False)
+        return pre
+
+    def masker_for(self, tools: Sequence[Tool], require_call: bool) -> TokenMasker:
+        """Token masks for a tool subset's call grammar (cached: masks are reused across turns)."""
+        key = (tuple(t.name for t in tools), require_call)
+        hit = self._maskers.get(key)
+        if hit is None:
+            aut = compile_calls(list(tools), require_call=require_call)
+            hit = TokenMasker(aut, self.token_bytes, self.special_ids)
+            self._maskers[key] = hit
+            if len(self._maskers) > 16:
+                self._maskers.popitem(last=False)
+        else:
+            self._maskers.move_to_end(key)
+        return hit
+
+    # -- retrieval -------------------------------------------------------------------------------
+    def _fingerprint(self) -> str:
+        h = hashlib.sha256(self.cf.sha256().encode())
+        h.update(render_tools_json(self.tools).encode())
+        return h.hexdigest()[:24]
+
+    def tool_vectors(self) -> dict[str, np.ndarray]:
+        """Contrastive embeddings of every tool schema (persisted under `cache_dir`)."""
+        if self._tool_vecs is not None:
+            return self._tool_vecs
+        path = self.cache_dir / f"tools-{self._fingerprint()}.npz" if self.cache_dir else None
+        if path is not None and path.exists():
+            with np.load(path) as z:
+                self._tool_vecs = {k: z[k] for k in z.files}
+            return self._tool_vecs
+        vecs = {}
+        for t in self.tools:
+            text = json.dumps(t.to_schema(), separators=(",", ":"), ensure_ascii=False)
+            v = self.engine.embed_sequence([P.BOS_ID] + self.tok.encode(text))
+            if v is None:
+                raise RuntimeError("this model has no contrastive head: retrieval impossible")
+            vecs[t.name] = v
+        self._prefixes.clear()  # embedding ran the engine: cached states stay valid, but be safe
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp.npz")
+            np.savez(tmp, **vecs)
+            tmp.replace(path)
+        self._tool_vecs = vecs
+        return vecs
+
+    def select_tools(self, query: str) -> list[Tool]:
+        """All tools when there are few; else the `top_k_tools` closest to the query."""
+        if len(self.tools) <= RETRIEVAL_THRESHOLD or "contrastive_head.probes" not in (
+            self.cf.by_name
+        ):
+            return self.tools
+        vecs = self.tool_vectors()
+        q = self.engine.embed_sequence([P.BOS_ID] + self.tok.encode(query))
+        scores = {name: float(v @ q) for name, v in vecs.items()}
+        top = sorted(self.tools, key=lambda t: -scores[t.name])[: self.top_k_tools]
+        return [t for t in self.tools if t in top]  # keep declaration order in the prompt
+
+    # -- one turn --------------------------------------------------------------------------------
+    def complete(
+        self,
+        text: str,
+        *,
+        require_call: bool = False,
+        allowed_tools: set[str] | None = None,
+        max_new_tokens: int | None = None,
+    ) -> dict[str, Any]:
+        """Answer one command with a call list; always returns an envelope, never raises for
+        bad input."""
+        if not isinstance(text, str) or not text.strip():
+            return envelope_error("empty_input", "the command text is empty")
+        t0 = time.perf_counter()
+        tools = self.select_tools(text)
+        grammar_tools = [t for t in tools if allowed_tools is None or t.name in allowed_tools]
+        if require_call and not grammar_tools:
+            return envelope_error("no_tools", "no permitted tool can serve this command")
+        pre = self.prefix_for(tools)
+        full = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(text))
+        t_tok = time.perf_counter()
+        if full[: len(pre.ids)] == pre.ids:
+            self.engine.restore_state(pre.state)
+            new = full[len(pre.ids) :]
+        else:  # the query merged with the prefix's last piece: prefill it all (rare)
+            self.engine.reset(sinks=len(pre.ids))
+            new = full
+        if len(new) + self.engine.position >= self.cf.geometry.max_seq_len:
+            return envelope_error("too_long", f"the command is too long ({len(new)} tokens)")
+        return self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok)
+
+    def _decode(
+        self,
+        new_ids: list[int],
+        tools: Sequence[Tool],
+        require_call: bool,
+        max_new_tokens: int | None,
+        t0: float,
+        t_tok: float,
+    ) -> dict[str, Any]:
+        eng = self.engine
+        eng.prefill(new_ids[:-1])
+        pending = [new_ids[-1]]  # fed lazily with the first scoring: one projection, not two
+        t_pre = time.perf_counter()
+        masker = self.masker_for(tools, require_call)
+        t_grammar = time.perf_counter()
+        steps = 0
+
+        def on_token(tid: int) -> None:
+            pending.append(tid)
+
+        def score(cands: np.ndarray) -> np.ndarray:
+            nonlocal steps
+            for tid in pending[:-1]:
+                eng.step(tid, _EMPTY)
+            out = eng.step(pending[-1], cands)
+            steps += len(pending)
+            pending.clear()
+            return out
+
+        res = decode_call(
+            masker,
+            masker.automaton.start,
+            score,
+            max_new_tokens or self.max_new_tokens,
+            on_token=on_token,
+            think_budget=self.think_budget,
+        )
+        confidence = None
+        if res.ok and (self.has_confidence or self._conversation):
+            # The head scores the prompt plus the whole call, and a conversation continues
+            # after it: either way the tail of the turn must be in the cache.
+            for tid in pending:
+                eng.step(tid, _EMPTY)
+            steps += len(pending)
+            pending.clear()
+        if res.ok and self.has_confidence:
+            head = eng.head_logits("confidence_head")
+            if head is not None:
+                p_head = 1.0 / (1.0 + math.exp(-float(head[0])))
+                confidence = round(min(p_head, math.exp(res.call_logprob)), 4)
+        t_end = time.perf_counter()
+        prefill_s = t_pre - t_tok
+        decode_s = t_end - t_pre
+        n_new = len(new_ids)
+        timings = {
+            "tokenize_ms": round((t_tok - t0) * 1e3, 3),
+            "prefill_ms": round(prefill_s * 1e3, 3),
+            "decode_ms": round(decode_s * 1e3, 3),
+            "grammar_ms": round((res.grammar_seconds + t_grammar - t_pre) * 1e3, 3),
+            "total_ms": round((t_end - t0) * 1e3, 3),
+            "prompt_tokens": n_new,
+            "generated_tokens": len(res.token_ids),
+            "forced_tokens": res.forced_steps,
+            "scored_tokens": res.scored_steps,
+        }
+        if not res.ok:
+            return envelope_error("decode_failed", res.error or "decoding failed", timings=timings)
+        return {
+            "type": "call",
+            "success": True,
+            "error": None,
+            "error_code": None,
+            "function_calls": res.calls or [],
+            "reasoning": res.reasoning,
+            "confidence": confidence,
+            "prefill_tps": round(n_new / prefill_s, 1) if prefill_s > 0 else 0.0,
+            "decode_tps": round(len(res.token_ids) / decode_s, 1) if decode_s > 0 else 0.0,
+            "peak_ram_mb": round(peak_rss_mb(), 1),
+            "timings": timings,
+        }
+
+    # -- multi-step and extraction ---------------------------------------------------------------
+    def run(
+        self,
+        text: str,
+        handlers: Mapping[str, Callable[..., Any]] | None = None,
+        *,
+        max_steps: int = 4,
+    ) -> dict[str, Any]:
+        """Execute calls and feed results back until the model answers `[]` or `max_steps`.
+
+        Handlers come from `handlers` (name -> callable taking the arguments as keywords) or the
+        decorated functions the tools were made from. Returns the last envelope with
+        `type: "respond"` and `results` (every executed call and its result or error).
+        """
+        results: list[dict[str, Any]] = []
+        self._conversation = True
+        try:
+            return self._run(text, handlers, max_steps, results)
+        finally:
+            self._conversation = False
+
+    def _run(
+        self,
+        text: str,
+        handlers: Mapping[str, Callable[..., Any]] | None,
+        max_steps: int,
+        results: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        env = self.complete(text)
+        steps = 1
+        while env["success"] and env["function_calls"] and steps <= max_steps:
+            turn = []
+            for call in env["function_calls"]:
+                fn = (handlers or {}).get(call["name"]) or getattr(
+                    self.by_name.get(call["name"]), "fn", None
+                )
+                item: dict[str, Any] = {"name": call["name"], "arguments": call["arguments"]}
+                try:
+                    if fn is None:
+                        raise LookupError(f"no handler for {call['name']}")
+                    item["result"] = fn(**call["arguments"])
+                except Exception as e:  # noqa: BLE001 - a failing tool is a result, not a crash
+                    item["error"] = f"{type(e).__name__}: {e}"
+                turn.append(item)
+            results.extend(turn)
+            if steps == max_steps:
+                break
+            env = self._continue_with_results(turn)
+            steps += 1
+        if env["success"]:
+            env = {**env, "type": "respond"}
+        return {**env, "results": results, "steps": steps}
+
+    def _continue_with_results(self, turn: list[dict[str, Any]]) -> dict[str, Any]:
+        """Feed the finished assistant turn and a `<tool_result>` user turn, then decode."""
+        t0 = time.perf_counter()
+        text = "\n" + P.IM_START + "user\n" + P.TOOL_RESULT + P.render_tool_results(turn)
+        text += P.TOOL_RESULT_END + P.IM_END + "\n" + P.IM_START + "assistant\n"
+        ids = self.tok_cont.encode(text)
+        t_tok = time.perf_counter()
+        if self.engine.position + len(ids) + self.max_new_tokens >= self.cf.geometry.max_seq_len:
+            return envelope_error("too_long", "the conversation reached the model's length limit")
+        return self._decode(ids, self.tools, False, None, t0, t_tok)
+
+    def extract(self, text: str, schema: Mapping[str, Any] | type) -> dict[str, Any] | Any:
+        """One record from `text`: the grammar admits exactly one call of the record's schema.
+
+        `schema` is a tool-style dict (`name`, `parameters`) or a dataclass; returns the
+        arguments dict, or an instance of the dataclass.
+        """
+        if isinstance(schema, type):
+            from .tools import schema_from_function
+
+            schema_dict: Any = schema_from_function(schema)
+        else:
+            schema_dict = schema
+        record = load_tools([schema_dict])[0]
+        sub = Session.__new__(Session)
+        sub.__dict__.update(self.__dict__)
+        sub.tools, sub.by_name = [record], {record.name: record}
+        env = sub.complete(text, require_call=True)
+        if not env["success"]:
+            raise ValueError(f"extraction failed: {env['error']}")
+        args = env["function_calls"][0]["arguments"]
+        return schema(**args) if isinstance(schema, type) else args
