@@ -1,0 +1,165 @@
+"""Session behaviour on the golden tiny model (random weights) with the NumPy reference engine.
+
+Random weights make the model's choices arbitrary, so these tests assert what the grammar and
+the session guarantee whatever the weights say: conforming calls, the envelope contract, prefix
+reuse that does not change results, retrieval and access limits.
+"""
+
+from __future__ import annotations
+
+import json
+
+import jsonschema
+import numpy as np
+import pytest
+
+from agent import cact
+from agent.session import Session
+from tests.conftest import GOLDEN
+
+LIGHT = {
+    "name": "set_light",
+    "description": "Switch a room's light",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "room": {"type": "string", "enum": ["kitchen", "bedroom", "hall"]},
+            "on": {"type": "boolean"},
+            "level": {"type": "integer", "minimum": 0, "maximum": 100},
+        },
+        "required": ["room", "on"],
+    },
+}
+HEAT = {
+    "name": "set_thermostat",
+    "parameters": {
+        "type": "object",
+        "properties": {"celsius": {"type": "number", "minimum": 5, "maximum": 30}},
+        "required": ["celsius"],
+    },
+}
+KEYS = {"type", "success", "error", "error_code", "function_calls", "reasoning", "confidence"}
+KEYS |= {"prefill_tps", "decode_tps", "peak_ram_mb"}
+
+
+@pytest.fixture(scope="module")
+def session(tiny_cact):
+    return Session(tiny_cact, [LIGHT, HEAT], backend="reference", max_new_tokens=100)
+
+
+def conforms(calls, tools) -> None:
+    by = {t["name"]: t for t in tools}
+    for c in calls:
+        jsonschema.validate(c["arguments"], by[c["name"]]["parameters"])
+
+
+def test_envelope_and_required_call_conforms(session):
+    env = session.complete("turn on the kitchen light", require_call=True)
+    assert KEYS <= set(env) and env["success"] and env["type"] == "call"
+    assert len(env["function_calls"]) >= 1
+    conforms(env["function_calls"], [LIGHT, HEAT])
+    assert 0.0 <= env["confidence"] <= 1.0
+    t = env["timings"]
+    assert t["prompt_tokens"] > 0 and t["generated_tokens"] > 0
+    assert t["forced_tokens"] + t["scored_tokens"] <= t["generated_tokens"] + 1
+
+
+def test_prefix_reuse_gives_the_same_answer_as_a_fresh_session(session, tiny_cact):
+    a = session.complete("dim the hall to 30", require_call=True)
+    b = session.complete("dim the hall to 30", require_call=True)
+    fresh = Session(tiny_cact, [LIGHT, HEAT], backend="reference", max_new_tokens=100)
+    c = fresh.complete("dim the hall to 30", require_call=True)
+    assert a["function_calls"] == b["function_calls"] == c["function_calls"]
+    assert a["confidence"] == c["confidence"]
+
+
+def test_allowed_tools_limit_the_grammar(session):
+    env = session.complete("make it warm", require_call=True, allowed_tools={"set_thermostat"})
+    assert [c["name"] for c in env["function_calls"]] == ["set_thermostat"] * len(
+        env["function_calls"]
+    )
+    env = session.complete("anything", require_call=True, allowed_tools=set())
+    assert env["type"] == "error" and env["error_code"] == "no_tools"
+
+
+def test_bad_input_gets_an_error_envelope(session):
+    for text in ("", "   "):
+        env = session.complete(text)
+        assert env["type"] == "error" and env["error_code"] == "empty_input"
+        assert KEYS <= set(env)
+    env = session.complete("hello", require_call=True, max_new_tokens=5)
+    assert env["type"] == "error" and "budget" in env["error"]
+
+
+def test_run_executes_handlers_and_reports_results(session):
+    seen = []
+
+    def set_light(**kw):
+        seen.append(kw)
+        return {"ok": True}
+
+    def broken(**kw):
+        raise RuntimeError("boiler offline")
+
+    out = session.run(
+        "turn on the kitchen light",
+        {"set_light": set_light, "set_thermostat": broken},
+        max_steps=2,
+    )
+    assert out["type"] == "respond" and 1 <= out["steps"] <= 2
+    for r in out["results"]:
+        if r["name"] == "set_light":
+            assert r["result"] == {"ok": True}
+        else:
+            assert "boiler offline" in r["error"]
+    assert len(seen) == sum(r["name"] == "set_light" for r in out["results"])
+
+
+def test_extract_always_returns_one_conforming_record(session):
+    rec = {
+        "name": "receipt",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "merchant": {"type": "string", "maxLength": 12},
+                "total": {"type": "number"},
+            },
+            "required": ["merchant", "total"],
+        },
+    }
+    out = session.extract("GreenMart: total 7.75", rec)
+    jsonschema.validate(out, rec["parameters"])
+
+
+def test_no_confidence_head_reports_none(tmp_path):
+    src = cact.read_cact(GOLDEN / "tiny.cact")
+    with np.load(GOLDEN / "tiny_float.npz") as z:
+        floats = {k.split(":", 1)[1]: z[k] for k in z.files if "_head" not in k}
+    img = cact.build_cact(src.geometry, floats, bytes(src.tokenizer_blob))
+    path = tmp_path / "nohead.cact"
+    cact.write_file(path, img)
+    s = Session(path, [LIGHT], backend="reference", max_new_tokens=100)
+    env = s.complete("kitchen on", require_call=True)
+    assert env["success"] and env["confidence"] is None
+
+
+def test_retrieval_keeps_five_tools(tmp_path, tiny_cact):
+    tools = [
+        {
+            "name": f"tool_{i}",
+            "description": f"does thing number {i}",
+            "parameters": {"type": "object", "properties": {"x": {"type": "integer"}}},
+        }
+        for i in range(8)
+    ]
+    s = Session(tiny_cact, tools, backend="reference", max_new_tokens=60, cache_dir=tmp_path)
+    chosen = s.select_tools("do thing number 3")
+    assert len(chosen) == 5 and len({t.name for t in chosen}) == 5
+    saved = list(tmp_path.glob("tools-*.npz"))
+    assert len(saved) == 1
+    env = s.complete("do thing number 3", require_call=True)
+    assert {c["name"] for c in env["function_calls"]} <= {t.name for t in chosen}
+    # A second session reuses the persisted embeddings and picks the same tools.
+    s2 = Session(tiny_cact, tools, backend="reference", cache_dir=tmp_path)
+    assert [t.name for t in s2.select_tools("do thing number 3")] == [t.name for t in chosen]
+    json.dumps(env)  # the envelope is plain JSON
