@@ -90,6 +90,48 @@ def _logits(a: argparse.Namespace) -> int:
     return 0
 
 
+def session_factory(backend: str = "auto", mode: str = "int8") -> Callable[..., object]:
+    """The daemon's completer factory: a warm model session over the configured tools."""
+
+    def factory(cfg, tool_schemas):  # noqa: ANN001 - signature fixed by agent.daemon
+        from .session import Session, SessionCompleter
+
+        session = Session(
+            default_model(cfg.model.path or None),
+            tool_schemas,
+            system=cfg.model.system or None,
+            backend=backend,
+            mode=mode,
+            threads=cfg.model.threads,
+            max_new_tokens=cfg.model.max_new_tokens,
+        )
+        return SessionCompleter(session)
+
+    return factory
+
+
+@_command("run")
+def _run(a: argparse.Namespace) -> int:
+    from .config import load_config, with_overrides
+    from .daemon import run_daemon
+
+    cfg = with_overrides(load_config(a.config), mqtt=a.mqtt, node_id=a.node_id, model=a.model)
+    return run_daemon(cfg, session_factory(a.backend, a.mode), config_path=a.config)
+
+
+@_command("check-config")
+def _check_config(a: argparse.Namespace) -> int:
+    from .config import ConfigError, load_config
+
+    try:
+        load_config(a.file)
+    except ConfigError as e:
+        print(str(e), file=sys.stderr)
+        return 1
+    print(f"{a.file}: ok")
+    return 0
+
+
 @_command("tokenize")
 def _tokenize(a: argparse.Namespace) -> int:
     from .cact import read_cact
@@ -164,6 +206,17 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--backend", choices=("auto", "native", "reference"), default="auto")
     s.add_argument("--mode", choices=("fp32", "int8"), default="int8")
     s.add_argument("--cache-dir", default=None, help="where tool embeddings are persisted")
+
+    s = sub.add_parser("run", help="run the daemon (default: the bundled demo home)")
+    s.add_argument("--config", default=None, help="TOML config (default: the bundled demo home)")
+    s.add_argument("--mqtt", default=None, metavar="HOST:PORT", help="override [mqtt] host/port")
+    s.add_argument("--node-id", default=None, help="override [mqtt] node_id")
+    s.add_argument("--model", default=None, help="override [model] path")
+    s.add_argument("--backend", choices=("auto", "native", "reference"), default="auto")
+    s.add_argument("--mode", choices=("fp32", "int8"), default="int8")
+
+    s = sub.add_parser("check-config", help="validate a config file without starting anything")
+    s.add_argument("file")
 
     s = sub.add_parser("tokenize", help="encode text with a model's tokenizer")
     s.add_argument("model")

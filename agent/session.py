@@ -393,3 +393,16 @@ class Session:
             raise ValueError(f"extraction failed: {env['error']}")
         args = env["function_calls"][0]["arguments"]
         return schema(**args) if isinstance(schema, type) else args
+
+
+class SessionCompleter:
+    """A `Session` behind the daemon's `Completer` boundary (`agent.pipeline`)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    def complete(self, text: str, *, allowed_tools: set[str] | None = None) -> dict[str, Any]:
+        return self.session.complete(text, allowed_tools=allowed_tools)
+
+    def tools(self) -> list[dict[str, Any]]:
+        return [t.to_schema() for t in self.session.tools]

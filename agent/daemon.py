@@ -1,0 +1,341 @@
+"""Daemon wiring: config -> devices -> completer -> pipeline -> transports, under systemd.
+
+``run_daemon(config, completer_factory)`` is the whole service: it sends ``READY=1`` only after the
+completer factory has returned (the factory must hand back a warm completer), pings the watchdog
+only while the worker makes progress, reloads on SIGHUP and shuts down gracefully on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from agent.config import Config, ConfigError, load_config
+from agent.pipeline import CompleterFactory, Pipeline
+
+log = logging.getLogger("needled")
+
+
+# --- sd_notify ----------------------------------------------------------------------------------
+
+
+def _builtin_notify(state: str) -> bool:
+    """The sd_notify datagram protocol, for when systemd-python is not installed."""
+    addr = os.environ.get("NOTIFY_SOCKET")
+    if not addr:
+        return False
+    if addr.startswith("@"):
+        addr = "\0" + addr[1:]  # abstract namespace socket
+    elif not addr.startswith("/"):
+        return False  # vsock and other transports are not used on a Pi
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC) as s:
+            s.connect(addr)
+            s.sendall(state.encode("utf-8"))
+        return True
+    except OSError as exc:
+        log.debug("sd_notify to %r failed: %s", addr, exc)
+        return False
+
+
+def _systemd_notify() -> Callable[[str], bool] | None:
+    try:
+        from systemd import daemon as sd_daemon
+    except ImportError:
+        return None
+    return lambda state: bool(sd_daemon.notify(state))
+
+
+class Notifier:
+    """``notify("READY=1")``: through systemd-python when importable, else the built-in sender.
+
+    Does nothing (returns False) when ``NOTIFY_SOCKET`` is unset, e.g. when run by hand.
+    """
+
+    def __init__(self, *, prefer_systemd: bool = True) -> None:
+        impl = _systemd_notify() if prefer_systemd else None
+        self.backend = "systemd-python" if impl is not None else "builtin"
+        self._impl = impl or _builtin_notify
+
+    def __call__(self, *states: str) -> bool:
+        if not os.environ.get("NOTIFY_SOCKET"):
+            return False
+        return self._impl("\n".join(states))
+
+    @staticmethod
+    def watchdog_interval() -> float | None:
+        """Seconds between ``WATCHDOG=1`` pings (half of WatchdogSec), or None if not asked."""
+        usec = os.environ.get("WATCHDOG_USEC")
+        pid = os.environ.get("WATCHDOG_PID")
+        if not usec or not usec.isdigit() or int(usec) == 0:
+            return None
+        if pid and pid.isdigit() and int(pid) != os.getpid():
+            return None
+        return int(usec) / 2e6
+
+
+# --- logging ------------------------------------------------------------------------------------
+
+
+def setup_logging(level: int = logging.INFO) -> None:
+    """journald when started by systemd (``JOURNAL_STREAM`` set), else stderr."""
+    root = logging.getLogger()
+    if root.handlers:
+        return  # the CLI or a test already chose
+    handler: logging.Handler | None = None
+    if os.environ.get("JOURNAL_STREAM"):
+        try:
+            from systemd.journal import JournalHandler
+
+            handler = JournalHandler(SYSLOG_IDENTIFIER="needled")
+        except ImportError:
+            handler = None
+    if handler is None:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    root.setLevel(level)
+
+
+def rss_mb() -> float:
+    """This process's resident set size in MB (VmRSS)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+# --- the daemon ---------------------------------------------------------------------------------
+
+
+class Daemon:
+    """One running service. ``start()``, then ``serve()`` until a stop is requested."""
+
+    def __init__(
+        self,
+        config: Config,
+        completer_factory: CompleterFactory,
+        *,
+        config_path: str | None = None,
+        notifier: Notifier | None = None,
+        console_io: tuple[Any, Any] | None = None,
+    ) -> None:
+        self.config = config
+        self.completer_factory = completer_factory
+        self.config_path = config_path
+        self.notify = notifier or Notifier()
+        self.console_io = console_io
+        self.registry: Any = None
+        self.completer: Any = None
+        self.pipeline: Pipeline | None = None
+        self.mqtt: Any = None
+        self.serial: Any = None
+        self.console: Any = None
+        self._stop = threading.Event()
+        self._reload = threading.Event()
+        self.ready = threading.Event()
+
+    # --- building blocks ------------------------------------------------------------------------
+
+    def _make_mqtt(self, cfg: Config) -> Any:
+        if not cfg.mqtt.enabled:
+            return None
+        from agent.transports.mqtt import MqttTransport
+
+        return MqttTransport(cfg.mqtt, line_length=cfg.limits.line_length)
+
+    def _make_registry(self, cfg: Config, mqtt: Any) -> Any:
+        from devices import build_registry
+
+        registry = build_registry(cfg.devices, timeout=cfg.limits.handler_timeout, mqtt=mqtt)
+        registry.open()
+        return registry
+
+    def _make_serial(self, cfg: Config) -> Any:
+        if not cfg.serial.enabled:
+            return None
+        from agent.transports.serial import SerialTransport
+
+        return SerialTransport(cfg.serial, cfg.limits)
+
+    def start(self) -> None:
+        cfg = self.config
+        self.notify("STATUS=starting: building devices")
+        self.mqtt = self._make_mqtt(cfg)
+        self.registry = self._make_registry(cfg, self.mqtt)
+        self.notify("STATUS=starting: loading model and warming the tools prefix")
+        t0 = time.monotonic()
+        self.completer = self.completer_factory(cfg, self.registry.tools())
+        log.info("completer ready in %.2f s", time.monotonic() - t0)
+        self.pipeline = Pipeline(self.registry, self.completer, cfg.limits, cfg.security)
+        self.pipeline.start()
+        if self.mqtt is not None:
+            self.mqtt.attach(self.pipeline.submit)
+            self.pipeline.add_listener(self.mqtt.on_reply)
+            self.mqtt.start()
+        self.serial = self._make_serial(cfg)
+        if self.serial is not None:
+            self.serial.attach(self.pipeline.submit)
+            self.serial.start()
+        from agent.transports.console import ConsoleTransport
+
+        stdin, stdout = self.console_io or (None, None)
+        if ConsoleTransport.wanted(cfg.console.enabled, stdin):
+            self.console = ConsoleTransport(self.registry.states, stdin=stdin, stdout=stdout)
+            self.console.attach(self.pipeline.submit)
+            self.console.start()
+        self.ready.set()
+        self.notify("READY=1", f"STATUS={self.status_line()}", f"MAINPID={os.getpid()}")
+        log.info("needled ready: tools %s", ", ".join(self.registry.names()))
+
+    def status_line(self) -> str:
+        p = self.pipeline
+        if p is None:
+            return "starting"
+        mqtt = ""
+        if self.mqtt is not None:
+            mqtt = ", mqtt " + ("connected" if self.mqtt.connected.is_set() else "reconnecting")
+        return (
+            f"ready: {p.counts['served']} served, {p.counts['busy']} busy, "
+            f"queue {p.pending()}/{p.limits.queue_size}{mqtt}, rss {rss_mb():.1f} MB"
+        )
+
+    # --- control --------------------------------------------------------------------------------
+
+    def request_stop(self) -> None:
+        self._stop.set()
+
+    def request_reload(self) -> None:
+        self._reload.set()
+
+    def serve(self) -> int:
+        """Run until stopped: watchdog pings while healthy, STATUS updates, SIGHUP reloads."""
+        interval = Notifier.watchdog_interval()
+        tick = min(interval, 1.0) if interval else 1.0
+        last_status = ""
+        while not self._stop.wait(tick):
+            if self._reload.is_set():
+                self._reload.clear()
+                self.reload()
+            if interval is not None and self.pipeline is not None and self.pipeline.healthy():
+                # a stuck worker stops the pings, so systemd restarts us (Restart=on-failure)
+                self.notify("WATCHDOG=1")
+            line = self.status_line()
+            if line != last_status:
+                self.notify(f"STATUS={line}")
+                last_status = line
+        return self.shutdown()
+
+    def shutdown(self, timeout: float = 30.0) -> int:
+        self.notify("STOPPING=1", "STATUS=shutting down: finishing the command in flight")
+        log.info("shutting down")
+        if self.mqtt is not None:
+            self.mqtt.pause_intake()
+        if self.pipeline is not None:
+            self.pipeline.shutdown(timeout)
+        if self.serial is not None:
+            self.serial.stop()
+        if self.mqtt is not None:
+            self.mqtt.stop()
+        if self.registry is not None:
+            self.registry.close()
+        closer = getattr(self.completer, "close", None)
+        if callable(closer):
+            closer()
+        log.info("stopped")
+        return 0
+
+    def reload(self) -> bool:
+        """Re-read the config file; on any error keep running with the old config."""
+        if self.config_path is None:
+            log.info("SIGHUP: running the bundled config, nothing to reload")
+            return False
+        mono = time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000
+        self.notify("RELOADING=1", f"MONOTONIC_USEC={mono}", "STATUS=reloading config")
+        try:
+            new = load_config(self.config_path)
+        except ConfigError as exc:
+            log.error("reload failed, keeping the old config: %s", exc)
+            self.notify("READY=1", f"STATUS=reload failed ({exc}); {self.status_line()}")
+            return False
+        old = self.config
+        assert self.pipeline is not None
+        try:
+            with self.pipeline.exclusive():
+                old_mqtt, new_mqtt = self.mqtt, self.mqtt
+                if new.mqtt != old.mqtt:
+                    new_mqtt = self._make_mqtt(new)
+                elif new_mqtt is not None:
+                    new_mqtt.clear_subscriptions()
+                self.registry.close()
+                registry = self._make_registry(new, new_mqtt)
+                completer = self.completer
+                if new.model != old.model or registry.tools() != self.registry.tools():
+                    completer = self.completer_factory(new, registry.tools())
+                self.pipeline.replace(
+                    registry=registry, completer=completer, limits=new.limits, security=new.security
+                )
+                self.registry, self.completer, self.config = registry, completer, new
+                if new_mqtt is not old_mqtt:
+                    if old_mqtt is not None:
+                        old_mqtt.stop()
+                    if new_mqtt is not None:
+                        new_mqtt.attach(self.pipeline.submit)
+                        self.pipeline.add_listener(new_mqtt.on_reply)
+                        new_mqtt.start()
+                    self.mqtt = new_mqtt
+                if new.serial != old.serial:
+                    if self.serial is not None:
+                        self.serial.stop()
+                    self.serial = self._make_serial(new)
+                    if self.serial is not None:
+                        self.serial.attach(self.pipeline.submit)
+                        self.serial.start()
+        except Exception as exc:
+            log.exception("reload failed")
+            self.notify("READY=1", f"STATUS=reload failed ({exc})")
+            return False
+        log.info("config reloaded from %s", self.config_path)
+        self.notify("READY=1", f"STATUS={self.status_line()}")
+        return True
+
+
+def run_daemon(
+    config: Config,
+    completer_factory: CompleterFactory,
+    *,
+    config_path: str | None = None,
+) -> int:
+    """Run the service until SIGTERM/SIGINT; returns the process exit status.
+
+    ``completer_factory(config, tool_schemas)`` must return a warm completer (see
+    :class:`agent.pipeline.Completer`). ``config_path`` is re-read on SIGHUP.
+    """
+    setup_logging()
+    daemon = Daemon(config, completer_factory, config_path=config_path)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, lambda *_: daemon.request_stop())
+        signal.signal(signal.SIGINT, lambda *_: daemon.request_stop())
+        signal.signal(signal.SIGHUP, lambda *_: daemon.request_reload())
+    try:
+        daemon.start()
+    except Exception as exc:
+        log.error("startup failed: %s", exc, exc_info=not isinstance(exc, ConfigError))
+        daemon.notify(f"STATUS=startup failed: {exc}")
+        try:
+            daemon.shutdown(timeout=5)
+        except Exception:
+            log.exception("cleanup after failed startup")
+        return 1
+    return daemon.serve()

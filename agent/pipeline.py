@@ -1,0 +1,382 @@
+"""Command pipeline: a bounded queue in front of the single inference worker.
+
+Every command handed to :meth:`Pipeline.submit` gets exactly one reply through its ``reply``
+callback: the worker's result, or at once a "busy" / "shutting down" / "invalid" error. The only
+exception is a repeated ``(source, id)`` pair, which is answered once, by the first copy.
+
+The model side is reached only through the :class:`Completer` protocol, so the daemon can be built
+and tested before the model-backed ``Session`` exists; the lead plugs that in through a
+``CompleterFactory`` given to :func:`agent.daemon.run_daemon`.
+"""
+
+from __future__ import annotations
+
+import collections
+import enum
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from agent.config import Config, LimitsConfig, SecurityConfig
+    from devices.registry import Registry
+
+log = logging.getLogger("needled.pipeline")
+
+JsonDict = dict[str, Any]
+
+ENVELOPE_KEYS = (
+    "type",
+    "success",
+    "error",
+    "error_code",
+    "function_calls",
+    "reasoning",
+    "confidence",
+    "prefill_tps",
+    "decode_tps",
+    "peak_ram_mb",
+)
+
+
+@runtime_checkable
+class Completer(Protocol):
+    """The model boundary (spec section 5).
+
+    ``complete`` returns the envelope dict with the keys of :data:`ENVELOPE_KEYS`; ``type`` is
+    ``"call"``, ``"respond"`` or ``"error"`` and ``function_calls`` is a list of
+    ``{"name": str, "arguments": dict}``. ``allowed_tools`` restricts the tools the model may call
+    for this command (the caller's ACL); ``None`` means all of ``tools()``. The completer must be
+    warm when the factory returns it (model mapped, tools prefix prefilled): the daemon sends
+    ``READY=1`` right after. ``complete`` is only ever called from the one worker thread.
+    """
+
+    def complete(self, text: str, *, allowed_tools: set[str] | None = None) -> JsonDict: ...
+
+    def tools(self) -> list[JsonDict]: ...
+
+
+# factory(config, tool_schemas) -> warm Completer
+CompleterFactory = Callable[["Config", list[JsonDict]], Completer]
+
+
+def error_envelope(code: str, message: str) -> JsonDict:
+    """An envelope of type ``error`` for failures outside the model (busy, ACL, shutdown...)."""
+    return {
+        "type": "error",
+        "success": False,
+        "error": message,
+        "error_code": code,
+        "function_calls": [],
+        "reasoning": None,
+        "confidence": None,
+        "prefill_tps": None,
+        "decode_tps": None,
+        "peak_ram_mb": None,
+    }
+
+
+def make_reply(
+    command_id: Any, text: str, envelope: JsonDict, results: list[JsonDict] | None = None
+) -> JsonDict:
+    """The result payload every transport sends: ``id``, ``text``, ``envelope``, ``results``."""
+    return {"id": command_id, "text": text, "envelope": envelope, "results": results or []}
+
+
+class Submit(enum.Enum):
+    ACCEPTED = "accepted"  # queued; the worker will reply
+    BUSY = "busy"  # queue full; answered at once
+    CLOSED = "closed"  # shutting down; answered at once
+    REJECTED = "rejected"  # invalid (empty, too long); answered at once
+    DUPLICATE = "duplicate"  # same (source, id) seen recently; not answered again
+
+
+@dataclass
+class Command:
+    text: str
+    source: str  # ACL key: "mqtt", "mqtt:<user>", "serial", "console", "hermes"
+    reply: Callable[[JsonDict], None]
+    id: Any = None
+    execute: bool = True  # False: recognise only (Hermes NLU), never run handlers
+    dedup: Any = None  # dedup key when it is not ``id`` (e.g. MQTT 5 correlation data)
+    meta: JsonDict = field(default_factory=dict)
+    received: float = field(default_factory=time.monotonic)
+    _answered: bool = field(default=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def answer(self, payload: JsonDict) -> bool:
+        """Send the reply; a second answer is a bug, so it is logged and dropped."""
+        with self._lock:
+            if self._answered:
+                log.error(
+                    "command %r from %s answered twice; second reply dropped", self.id, self.source
+                )
+                return False
+            self._answered = True
+        try:
+            self.reply(payload)
+        except Exception:
+            # a broken transport callback must not take the worker down with it
+            log.exception("reply to %s failed", self.source)
+        return True
+
+    def answer_error(self, code: str, message: str) -> bool:
+        return self.answer(make_reply(self.id, self.text, error_envelope(code, message)))
+
+
+_STOP = object()
+
+
+class Pipeline:
+    """Bounded FIFO + one worker thread running the completer and dispatching the calls."""
+
+    def __init__(
+        self,
+        registry: Registry,
+        completer: Completer,
+        limits: LimitsConfig,
+        security: SecurityConfig,
+    ) -> None:
+        self.registry = registry
+        self.completer = completer
+        self.limits = limits
+        self.security = security
+        self._queue: queue.Queue[Any] = queue.Queue(maxsize=limits.queue_size)
+        self._lock = threading.Lock()
+        self._swap_lock = threading.Lock()
+        # held by the worker while it runs a command; reload takes it to swap devices safely
+        self._work_lock = threading.RLock()
+        self._closed = False
+        self._recent: collections.OrderedDict[tuple[str, str], bool] = collections.OrderedDict()
+        self._listeners: list[Callable[[Command, JsonDict], None]] = []
+        self._thread: threading.Thread | None = None
+        self.in_flight_since: float | None = None
+        self.last_progress = time.monotonic()
+        self.counts = collections.Counter[str]()
+
+    # --- lifecycle ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._work, name="needled-worker", daemon=True)
+        self._thread.start()
+
+    def shutdown(self, timeout: float = 30.0) -> None:
+        """Stop intake, answer queued commands "shutting down", let the in-flight one finish."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            pending = []
+            while True:
+                try:
+                    pending.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+        for cmd in pending:
+            self.counts["shutdown"] += 1
+            self._forget(cmd)
+            cmd.answer_error("shutting_down", "shutting down: command not executed, send it again")
+        self._queue.put(_STOP)
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def replace(
+        self,
+        *,
+        registry: Registry | None = None,
+        completer: Completer | None = None,
+        limits: LimitsConfig | None = None,
+        security: SecurityConfig | None = None,
+    ) -> None:
+        """Swap parts between two commands (config reload); the queue size stays as started."""
+        with self._swap_lock:
+            if registry is not None:
+                self.registry = registry
+            if completer is not None:
+                self.completer = completer
+            if limits is not None:
+                if limits.queue_size != self.limits.queue_size:
+                    log.warning("limits.queue_size changes take effect after a restart")
+                self.limits = limits
+            if security is not None:
+                self.security = security
+
+    def exclusive(self) -> threading.RLock:
+        """``with pipeline.exclusive():`` runs while no command is being processed."""
+        return self._work_lock
+
+    def add_listener(self, fn: Callable[[Command, JsonDict], None]) -> None:
+        """``fn(command, reply)`` after each worker reply (HA sensors, console echo)."""
+        self._listeners.append(fn)
+
+    def healthy(self) -> bool:
+        """True while the worker is alive and no command has been stuck past the stall limit."""
+        if self._thread is None or not self._thread.is_alive():
+            return False
+        since = self.in_flight_since
+        return since is None or time.monotonic() - since < self.limits.stall_timeout
+
+    def pending(self) -> int:
+        return self._queue.qsize()
+
+    # --- intake ---------------------------------------------------------------------------------
+
+    def submit(self, cmd: Command) -> Submit:
+        text = cmd.text.strip() if isinstance(cmd.text, str) else ""
+        if not text:
+            cmd.answer_error("empty_command", "empty command")
+            return Submit.REJECTED
+        if len(text) > self.limits.line_length:
+            cmd.answer_error(
+                "too_long", f"command longer than {self.limits.line_length} characters"
+            )
+            return Submit.REJECTED
+        cmd.text = text
+        with self._lock:
+            if self._closed:
+                status = Submit.CLOSED
+            else:
+                key = self._key(cmd)
+                if key is not None and key in self._recent:
+                    self._recent.move_to_end(key)
+                    self.counts["duplicate"] += 1
+                    return Submit.DUPLICATE
+                try:
+                    self._queue.put_nowait(cmd)
+                except queue.Full:
+                    status = Submit.BUSY
+                else:
+                    if key is not None:
+                        self._remember(key)
+                    self.counts["accepted"] += 1
+                    return Submit.ACCEPTED
+        if status is Submit.CLOSED:
+            cmd.answer_error("shutting_down", "shutting down: command not executed, send it again")
+        else:
+            self.counts["busy"] += 1
+            cmd.answer_error(
+                "busy", f"busy: {self.limits.queue_size} commands already waiting, try again later"
+            )
+        return status
+
+    @staticmethod
+    def _key(cmd: Command) -> tuple[str, str] | None:
+        key = cmd.dedup if cmd.dedup is not None else cmd.id
+        if key is None or key == "":
+            return None
+        return (cmd.source, str(key))
+
+    def _remember(self, key: tuple[str, str]) -> None:
+        self._recent[key] = True
+        while len(self._recent) > max(self.limits.dedup_size, 0):
+            self._recent.popitem(last=False)
+
+    def _forget(self, cmd: Command) -> None:
+        # a command answered "shutting down" was not executed: a resend must run
+        key = self._key(cmd)
+        if key is not None:
+            with self._lock:
+                self._recent.pop(key, None)
+
+    # --- worker ---------------------------------------------------------------------------------
+
+    def _work(self) -> None:
+        while True:
+            try:
+                item = self._queue.get(timeout=0.5)
+            except queue.Empty:
+                self.last_progress = time.monotonic()
+                continue
+            if item is _STOP:
+                return
+            with self._work_lock:
+                self.in_flight_since = time.monotonic()
+                try:
+                    reply = self.process(item)
+                except Exception as exc:  # the worker survives anything one command does
+                    log.exception("command failed")
+                    reply = make_reply(
+                        item.id,
+                        item.text,
+                        error_envelope("internal_error", f"internal error: {exc}"),
+                    )
+            item.answer(reply)
+            self.counts["served"] += 1
+            self.in_flight_since = None
+            self.last_progress = time.monotonic()
+            for fn in list(self._listeners):
+                try:
+                    fn(item, reply)
+                except Exception:
+                    log.exception("listener failed")
+
+    def process(self, cmd: Command) -> JsonDict:
+        """Run one command through the completer and the handlers; returns the reply payload."""
+        with self._swap_lock:
+            registry, completer = self.registry, self.completer
+            limits, security = self.limits, self.security
+        allowed = security.allowed_tools(cmd.source, registry.names())
+        if not allowed:
+            return make_reply(
+                cmd.id,
+                cmd.text,
+                error_envelope("not_allowed", f"source {cmd.source!r} may not invoke any tool"),
+            )
+        try:
+            envelope = completer.complete(cmd.text, allowed_tools=allowed)
+        except Exception as exc:
+            log.exception("completer failed")
+            envelope = error_envelope("completer_failed", f"{type(exc).__name__}: {exc}")
+        envelope = _normalise(envelope)
+        results: list[JsonDict] = []
+        if envelope["type"] == "call":
+            for i, call in enumerate(envelope["function_calls"]):
+                name = call.get("name") if isinstance(call, dict) else None
+                args = call.get("arguments", {}) if isinstance(call, dict) else {}
+                if i >= limits.max_calls:
+                    results.append(_refused(name, args, "too_many_calls", "call limit reached"))
+                elif name not in allowed:
+                    results.append(
+                        _refused(name, args, "not_allowed", f"{cmd.source} may not call {name!r}")
+                    )
+                elif cmd.execute:
+                    results.append(
+                        registry.dispatch(name, args, timeout=limits.handler_timeout).to_dict()
+                    )
+        return make_reply(cmd.id, cmd.text, envelope, results)
+
+
+def _refused(name: Any, args: Any, code: str, message: str) -> JsonDict:
+    return {
+        "name": name,
+        "arguments": args,
+        "ok": False,
+        "result": None,
+        "error": message,
+        "error_code": code,
+        "elapsed_ms": 0.0,
+    }
+
+
+def _normalise(envelope: Any) -> JsonDict:
+    # A completer bug must surface as an error reply, not as a crash in a transport's encoder.
+    if not isinstance(envelope, dict):
+        return error_envelope("bad_envelope", f"completer returned {type(envelope).__name__}")
+    out = {k: envelope.get(k) for k in ENVELOPE_KEYS}
+    out.update({k: v for k, v in envelope.items() if k not in out})
+    if out["type"] not in ("call", "respond", "error"):
+        return error_envelope("bad_envelope", f"unknown envelope type {out['type']!r}")
+    calls = out["function_calls"]
+    if calls is None:
+        out["function_calls"] = []
+    elif not isinstance(calls, list):
+        return error_envelope("bad_envelope", "function_calls is not a list")
+    return out

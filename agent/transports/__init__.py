@@ -1,0 +1,1 @@
+"""Command transports: MQTT, serial and console. Each has attach(submit), start() and stop()."""

@@ -1,0 +1,476 @@
+"""MQTT transport (paho-mqtt 2.x, MQTT 5).
+
+Topics, for ``node_id`` N:
+
+- ``needled/N/command``: plain text, or JSON ``{"id", "text", "reply_to"?}``; QoS 1.
+- ``needled/N/command/<user>``: the same, but ACL'd as ``mqtt:<user>``. The broker must only let
+  ``<user>`` write there (mosquitto: ``pattern write needled/+/command/%u``), so the daemon
+  knows who sent it without trusting the payload.
+- ``needled/N/result``: one reply per command (unless ``reply_to`` or an MQTT 5 Response Topic
+  is given; then the reply goes there, with the Correlation Data copied).
+- ``needled/N/status``: retained ``online``/``offline``, ``offline`` also as the last will.
+- ``needled/N/state``: retained JSON for the Home Assistant sensors.
+
+Delivery: the session is persistent (fixed client id, ``clean_start=False``, session expiry), and
+a command is acknowledged (PUBACK, manual ack) only after its reply has been handed to paho. A
+daemon that dies mid-command therefore gets the command again from the broker on restart; a
+broker that redelivers a command already served is answered by the dedup of the pipeline, not by
+running the handlers twice.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from agent.config import MqttConfig
+from agent.pipeline import Command, JsonDict, Submit, error_envelope, make_reply
+
+log = logging.getLogger("needled.mqtt")
+
+VERSION = "0.1.0"
+
+SubmitFn = Callable[[Command], Submit]
+
+
+def _topic_ok(topic: Any) -> bool:
+    return isinstance(topic, str) and 0 < len(topic) < 1024 and not set(topic) & {"+", "#", "\0"}
+
+
+class MqttTransport:
+    """The daemon's MQTT connection: command intake, replies, HA discovery, Hermes, and the
+    :class:`devices.registry.MqttLink` used by zigbee2mqtt and Tasmota handlers."""
+
+    def __init__(self, cfg: MqttConfig, *, line_length: int = 1024) -> None:
+        self.cfg = cfg
+        self.line_length = line_length
+        n = cfg.node_id
+        self.base = f"needled/{n}"
+        self.command_topic = f"{self.base}/command"
+        self.result_topic = f"{self.base}/result"
+        self.status_topic = f"{self.base}/status"
+        self.state_topic = f"{self.base}/state"
+        self.discovery_topic = f"{cfg.discovery_prefix}/device/needled_{n}/config"
+        self.ha_status_topic = f"{cfg.discovery_prefix}/status"
+        self._submit: SubmitFn | None = None
+        self._subs: dict[str, Callable[[str, bytes], None]] = {}
+        self._lock = threading.Lock()
+        self._gen = 0  # connection generation; acks are only valid on the connection they came on
+        self._pending: set[int] = set()
+        self._pending_cond = threading.Condition()
+        self.connected = threading.Event()
+        self._paused = False
+        self.connect_count = 0
+        self._state: JsonDict = {"last_command": None, "last_call": None, "confidence": None}
+        self.client = self._make_client()
+
+    # --- setup ----------------------------------------------------------------------------------
+
+    def _make_client(self) -> mqtt.Client:
+        c = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=self.cfg.effective_client_id,
+            protocol=mqtt.MQTTv5,
+            manual_ack=True,
+        )
+        c.enable_logger(logging.getLogger("needled.mqtt.paho"))
+        c.will_set(self.status_topic, "offline", qos=1, retain=True)
+        c.reconnect_delay_set(self.cfg.reconnect_min, self.cfg.reconnect_max)
+        # 0 = unbounded: replies produced while the broker is away must wait, never be dropped
+        c.max_queued_messages_set(0)
+        if self.cfg.username:
+            c.username_pw_set(self.cfg.username, self.cfg.read_password())
+        if self.cfg.tls:
+            c.tls_set(
+                ca_certs=self.cfg.ca_file or None,
+                certfile=self.cfg.cert_file or None,
+                keyfile=self.cfg.key_file or None,
+            )
+            if self.cfg.tls_insecure:
+                c.tls_insecure_set(True)
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_message = self._on_message
+        c.on_publish = self._on_publish
+        return c
+
+    def attach(self, submit: SubmitFn) -> None:
+        """Route commands to ``submit`` (normally ``Pipeline.submit``); call before start()."""
+        self._submit = submit
+
+    def start(self) -> None:
+        """Connect in the background; the daemon runs on even while the broker is unreachable."""
+        props = Properties(PacketTypes.CONNECT)
+        props.SessionExpiryInterval = self.cfg.session_expiry
+        self.client.connect_async(
+            self.cfg.host,
+            self.cfg.port,
+            keepalive=self.cfg.keepalive,
+            clean_start=False,
+            properties=props,
+        )
+        self.client.loop_start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Flush replies, publish ``offline`` and disconnect (a clean disconnect sends no will)."""
+        if self.connected.is_set():
+            self.wait_published(timeout)
+            info = self.client.publish(self.status_topic, "offline", qos=1, retain=True)
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError):
+                pass
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def pause_intake(self) -> None:
+        """Stop taking commands (shutdown): new ones stay unacknowledged in the persistent
+        session, so the broker hands them to the next instance instead of us failing them."""
+        self._paused = True
+
+    def clear_subscriptions(self) -> None:
+        """Forget device state callbacks (before a reloaded registry subscribes again)."""
+        with self._lock:
+            self._subs.clear()
+
+    def wait_published(self, timeout: float) -> bool:
+        """Wait until every QoS 1 reply handed to paho has been acknowledged by the broker."""
+        with self._pending_cond:
+            return self._pending_cond.wait_for(lambda: not self._pending, timeout)
+
+    # --- MqttLink for device handlers -----------------------------------------------------------
+
+    def publish(
+        self, topic: str, payload: bytes | str, *, qos: int = 1, retain: bool = False
+    ) -> None:
+        self._publish(topic, payload, qos=qos, retain=retain)
+
+    def subscribe(self, topic: str, callback: Callable[[str, bytes], None]) -> None:
+        with self._lock:
+            self._subs[topic] = callback
+        if self.connected.is_set():
+            # device state topics use QoS 0 so they are never held back behind unacked commands
+            self.client.subscribe(topic, qos=0)
+
+    # --- paho callbacks -------------------------------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, _ud: Any, flags: Any, reason: Any, _p: Any) -> None:
+        if reason.is_failure:
+            log.warning("MQTT connect to %s:%s refused: %s", self.cfg.host, self.cfg.port, reason)
+            return
+        with self._lock:
+            self._gen += 1
+            device_topics = list(self._subs)
+        self.connect_count += 1
+        log.info(
+            "MQTT connected to %s:%s (session present: %s)",
+            self.cfg.host,
+            self.cfg.port,
+            flags.session_present,
+        )
+        subs = [
+            (self.command_topic, SubscribeOptions(qos=1)),
+            (f"{self.command_topic}/+", SubscribeOptions(qos=1)),
+        ]
+        if self.cfg.discovery:
+            subs.append((self.ha_status_topic, SubscribeOptions(qos=0)))
+        if self.cfg.hermes:
+            subs.append(("hermes/nlu/query", SubscribeOptions(qos=1)))
+        subs += [(t, SubscribeOptions(qos=0)) for t in device_topics]
+        client.subscribe(subs)
+        client.publish(self.status_topic, "online", qos=1, retain=True)
+        if self.cfg.discovery:
+            self.publish_discovery()
+        self.connected.set()
+
+    def _on_disconnect(self, _c: Any, _ud: Any, _flags: Any, reason: Any, _p: Any) -> None:
+        self.connected.clear()
+        log.warning("MQTT disconnected (%s); reconnecting with backoff", reason)
+
+    def _on_publish(self, _c: Any, _ud: Any, mid: int, _reason: Any, _p: Any) -> None:
+        with self._pending_cond:
+            self._pending.discard(mid)
+            self._pending_cond.notify_all()
+
+    def _on_message(self, client: mqtt.Client, _ud: Any, msg: mqtt.MQTTMessage) -> None:
+        topic = msg.topic
+        if self._paused and (topic.startswith(self.command_topic) or topic == "hermes/nlu/query"):
+            return
+        try:
+            if topic == self.command_topic:
+                self._on_command(msg, "mqtt")
+                return
+            if topic.startswith(self.command_topic + "/"):
+                user = topic[len(self.command_topic) + 1 :]
+                self._on_command(msg, f"mqtt:{user}")
+                return
+            if topic == "hermes/nlu/query" and self.cfg.hermes:
+                self._on_hermes(msg)
+                return
+            self._ack(msg, self._gen)
+            if topic == self.ha_status_topic and self.cfg.discovery:
+                if msg.payload.strip() == b"online":
+                    # HA restarted and lost its entities: announce again
+                    self.publish_discovery()
+                    self._publish(self.state_topic, json.dumps(self._state), retain=True)
+                return
+            with self._lock:
+                handlers = [cb for t, cb in self._subs.items() if mqtt.topic_matches_sub(t, topic)]
+            for cb in handlers:
+                cb(topic, msg.payload)
+        except Exception:
+            log.exception("handling MQTT message on %s failed", topic)
+
+    # --- commands -------------------------------------------------------------------------------
+
+    def _ack(self, msg: mqtt.MQTTMessage, gen: int) -> None:
+        if msg.qos == 0:
+            return
+        with self._lock:
+            current = gen == self._gen
+        if current and self.connected.is_set():
+            self.client.ack(msg.mid, msg.qos)
+        # otherwise the broker redelivers it on the new connection and dedup answers it
+
+    def _on_command(self, msg: mqtt.MQTTMessage, source: str) -> None:
+        gen = self._gen
+        props = getattr(msg, "properties", None)
+        response_topic = getattr(props, "ResponseTopic", None) if props else None
+        correlation = getattr(props, "CorrelationData", None) if props else None
+        cmd_id: Any = None
+        reply_to = response_topic if _topic_ok(response_topic) else self.result_topic
+        text = ""
+        problem = None
+        if len(msg.payload) > self.line_length * 4 + 1024:
+            problem = ("too_long", f"payload of {len(msg.payload)} bytes is too long")
+        else:
+            try:
+                raw = msg.payload.decode("utf-8")
+            except UnicodeDecodeError:
+                problem = ("invalid_utf8", "payload is not valid UTF-8")
+                raw = ""
+            if problem is None and raw.lstrip().startswith("{"):
+                try:
+                    data = json.loads(raw)
+                except ValueError as exc:
+                    problem = ("invalid_json", f"invalid JSON: {exc}")
+                else:
+                    cmd_id = data.get("id")
+                    text = data.get("text")
+                    if cmd_id is not None and not isinstance(cmd_id, str | int):
+                        problem, cmd_id = ("invalid_json", "'id' must be a string or integer"), None
+                    elif not isinstance(text, str):
+                        problem, text = ("invalid_json", "'text' must be a string"), ""
+                    rt = data.get("reply_to")
+                    if rt is not None:
+                        if _topic_ok(rt) and not rt.startswith(self.command_topic):
+                            reply_to = rt
+                        else:
+                            problem = problem or ("invalid_json", "'reply_to' is not a valid topic")
+            elif problem is None:
+                text = raw
+
+        def reply(payload: JsonDict) -> None:
+            self._publish(reply_to, json.dumps(payload), qos=1, correlation=correlation)
+            self._ack(msg, gen)
+
+        cmd = Command(
+            text=text,
+            source=source,
+            reply=reply,
+            id=cmd_id,
+            dedup=cmd_id if cmd_id is not None else _corr_key(correlation),
+            meta={"topic": msg.topic, "reply_to": reply_to},
+        )
+        if problem is not None:
+            code, message = problem
+            cmd.answer(make_reply(cmd_id, text, error_envelope(code, message)))
+            return
+        if self._submit is None:
+            cmd.answer_error("not_ready", "daemon is starting, try again")
+            return
+        status = self._submit(cmd)
+        if status is Submit.DUPLICATE:
+            log.info("duplicate command id %r from %s ignored", cmd_id, source)
+            self._ack(msg, gen)
+
+    def _publish(
+        self,
+        topic: str,
+        payload: bytes | str,
+        *,
+        qos: int = 1,
+        retain: bool = False,
+        correlation: bytes | None = None,
+    ) -> None:
+        props = None
+        if correlation is not None:
+            props = Properties(PacketTypes.PUBLISH)
+            props.CorrelationData = correlation
+        info = self.client.publish(topic, payload, qos=qos, retain=retain, properties=props)
+        if qos > 0:
+            with self._pending_cond:
+                self._pending.add(info.mid)
+                if info.is_published():
+                    self._pending.discard(info.mid)
+
+    # --- Home Assistant -------------------------------------------------------------------------
+
+    def discovery_payload(self) -> JsonDict:
+        """Device-based discovery: one message for the device and all its entities."""
+        n = self.cfg.node_id
+        uid = f"needled_{n}"
+        sensor_common = {"state_topic": self.state_topic, "entity_category": "diagnostic"}
+        return {
+            "dev": {
+                "ids": [uid],
+                "name": f"needled {n}",
+                "mf": "needled",
+                "mdl": "Needle 2 agent daemon",
+                "sw": VERSION,
+            },
+            "o": {"name": "needled", "sw": VERSION},
+            "availability_topic": self.status_topic,
+            "payload_available": "online",
+            "payload_not_available": "offline",
+            "qos": 1,
+            "cmps": {
+                f"{uid}_command": {
+                    "p": "text",
+                    "name": "Command",
+                    "unique_id": f"{uid}_command",
+                    "command_topic": self.command_topic,
+                    "min": 1,
+                    "max": min(255, self.line_length),
+                    "mode": "text",
+                    "icon": "mdi:console-line",
+                },
+                f"{uid}_last_command": {
+                    "p": "sensor",
+                    "name": "Last command",
+                    "unique_id": f"{uid}_last_command",
+                    "value_template": "{{ value_json.last_command }}",
+                    **sensor_common,
+                },
+                f"{uid}_last_call": {
+                    "p": "sensor",
+                    "name": "Last call",
+                    "unique_id": f"{uid}_last_call",
+                    "value_template": "{{ value_json.last_call }}",
+                    **sensor_common,
+                },
+                f"{uid}_confidence": {
+                    "p": "sensor",
+                    "name": "Confidence",
+                    "unique_id": f"{uid}_confidence",
+                    "value_template": "{{ value_json.confidence }}",
+                    "unit_of_measurement": "%",
+                    "state_class": "measurement",
+                    **sensor_common,
+                },
+            },
+        }
+
+    def publish_discovery(self) -> None:
+        self._publish(self.discovery_topic, json.dumps(self.discovery_payload()), retain=True)
+
+    def on_reply(self, cmd: Command, reply: JsonDict) -> None:
+        """Pipeline listener: keep the HA sensor state topic current."""
+        env = reply.get("envelope") or {}
+        calls = env.get("function_calls") or []
+        last_call = (
+            ", ".join(
+                f"{c.get('name')}({json.dumps(c.get('arguments'), ensure_ascii=False)})"
+                for c in calls
+            )
+            if calls
+            else "none"
+        )
+        conf = env.get("confidence")
+        self._state = {
+            "last_command": cmd.text[:255],
+            "last_call": last_call[:255],
+            "confidence": round(conf * 100, 1) if isinstance(conf, int | float) else None,
+            "source": cmd.source,
+        }
+        if self.cfg.discovery:
+            self._publish(self.state_topic, json.dumps(self._state), retain=True)
+
+    # --- Rhasspy / Hermes -----------------------------------------------------------------------
+
+    def _on_hermes(self, msg: mqtt.MQTTMessage) -> None:
+        gen = self._gen
+        try:
+            query = json.loads(msg.payload)
+            if not isinstance(query, dict) or not isinstance(query.get("input"), str):
+                raise ValueError("no 'input'")
+        except ValueError:
+            log.warning("ignoring malformed hermes/nlu/query")
+            self._ack(msg, gen)
+            return
+        common = {
+            "input": query["input"],
+            "id": query.get("id"),
+            "siteId": query.get("siteId", "default"),
+            "sessionId": query.get("sessionId"),
+            "customData": None,
+        }
+
+        def reply(payload: JsonDict) -> None:
+            env = payload.get("envelope") or {}
+            calls = env.get("function_calls") or []
+            if env.get("type") == "call" and calls:
+                call = calls[0]
+                conf = env.get("confidence")
+                intent = {
+                    **common,
+                    "intent": {
+                        "intentName": call["name"],
+                        "confidenceScore": float(conf) if conf is not None else 1.0,
+                    },
+                    "slots": [
+                        {
+                            "entity": k,
+                            "slotName": k,
+                            "rawValue": v if isinstance(v, str) else json.dumps(v),
+                            "value": {"kind": "Unknown", "value": v},
+                            "confidence": 1.0,
+                            "range": None,
+                        }
+                        for k, v in (call.get("arguments") or {}).items()
+                    ],
+                    "rawInput": query["input"],
+                    "asrTokens": [],
+                    "asrConfidence": None,
+                    "wakewordId": query.get("wakewordId"),
+                    "lang": query.get("lang"),
+                }
+                self._publish(f"hermes/intent/{call['name']}", json.dumps(intent))
+            else:
+                self._publish("hermes/nlu/intentNotRecognized", json.dumps(common))
+            self._ack(msg, gen)
+
+        cmd = Command(
+            text=query["input"],
+            source="hermes",
+            reply=reply,
+            id=query.get("id"),
+            execute=self.cfg.hermes_execute,
+        )
+        if self._submit is None:
+            cmd.answer_error("not_ready", "daemon is starting")
+        elif self._submit(cmd) is Submit.DUPLICATE:
+            self._ack(msg, gen)
+
+
+def _corr_key(correlation: bytes | None) -> str | None:
+    return None if correlation is None else "corr:" + correlation.hex()

@@ -1,0 +1,106 @@
+"""Zigbee lights through zigbee2mqtt: JSON to ``<base>/<friendly_name>/set``, state read from
+``<base>/<friendly_name>``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from devices.registry import (
+    BaseHandler,
+    DeviceConfigError,
+    JsonDict,
+    MqttLink,
+    Options,
+    TopicState,
+    tool_schema,
+)
+
+# zigbee2mqtt takes colour as {"hex": "#RRGGBB"}; named colours keep the tool schema small.
+COLORS = {
+    "white": "#FFFFFF",
+    "warm white": "#FFD8A8",
+    "red": "#FF0000",
+    "orange": "#FF8000",
+    "yellow": "#FFFF00",
+    "green": "#00FF00",
+    "blue": "#0000FF",
+    "purple": "#8000FF",
+    "pink": "#FF60C0",
+}
+
+
+class Zigbee2MqttLights(BaseHandler):
+    def __init__(self, key: str, table: Mapping[str, Any], mqtt: MqttLink | None = None) -> None:
+        o = Options(key, table, {"devices", "base_topic", "confirm_timeout"})
+        self.key = key
+        self.devices: dict[str, str] = o.mapping("devices")
+        self.base = o.string("base_topic", "zigbee2mqtt").rstrip("/")
+        for label, name in self.devices.items():
+            if any(c in name for c in "+#") or name.endswith("/set"):
+                raise DeviceConfigError(f"{key}.devices.{label}", "is not a valid friendly name")
+        self.confirm_timeout = float(o.number("confirm_timeout", 2.0))
+        self.mqtt = mqtt
+        self.schema = tool_schema(
+            o.tool("set_light"),
+            o.description("Switch a room's light on or off, and set its brightness or colour."),
+            {
+                "room": {"type": "string", "enum": list(self.devices)},
+                "on": {"type": "boolean"},
+                "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
+                "color": {"type": "string", "enum": list(COLORS)},
+            },
+            ["room"],
+        )
+        self._states = {label: TopicState() for label in self.devices}
+
+    def open(self) -> None:
+        if self.mqtt is None:
+            raise DeviceConfigError(self.key, "zigbee2mqtt devices need the MQTT transport enabled")
+        for label, name in self.devices.items():
+            self.mqtt.subscribe(f"{self.base}/{name}", self._on_state(label))
+
+    def _on_state(self, label: str) -> Any:
+        def handle(_topic: str, payload: bytes) -> None:
+            try:
+                data = json.loads(payload)
+            except ValueError:
+                return
+            if isinstance(data, dict):
+                self._states[label].update(data)
+
+        return handle
+
+    @staticmethod
+    def payload(arguments: JsonDict) -> JsonDict:
+        """The zigbee2mqtt ``/set`` message for one call."""
+        out: JsonDict = {}
+        if "brightness" in arguments:
+            # zigbee2mqtt brightness is 0..254
+            out["brightness"] = round(arguments["brightness"] * 254 / 100)
+            out["state"] = "ON" if arguments["brightness"] > 0 else "OFF"
+        if "color" in arguments:
+            out["color"] = {"hex": COLORS[arguments["color"]]}
+            out.setdefault("state", "ON")
+        if "on" in arguments:
+            out["state"] = "ON" if arguments["on"] else "OFF"
+        if not out:
+            out["state"] = "TOGGLE"
+        return out
+
+    def call(self, arguments: JsonDict) -> JsonDict:
+        if self.mqtt is None:
+            raise RuntimeError("MQTT is not available")
+        label = arguments["room"]
+        st = self._states[label]
+        before = st.version()
+        message = self.payload(arguments)
+        self.mqtt.publish(
+            f"{self.base}/{self.devices[label]}/set", json.dumps(message), qos=1, retain=False
+        )
+        confirmed = st.wait_newer(before, self.confirm_timeout)
+        return {"room": label, "sent": message, "state": st.payload, "confirmed": confirmed}
+
+    def state(self) -> JsonDict:
+        return {label: st.payload for label, st in self._states.items()}

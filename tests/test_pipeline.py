@@ -1,0 +1,239 @@
+"""The command pipeline: order, busy, exactly one reply, ACL, dedup, shutdown."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+
+from daemon_fixtures import PhraseCompleter, make_config
+
+from agent.pipeline import Command, Pipeline, Submit
+from devices import build_registry
+
+
+def make_pipeline(delay: float = 0.0, **sections):
+    cfg = make_config(**sections)
+    reg = build_registry(cfg.devices, timeout=cfg.limits.handler_timeout)
+    comp = PhraseCompleter(reg.tools(), delay)
+    p = Pipeline(reg, comp, cfg.limits, cfg.security)
+    p.start()
+    return p, reg, comp
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.replies: list[dict] = []
+        self.lock = threading.Lock()
+        self.done = threading.Condition(self.lock)
+
+    def __call__(self, payload: dict) -> None:
+        with self.lock:
+            self.replies.append(payload)
+            self.done.notify_all()
+
+    def wait(self, n: int, timeout: float = 10) -> list[dict]:
+        with self.lock:
+            self.done.wait_for(lambda: len(self.replies) >= n, timeout)
+            return list(self.replies)
+
+
+def test_text_to_call_to_state_to_reply() -> None:
+    p, reg, _ = make_pipeline()
+    inbox = Inbox()
+    assert p.submit(Command("Turn on the kitchen light", "mqtt", inbox, id="a1")) is Submit.ACCEPTED
+    (reply,) = inbox.wait(1)
+    assert reply["id"] == "a1" and reply["text"] == "Turn on the kitchen light"
+    env = reply["envelope"]
+    assert env["type"] == "call" and env["function_calls"][0]["name"] == "set_light"
+    assert set(env) >= {"success", "error", "error_code", "confidence", "peak_ram_mb"}
+    assert reply["results"][0]["ok"] and reply["results"][0]["result"]["on"] is True
+    assert reg.states()["set_light"]["kitchen"]["on"] is True
+    p.shutdown()
+
+
+def test_one_result_per_executed_call_and_handler_errors() -> None:
+    p, reg, _ = make_pipeline()
+    inbox = Inbox()
+    p.submit(Command("lights on in kitchen and bathroom", "serial", inbox))
+    p.submit(Command("set the heating to 99", "serial", inbox))  # schema violation by "model"
+    p.submit(Command("explode", "serial", inbox))
+    p.submit(Command("something unrelated", "serial", inbox))
+    r = inbox.wait(4)
+    assert [x["ok"] for x in r[0]["results"]] == [True, True]
+    assert r[1]["results"][0]["error_code"] == "invalid_arguments"
+    assert r[2]["envelope"]["error_code"] == "completer_failed" and r[2]["results"] == []
+    assert r[3]["envelope"]["type"] == "respond" and r[3]["results"] == []
+    p.shutdown()
+
+
+def test_arrival_order_and_busy_never_dropped() -> None:
+    p, _, comp = make_pipeline(delay=0.002, limits={"queue_size": 64})
+    inbox = Inbox()
+    statuses = Counter()
+    n = 1000
+    for i in range(n):
+        statuses[p.submit(Command(f"cmd {i}", "mqtt", inbox, id=i))] += 1
+    replies = inbox.wait(n, 30)
+    assert len(replies) == n
+    ids = Counter(r["id"] for r in replies)
+    assert set(ids) == set(range(n)) and max(ids.values()) == 1  # exactly one reply each
+    busy = [r for r in replies if r["envelope"]["error_code"] == "busy"]
+    assert len(busy) == statuses[Submit.BUSY] > 0
+    assert "busy" in busy[0]["envelope"]["error"]
+    served = [r["id"] for r in replies if r["envelope"]["error_code"] != "busy"]
+    assert served == sorted(served)  # FIFO
+    assert comp.seen == [f"cmd {i}" for i in served]
+    p.shutdown()
+
+
+def test_duplicate_ids_run_once_per_source() -> None:
+    p, _, comp = make_pipeline(delay=0.05)
+    inbox = Inbox()
+    assert p.submit(Command("fan on high", "mqtt", inbox, id="x")) is Submit.ACCEPTED
+    assert p.submit(Command("fan on high", "mqtt", inbox, id="x")) is Submit.DUPLICATE
+    inbox.wait(1)
+    assert p.submit(Command("fan on high", "mqtt", inbox, id="x")) is Submit.DUPLICATE
+    # the same id from another source is another command
+    assert p.submit(Command("fan on high", "serial", inbox, id="x")) is Submit.ACCEPTED
+    time.sleep(0.3)
+    assert len(inbox.replies) == 2 and comp.seen.count("fan on high") == 2
+    p.shutdown()
+
+
+def test_dedup_memory_is_bounded() -> None:
+    p, _, _ = make_pipeline(limits={"dedup_size": 10})
+    inbox = Inbox()
+    for i in range(50):
+        p.submit(Command("x", "mqtt", inbox, id=i))
+    inbox.wait(50)
+    assert len(p._recent) <= 10
+    assert p.submit(Command("x", "mqtt", inbox, id=0)) is Submit.ACCEPTED  # long forgotten
+    p.shutdown()
+
+
+def test_acl_limits_tools_per_source() -> None:
+    p, reg, _ = make_pipeline(
+        security={"acl": {"serial": ["set_fan"], "mqtt:kid": [], "default": ["*"]}}
+    )
+    inbox = Inbox()
+    p.submit(Command("turn on the kitchen light", "serial", inbox))
+    p.submit(Command("fan on high", "serial", inbox))
+    p.submit(Command("fan on high", "mqtt:kid", inbox))
+    p.submit(Command("turn on the kitchen light", "console", inbox))
+    r = inbox.wait(4)
+    assert r[0]["results"] == [] and reg.states()["set_light"]["kitchen"]["on"] is True
+    assert r[1]["results"][0]["ok"]
+    assert r[2]["envelope"]["error_code"] == "not_allowed"
+    p.shutdown()
+
+
+def test_acl_enforced_even_if_the_completer_ignores_it() -> None:
+    p, reg, comp = make_pipeline(security={"acl": {"serial": ["set_fan"]}})
+    comp.complete = lambda text, allowed_tools=None: {  # a misbehaving model side
+        "type": "call",
+        "success": True,
+        "function_calls": [{"name": "set_light", "arguments": {"room": "kitchen", "on": True}}],
+    }
+    inbox = Inbox()
+    p.submit(Command("anything", "serial", inbox))
+    (r,) = inbox.wait(1)
+    assert r["results"][0]["error_code"] == "not_allowed"
+    assert reg.states()["set_light"]["kitchen"]["on"] is False
+    p.shutdown()
+
+
+def test_rejects_empty_and_long_commands_at_once() -> None:
+    p, _, _ = make_pipeline(limits={"line_length": 20})
+    inbox = Inbox()
+    assert p.submit(Command("   ", "mqtt", inbox)) is Submit.REJECTED
+    assert p.submit(Command("x" * 21, "mqtt", inbox)) is Submit.REJECTED
+    assert [r["envelope"]["error_code"] for r in inbox.replies] == ["empty_command", "too_long"]
+    p.shutdown()
+
+
+def test_shutdown_finishes_in_flight_and_answers_queued() -> None:
+    p, _, comp = make_pipeline()
+    inbox = Inbox()
+    p.submit(Command("sleep 0.3", "mqtt", inbox, id="slow"))
+    time.sleep(0.05)
+    for i in range(5):
+        p.submit(Command("fan on high", "mqtt", inbox, id=f"q{i}"))
+    p.shutdown()
+    replies = inbox.replies
+    assert len(replies) == 6
+    first = next(r for r in replies if r["id"] == "slow")
+    assert first["envelope"]["error_code"] is None  # finished, not cut short
+    queued = [r for r in replies if r["id"] != "slow"]
+    assert all(r["envelope"]["error_code"] == "shutting_down" for r in queued)
+    assert comp.seen == ["sleep 0.3"]
+    assert p.submit(Command("fan on high", "mqtt", inbox)) is Submit.CLOSED
+    assert inbox.replies[-1]["envelope"]["error_code"] == "shutting_down"
+
+
+def test_health_tracks_a_stuck_worker() -> None:
+    p, _, _ = make_pipeline(limits={"stall_timeout": 1})
+    inbox = Inbox()
+    assert p.healthy()
+    p.submit(Command("sleep 1.5", "mqtt", inbox))
+    time.sleep(1.2)
+    assert not p.healthy()
+    inbox.wait(1)
+    assert p.healthy()
+    p.shutdown()
+
+
+def test_a_broken_reply_callback_does_not_kill_the_worker() -> None:
+    p, _, _ = make_pipeline()
+    inbox = Inbox()
+
+    def broken(_payload: dict) -> None:
+        raise OSError("socket gone")
+
+    p.submit(Command("fan on high", "mqtt", broken))
+    p.submit(Command("fan on high", "mqtt", inbox))
+    assert len(inbox.wait(1)) == 1
+    p.shutdown()
+
+
+def test_console_prints_call_result_and_state() -> None:
+    import io
+
+    from daemon_fixtures import RunningDaemon, wait_for
+
+    out = io.StringIO()
+    stdin = io.StringIO("turn on the kitchen light\nwhat is the weather\n")
+    cfg = make_config(console={"enabled": "on"})
+    with RunningDaemon(cfg, console_io=(stdin, out)):
+        assert wait_for(lambda: "no call" in out.getvalue(), 5)
+    text = out.getvalue()
+    assert 'call   set_light({"room": "kitchen", "on": true})' in text
+    assert "result" in text and 'state  set_light: {"kitchen": {"on": true' in text
+
+
+def test_reload_applies_new_config_and_survives_a_bad_one(tmp_path) -> None:
+    from daemon_fixtures import RunningDaemon, config_dict, to_toml
+
+    path = tmp_path / "needled.toml"
+    path.write_text(to_toml(config_dict()))
+    cfg = make_config()
+    with RunningDaemon(cfg) as d:
+        d.daemon.config_path = str(path)
+        rooms = ["kitchen", "garage"]
+        path.write_text(
+            to_toml(
+                config_dict(
+                    devices={"lights": {"kind": "simulated_lights", "rooms": rooms}},
+                    security={"acl": {"serial": []}},
+                )
+            )
+        )
+        assert d.daemon.reload()
+        assert d.daemon.registry.names() == ["set_light"]
+        assert d.completer.tools()[0]["parameters"]["properties"]["room"]["enum"] == rooms
+        inbox = Inbox()
+        d.daemon.pipeline.submit(Command("fan on high", "serial", inbox))
+        assert inbox.wait(1)[0]["envelope"]["error_code"] == "not_allowed"
+        path.write_text("[limits]\nqueue_size = -1\n")
+        assert not d.daemon.reload()  # old config stays
+        assert d.daemon.registry.names() == ["set_light"]
