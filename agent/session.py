@@ -89,6 +89,7 @@ class Session:
         max_new_tokens: int = 128,
         think_budget: int = 0,
         top_k_tools: int = RETRIEVAL_THRESHOLD,
+        max_calls: int | None = 8,
         cache_dir: str | Path | None = None,
         engine: Engine | None = None,
     ) -> None:
@@ -99,6 +100,7 @@ class Session:
         self.max_new_tokens = max_new_tokens
         self.think_budget = think_budget
         self.top_k_tools = top_k_tools
+        self.max_calls = max_calls
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.tok = Tokenizer(bytes(self.cf.tokenizer_blob))
         # Continuation turns start mid-stream, where SentencePiece must not add its "▁" prefix.
@@ -144,14 +146,17 @@ class Session:
         key = (tuple(t.name for t in tools), require_call)
         hit = self._maskers.get(key)
         if hit is None:
-            aut = compile_calls(list(tools), require_call=require_call)
-            hit = TokenMasker(aut, self.token_bytes, self.special_ids)
+            aut = compile_calls(list(tools), require_call=require_call, max_calls=self.max_calls)
+            hit = TokenMasker(aut, self.token_bytes, self.special_ids, span_encoder=self._spell)
             self._maskers[key] = hit
             if len(self._maskers) > 16:
                 self._maskers.popitem(last=False)
         else:
             self._maskers.move_to_end(key)
         return hit
+
+    def _spell(self, data: bytes) -> list[int]:
+        return self.tok_cont.encode(data.decode("utf-8"))
 
     # -- retrieval -------------------------------------------------------------------------------
     def _fingerprint(self) -> str:

@@ -1,0 +1,251 @@
+"""Lift the byte automaton to a token vocabulary.
+
+:class:`TokenMasker` answers, for an automaton state, which token ids may come next: every
+token whose bytes can be walked through the automaton from that state without dying. The
+vocabulary is stored as a byte trie so tokens sharing a prefix share the walk, and each
+state's answer is cached (the decoding loop revisits the same few states constantly: inside a
+string, after a comma, ...). Special tokens (control pieces, chat markers) are never walked as
+bytes; the grammar's end marker (``</tool_call>``) is allowed exactly when the automaton
+accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+from .nfa import DEAD, Automaton
+
+END = -2  # state after the end token: nothing more is allowed
+
+# Fixed ids of the Needle tokenizer (spec section 4).
+PAD_ID, EOS_ID, BOS_ID, UNK_ID = 0, 1, 2, 3
+IM_START_ID, IM_END_ID = 4, 5
+THINK_ID, THINK_END_ID = 6, 7
+TOOLS_ID, TOOLS_END_ID = 8, 9
+TOOL_CALL_ID, TOOL_CALL_END_ID = 10, 11
+TOOL_RESULT_ID, TOOL_RESULT_END_ID = 12, 13
+MARKER_IDS = tuple(range(4, 14))
+
+
+def vocab_from_sentencepiece(sp: Any) -> tuple[list[bytes], list[int]]:
+    """Token bytes and special ids from a loaded ``sentencepiece.SentencePieceProcessor``.
+
+    Normal pieces: text with U+2581 replaced by a space; byte pieces ``<0xNN>``: that byte;
+    control and unknown pieces and the chat markers (ids 4..13): special (empty bytes).
+    """
+    n = sp.get_piece_size()
+    out: list[bytes] = []
+    special: list[int] = []
+    for i in range(n):
+        piece = sp.id_to_piece(i)
+        if sp.is_control(i) or sp.is_unknown(i) or i in MARKER_IDS:
+            out.append(b"")
+            special.append(i)
+        elif sp.is_byte(i):
+            out.append(bytes([int(piece[3:5], 16)]))
+        else:
+            out.append(piece.replace("\u2581", " ").encode("utf-8"))
+    return out, special
+
+
+class TokenMasker:
+    """Allowed-token masks for the states of an :class:`Automaton`.
+
+    Parameters
+    ----------
+    automaton:
+        the byte automaton.
+    token_bytes:
+        bytes of each token id (index = id).
+    special_ids:
+        ids never produced through the grammar (control pieces, chat markers). Tokens with
+        empty bytes are treated as special too.
+    end_id:
+        the token that closes the grammar (``</tool_call>``, id 11); allowed exactly in
+        accepting states and leading to :data:`END`. ``None``: no end token.
+    """
+
+    def __init__(
+        self,
+        automaton: Automaton,
+        token_bytes: Sequence[bytes],
+        special_ids: Iterable[int] = (),
+        end_id: int | None = TOOL_CALL_END_ID,
+        span_encoder: Callable[[bytes], list[int]] | None = None,
+    ) -> None:
+        self.automaton = automaton
+        self.span_encoder = span_encoder
+        self._spans: dict[int, tuple[tuple[int, ...], int] | None] = {}
+        self.token_bytes = list(token_bytes)
+        self.vocab_size = len(self.token_bytes)
+        self.end_id = end_id
+        special = set(special_ids)
+        # Trie: children[node] = list of (byte, child); ids[node] = token ids ending there.
+        children: list[dict[int, int]] = [{}]
+        ids: list[list[int]] = [[]]
+        walkable: list[int] = []
+        for tid, data in enumerate(self.token_bytes):
+            if tid in special or not data or tid == end_id:
+                continue
+            walkable.append(tid)
+            node = 0
+            for b in data:
+                nxt = children[node].get(b)
+                if nxt is None:
+                    nxt = len(children)
+                    children[node][b] = nxt
+                    children.append({})
+                    ids.append([])
+                node = nxt
+            ids[node].append(tid)
+        self._children = [tuple(c.items()) for c in children]
+        self._child_maps = children
+        self._completions: dict[int, list[int]] = {}
+        self._ids = [tuple(x) for x in ids]
+        self._walkable = frozenset(walkable)
+        self.free_text_ids = np.array(sorted(walkable), dtype=np.int32)
+        self.trie_nodes = len(children)
+        self._cache: dict[int, tuple[np.ndarray, int]] = {}
+        self._next: dict[tuple[int, int], int] = {}
+
+    def _compute(self, state: int) -> tuple[np.ndarray, int]:
+        aut = self.automaton
+        rows = aut.rows
+        row_of = aut.row
+        kids = self._children
+        ids = self._ids
+        found: list[int] = []
+        stack = [(0, state)]
+        while stack:
+            node, st = stack.pop()
+            r = rows[st]
+            if r is None:
+                r = row_of(st)
+            for b, child in kids[node]:
+                ns = r[b]
+                if ns == DEAD:
+                    continue
+                if ids[child]:
+                    found.extend(ids[child])
+                    for tid in ids[child]:
+                        self._next[(state, tid)] = ns
+                if kids[child]:
+                    stack.append((child, ns))
+        if self.end_id is not None and aut.is_accepting(state):
+            found.append(self.end_id)
+        arr = np.array(sorted(found), dtype=np.int32)
+        return arr, int(arr[0]) if len(arr) == 1 else -1
+
+    def allowed(self, state: int) -> np.ndarray:
+        """Sorted int32 array of the token ids allowed in state (cached; do not modify)."""
+        if state == END or state == DEAD:
+            return np.empty(0, dtype=np.int32)
+        hit = self._cache.get(state)
+        if hit is None:
+            hit = self._compute(state)
+            self._cache[state] = hit
+        return hit[0]
+
+    def forced(self, state: int) -> int | None:
+        """The only allowed token id when exactly one is allowed, else None."""
+        if state == END or state == DEAD:
+            return None
+        hit = self._cache.get(state)
+        if hit is None:
+            hit = self._compute(state)
+            self._cache[state] = hit
+        return hit[1] if hit[1] >= 0 else None
+
+    def advance_token(self, state: int, token_id: int) -> int:
+        """State after token_id (:data:`DEAD` if not allowed, :data:`END` after end_id)."""
+        if state == END or state == DEAD:
+            return DEAD
+        if token_id == self.end_id:
+            return END if self.automaton.is_accepting(state) else DEAD
+        nxt = self._next.get((state, token_id))
+        if nxt is not None:
+            return nxt
+        if token_id not in self._walkable:
+            return DEAD
+        return self.automaton.feed(state, self.token_bytes[token_id])
+
+    def completion(self, state: int) -> list[int]:
+        """Token ids spelling the automaton's shortest completion from state, longest token
+        first (every byte is a token in a byte-fallback vocabulary); [] when accepting.
+
+        Raises ValueError when the vocabulary cannot spell it."""
+        hit = self._completions.get(state)
+        if hit is not None:
+            return hit
+        rest = self.automaton.shortest_completion(state)
+        maps = self._child_maps
+        ids = self._ids
+        out: list[int] = []
+        pos = 0
+        while pos < len(rest):
+            node = 0
+            best = -1
+            best_len = 0
+            j = pos
+            while j < len(rest):
+                nxt = maps[node].get(rest[j])
+                if nxt is None:
+                    break
+                node = nxt
+                j += 1
+                if ids[node]:
+                    best, best_len = ids[node][0], j - pos
+            if best < 0:
+                raise ValueError(f"the vocabulary cannot spell {rest[pos:]!r}")
+            out.append(best)
+            pos += best_len
+        self._completions[state] = out
+        return out
+
+    def completion_cost(self, state: int) -> int:
+        """Tokens needed to finish from state, the end token included."""
+        return len(self.completion(state)) + (self.end_id is not None)
+
+    def forced_span(self, state: int) -> tuple[tuple[int, ...], int] | None:
+        """Tokens for the bytes the grammar fixes from `state`, and the state after them.
+
+        Where the automaton admits exactly one next byte for a run of bytes (`{"name":"`, the
+        rest of a unique enum value, `","arguments":{`), the text is determined; spelling it
+        the way the tokenizer would (`span_encoder`) gives the tokens the model saw in training
+        and costs no model call. None when nothing is forced or no encoder was given.
+        """
+        if self.span_encoder is None or state < 0:
+            return None
+        if state in self._spans:
+            return self._spans[state]
+        aut = self.automaton
+        run = bytearray()
+        s = state
+        while not aut.is_accepting(s):
+            row = aut.row(s)
+            live = [b for b in range(256) if row[b] != DEAD]
+            if len(live) != 1:
+                break
+            run.append(live[0])
+            s = row[live[0]]
+        out: tuple[tuple[int, ...], int] | None = None
+        if run:
+            try:
+                ids = self.span_encoder(bytes(run))
+            except (UnicodeDecodeError, ValueError):
+                ids = []
+            st = state
+            for tid in ids:
+                st = self.advance_token(st, tid)
+                if st < 0:
+                    break
+            if ids and st == s:
+                out = (tuple(ids), s)
+        self._spans[state] = out
+        return out
+
+    def cached_states(self) -> int:
+        return len(self._cache)
