@@ -149,6 +149,117 @@ class ReferenceEngine:
         return z / np.linalg.norm(z)
 
 
+class NativeSessionEngine:
+    """`agent.engine.NativeEngine` behind the session interface.
+
+    Adds what a session needs on top of the raw engine: sinks that follow the tools prefix
+    (the engine is rebuilt when the prefix length changes, which only happens with a new tool
+    subset), feeding tokens without computing logits, and online probe pooling over the cells
+    of every fed token, in fixed buffers (nothing is allocated per token).
+    """
+
+    CHUNK = 32  # prefill chunk: bounds the cells buffer to CHUNK * (L + 1) * d floats
+
+    def __init__(
+        self,
+        cf: CactFile,
+        mode: str = "int8",
+        window: int | None = None,
+        sinks: int = 0,
+        threads: int | None = None,
+    ) -> None:
+        from .engine import NativeEngine
+
+        self._cls = NativeEngine
+        self.cf = cf
+        g = cf.geometry
+        self.vocab = g.vocab
+        self.mode, self.window, self.threads = mode, window, threads
+        self.pools = probe_pools(cf)
+        self._cells = np.zeros(self.CHUNK * (g.num_layers + 1) * g.d_model, np.float32)
+        self._out = np.zeros(g.vocab, np.float32)
+        self._none = np.zeros(0, np.float32)
+        self._ids = np.zeros(self.CHUNK, np.int32)
+        self.eng = NativeEngine(cf, mode=mode, window=window, sinks=sinks, threads=threads)
+
+    @property
+    def isa(self) -> str:
+        return self.eng.isa
+
+    @property
+    def position(self) -> int:
+        return self.eng.position
+
+    def reset(self, sinks: int | None = None) -> None:
+        if sinks is not None and self.window is not None and sinks != self.eng.sinks:
+            self.eng = self._cls(
+                self.cf, mode=self.mode, window=self.window, sinks=sinks, threads=self.threads
+            )
+        self.eng.reset()
+        for p in self.pools.values():
+            p.reset()
+
+    def _forward(self, ids: np.ndarray, candidates: np.ndarray | None) -> np.ndarray:
+        """Run a chunk (<= CHUNK ids); logits of the last position for `candidates`."""
+        n = ids.shape[0]
+        g = self.cf.geometry
+        want = candidates is None or candidates.size > 0
+        out = (
+            self._none
+            if not want
+            else self._out[: self.vocab if candidates is None else candidates.size]
+        )
+        cells = self._cells[: n * (g.num_layers + 1) * g.d_model] if self.pools else None
+        cand = candidates if want else None
+        self.eng._eng.forward(ids, out, 1 if want else 0, cand, cells)
+        if cells is not None:
+            flat = cells.reshape(-1, g.d_model)
+            for p in self.pools.values():
+                p.add(flat)
+        return out
+
+    def prefill(self, ids: Sequence[int]) -> None:
+        a = np.asarray(ids, dtype=np.int32)
+        for i in range(0, a.size, self.CHUNK):
+            self._forward(np.ascontiguousarray(a[i : i + self.CHUNK]), _NO_ROWS)
+
+    def step(self, token_id: int, candidates: np.ndarray | None = None) -> np.ndarray:
+        self._ids[0] = token_id
+        c = None if candidates is None else np.ascontiguousarray(candidates, dtype=np.int32)
+        return self._forward(self._ids[:1], c)
+
+    def save_state(self) -> Any:
+        return self.eng.save_state(), {k: p.snapshot() for k, p in self.pools.items()}
+
+    def restore_state(self, state: Any) -> None:
+        st, pools = state
+        self.eng.restore_state(st)
+        for k, snap in pools.items():
+            self.pools[k].restore(snap)
+
+    def head_logits(self, name: str) -> np.ndarray | None:
+        p = self.pools.get(name)
+        return None if p is None else p.output()
+
+    def embed_sequence(self, ids: Sequence[int]) -> np.ndarray | None:
+        """Contrastive embedding of `ids` run from position 0 (leaves the engine reset)."""
+        pool = self.pools.get("contrastive_head")
+        if pool is None:
+            return None
+        saved = {k: p.snapshot() for k, p in self.pools.items()}
+        self.eng.reset()
+        pool.reset()
+        self.prefill(ids)
+        z = pool.output()
+        self.eng.reset()
+        for k, snap in saved.items():
+            self.pools[k].restore(snap)
+        return z / max(float(np.linalg.norm(z)), 1e-12)
+
+
+_NO_ROWS = np.zeros(0, np.int32)
+
+
 def open_engine(
     cf: CactFile,
     backend: str = "auto",
@@ -159,14 +270,13 @@ def open_engine(
 ) -> Engine:
     """An engine for `cf`: `native`, `reference`, or `auto` (native when it is built)."""
     if backend in ("native", "auto"):
-        try:
-            from .engine import NativeEngine
-        except ImportError as e:
-            if backend == "native":
-                raise
-            log.warning("native engine unavailable (%s); using the NumPy reference", e)
-        else:
-            return NativeEngine(cf, mode=mode, window=window, sinks=sinks, threads=threads)
+        from .engine import native_available
+
+        if native_available():
+            return NativeSessionEngine(cf, mode=mode, window=window, sinks=sinks, threads=threads)
+        if backend == "native":
+            raise RuntimeError("the native engine is not built (pip install the package)")
+        log.warning("native engine unavailable; using the slow NumPy reference")
     if backend not in ("reference", "auto"):
         raise ValueError(f"unknown backend {backend!r}")
     return ReferenceEngine(cf, window=window, sinks=sinks)

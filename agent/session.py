@@ -223,6 +223,7 @@ class Session:
         full = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(text))
         t_tok = time.perf_counter()
         if full[: len(pre.ids)] == pre.ids:
+            self.engine.reset(sinks=len(pre.ids))  # the prefix's KV layout: its tokens pinned
             self.engine.restore_state(pre.state)
             new = full[len(pre.ids) :]
         else:  # the query merged with the prefix's last piece: prefill it all (rare)

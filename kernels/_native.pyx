@@ -1,0 +1,410 @@
+# cython: language_level=3, boundscheck=False, cdivision=True
+"""Compiled kernels and the native Needle 2 engine (C sources in kernels/src).
+
+The ISA path (AVX2/AVX-VNNI on x86-64, NEON with or without dot product on aarch64, portable C)
+is chosen when a kernel or engine is created, from what the CPU reports at run time.
+"""
+
+import numpy as np
+
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memset
+
+
+cdef extern from "src/nd_common.h":
+    ctypedef struct nd_cq_t:
+        int rows, cols, in_pad, groups, row_bytes, bits, group, fast, cbits
+        float cbscale
+    ctypedef struct nd_act_t:
+        int T, in_pad, groups, cbits
+        float *xr
+        int8_t *xq
+        float *xs
+        int32_t *xsum
+    ctypedef struct nd_isa_t:
+        const char *name
+        void (*fwht)(float *x, int n) noexcept nogil
+        void (*mv_f32)(const nd_cq_t *m, const float *xr, float *y, int r0, int r1) noexcept nogil
+        void (*mv_i8)(const nd_cq_t *m, const nd_act_t *a, float *y, int r0, int r1) noexcept nogil
+        void (*mm_f32)(const nd_cq_t *m, const nd_act_t *a, float *y, int ldy, int r0, int r1,
+                       float *scratch) noexcept nogil
+        void (*mm_i8)(const nd_cq_t *m, const nd_act_t *a, float *y, int ldy, int r0, int r1,
+                      uint8_t *scratch) noexcept nogil
+        double (*peak_i8)(long iters) noexcept nogil
+    const nd_isa_t *nd_isa_select(const char *force) noexcept nogil
+    const char *nd_isa_available() noexcept nogil
+    void nd_cq_init(nd_cq_t *m, const uint8_t *codes, const uint16_t *norms, int rows, int cols,
+                    int bits, int group, const float *codebook) noexcept nogil
+    void nd_act_prepare(const nd_isa_t *isa, const nd_cq_t *m, nd_act_t *a, const float *x,
+                        int T, int ldx, int int8) noexcept nogil
+
+
+cdef extern from "src/nd_engine.h":
+    ctypedef struct nd_layer_w:
+        nd_cq_t q, k, v, g, o
+        const float *norm_in
+        const float *q_norm
+        const float *k_norm
+        const float *post_norm
+        const float *pre_hada
+        const float *d1
+        const float *d2
+        const float *d3
+        float attn_gate
+    ctypedef struct nd_engram_w:
+        nd_cq_t tables, key, value
+        const float *taps
+    ctypedef struct nd_model_t:
+        int vocab, d, H, KV, L, hd, hada_n, lanes
+        int slots, sub_dim, ntables, conv_taps, dil, norders, nsites
+        int orders[4]
+        int sites[4]
+        float rope_theta
+        nd_cq_t emb, phi_pre, phi_post, phi_res
+        const float *a_pre
+        const float *a_post
+        const float *a_res
+        const float *b_pre
+        const float *b_post
+        const float *b_res
+        const float *final_norm
+        nd_layer_w *layers
+        nd_engram_w eng[4]
+    ctypedef struct nd_engine_t:
+        pass
+    nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window,
+                               int sinks, int capacity, int tmax, int threads) noexcept nogil
+    void nd_engine_free(nd_engine_t *e) noexcept nogil
+    void nd_engine_reset(nd_engine_t *e) noexcept nogil
+    const char *nd_engine_isa(const nd_engine_t *e) noexcept nogil
+    int nd_engine_pos(const nd_engine_t *e) noexcept nogil
+    size_t nd_engine_bytes(const nd_engine_t *e) noexcept nogil
+    int nd_engine_forward(nd_engine_t *e, const int32_t *ids, int n, float *logits, int mode,
+                          const int32_t *cand, int ncand, float *cells) noexcept nogil
+    size_t nd_state_size(const nd_engine_t *e) noexcept nogil
+    size_t nd_state_save(const nd_engine_t *e, void *buf, size_t cap) noexcept nogil
+    int nd_state_load(nd_engine_t *e, const void *buf, size_t n) noexcept nogil
+    void nd_engine_timers(const nd_engine_t *e, double *out, int n) noexcept nogil
+
+
+cdef const nd_isa_t *_isa(force) except NULL:
+    cdef bytes f = (force or "").encode()
+    cdef const nd_isa_t *isa = nd_isa_select(f)
+    if isa == NULL:
+        raise ValueError(f"kernel path {force!r} is not available on this CPU")
+    return isa
+
+
+def isa_name(force: str | None = None) -> str:
+    """The kernel path chosen at run time for this CPU (or `force`, if it is usable here)."""
+    return _isa(force).name.decode()
+
+
+def isa_paths() -> list[str]:
+    """Every kernel path this CPU can run, best first."""
+    return nd_isa_available().decode().split(",")
+
+
+def fwht(x, force: str | None = None):
+    """Orthonormal Walsh-Hadamard transform along the last axis (FP32), like `kernels.cq.fwht`."""
+    a = np.array(x, dtype=np.float32, copy=True, order="C")
+    n = a.shape[a.ndim - 1]
+    if n < 1 or n & (n - 1):
+        raise ValueError(f"FWHT length must be a power of two, got {n}")
+    cdef float[:, ::1] y = a.reshape(-1, n)
+    cdef const nd_isa_t *isa = _isa(force)
+    cdef Py_ssize_t i, rows = y.shape[0]
+    cdef int ni = n
+    if rows == 0:
+        return a
+    cdef float *p = &y[0, 0]
+    with nogil:
+        for i in range(rows):
+            isa.fwht(p + i * ni, ni)
+    return a
+
+
+def int8_peak(iters: int = 2_000_000, force: str | None = None) -> tuple[float, float]:
+    """Run the chosen path's int8 multiply-accumulate loop; returns (MACs done, seconds)."""
+    import time
+
+    cdef const nd_isa_t *isa = _isa(force)
+    cdef long n = iters
+    cdef double macs
+    t0 = time.perf_counter()
+    with nogil:
+        macs = isa.peak_i8(n)
+    return macs, time.perf_counter() - t0
+
+
+cdef void _cq_from_view(nd_cq_t *m, view, list keep) except *:
+    codes = np.ascontiguousarray(view.codes)
+    norms = np.ascontiguousarray(view.norms).view(np.uint16)
+    cb = np.ascontiguousarray(view.codebook, dtype=np.float32)
+    keep.extend((codes, norms, cb))
+    cdef const uint8_t[:, ::1] c = codes
+    cdef const uint16_t[:, ::1] n = norms
+    cdef const float[::1] b = cb
+    nd_cq_init(m, &c[0, 0], &n[0, 0], view.rows, view.cols, view.bits, view.group, &b[0])
+
+
+cdef class CQKernel:
+    """One CQ matrix over its stored bytes, with the compiled products (tests, benchmarks)."""
+
+    cdef nd_cq_t m
+    cdef list keep
+    cdef readonly int rows, cols
+
+    def __init__(self, view) -> None:
+        self.keep = []
+        _cq_from_view(&self.m, view, self.keep)
+        self.rows = self.m.rows
+        self.cols = self.m.cols
+
+    @property
+    def fast(self) -> bool:
+        return bool(self.m.fast)
+
+    def prepare(self, x, mode: str = "int8", force: str | None = None):
+        """The activation the kernels consume: (rotated FP32, int8 permuted, scales, sums)."""
+        X = np.ascontiguousarray(np.atleast_2d(x), dtype=np.float32)
+        T = X.shape[0]
+        xr = np.zeros((T, self.m.in_pad), np.float32)
+        xq = np.zeros((T, self.m.in_pad), np.int8)
+        xs = np.zeros((T, self.m.groups), np.float32)
+        xsum = np.zeros((T, self.m.groups), np.int32)
+        self._prep(X, xr, xq, xs, xsum, mode == "int8", force)
+        return xr, xq, xs, xsum
+
+    cdef _prep(self, X, xr, xq, xs, xsum, bint int8, force):
+        cdef const float[:, ::1] xv = X
+        cdef float[:, ::1] r = xr
+        cdef int8_t[:, ::1] q = xq
+        cdef float[:, ::1] s = xs
+        cdef int32_t[:, ::1] su = xsum
+        cdef nd_act_t a
+        a.xr = &r[0, 0]
+        a.xq = &q[0, 0]
+        a.xs = &s[0, 0]
+        a.xsum = &su[0, 0]
+        nd_act_prepare(_isa(force), &self.m, &a, &xv[0, 0], xv.shape[0], xv.shape[1], int8)
+
+    def matmul(self, x, mode: str = "fp32", force: str | None = None, rows=None):
+        """`x @ W.T` for x `[T, cols]` (or `[cols]`): T == 1 uses the matrix-vector kernel."""
+        if mode not in ("fp32", "int8"):
+            raise ValueError(f"mode must be fp32 or int8, got {mode!r}")
+        x = np.asarray(x, dtype=np.float32)
+        squeeze = x.ndim == 1
+        X = np.ascontiguousarray(np.atleast_2d(x))
+        if X.shape[1] != self.cols:
+            raise ValueError(f"x has {X.shape[1]} columns, the matrix {self.cols}")
+        T = X.shape[0]
+        xr, xq, xs, xsum = self.prepare(X, mode, force)
+        cdef int r0 = 0, r1 = self.m.rows
+        if rows is not None:
+            r0, r1 = rows
+        out = np.zeros((T, self.m.rows), np.float32)
+        cdef float[:, ::1] o = out
+        cdef float[:, ::1] r = xr
+        cdef int8_t[:, ::1] q = xq
+        cdef float[:, ::1] s = xs
+        cdef int32_t[:, ::1] su = xsum
+        cdef nd_act_t a
+        a.T = T
+        a.in_pad = self.m.in_pad
+        a.groups = self.m.groups
+        a.cbits = self.m.cbits
+        a.xr = &r[0, 0]
+        a.xq = &q[0, 0]
+        a.xs = &s[0, 0]
+        a.xsum = &su[0, 0]
+        cdef const nd_isa_t *isa = _isa(force)
+        cdef bint i8 = mode == "int8" and self.m.fast
+        cdef int ldy = self.m.rows
+        with nogil:
+            if T == 1:
+                if i8:
+                    isa.mv_i8(&self.m, &a, &o[0, 0], r0, r1)
+                else:
+                    isa.mv_f32(&self.m, &r[0, 0], &o[0, 0], r0, r1)
+            elif i8:
+                isa.mm_i8(&self.m, &a, &o[0, 0], ldy, r0, r1, NULL)
+            else:
+                isa.mm_f32(&self.m, &a, &o[0, 0], ldy, r0, r1, NULL)
+        return out[0] if squeeze else out
+
+
+cdef class _Model:
+    """The C view of a model: CQ tensors point into the file's pages; small vectors as FP32."""
+
+    cdef nd_model_t m
+    cdef nd_layer_w *layers
+    cdef list keep
+    cdef object cf
+
+    def __init__(self, cf) -> None:
+        cdef nd_model_t *m
+        cdef nd_layer_w *lw
+        g = cf.geometry
+        self.cf = cf
+        self.keep = []
+        memset(&self.m, 0, sizeof(nd_model_t))
+        m = &self.m
+        m.vocab, m.d, m.H, m.KV = g.vocab, g.d_model, g.num_heads, g.num_kv_heads
+        m.L, m.hd, m.hada_n, m.lanes = g.num_layers, g.head_dim, g.hada_n, g.mhc_lanes
+        if g.mhc_lanes > 4 or len(g.engram_sites) > 4:
+            raise ValueError("the native engine supports at most 4 mHC lanes and 4 engram sites")
+        m.slots, m.sub_dim, m.ntables = g.engram_slots, g.engram_sub_dim, g.num_engram_tables
+        m.conv_taps, m.dil = g.engram_conv_taps, g.engram_conv_dilation
+        m.norders, m.nsites = len(g.engram_orders), len(g.engram_sites)
+        for i, o in enumerate(g.engram_orders):
+            m.orders[i] = o
+        for i, s in enumerate(g.engram_sites):
+            m.sites[i] = s
+        m.rope_theta = g.rope_theta
+        _cq_from_view(&m.emb, cf.cq("embedding"), self.keep)
+        _cq_from_view(&m.phi_pre, cf.cq("mhc_phi_pre"), self.keep)
+        _cq_from_view(&m.phi_post, cf.cq("mhc_phi_post"), self.keep)
+        _cq_from_view(&m.phi_res, cf.cq("mhc_phi_res"), self.keep)
+        m.a_pre = self._vec(cf, "mhc_a_pre")
+        m.a_post = self._vec(cf, "mhc_a_post")
+        m.a_res = self._vec(cf, "mhc_a_res")
+        m.b_pre = self._vec(cf, "mhc_b_pre")
+        m.b_post = self._vec(cf, "mhc_b_post")
+        m.b_res = self._vec(cf, "mhc_b_res")
+        m.final_norm = self._vec(cf, "final_norm")
+        self.layers = <nd_layer_w *>malloc(sizeof(nd_layer_w) * g.num_layers)
+        if self.layers == NULL:
+            raise MemoryError()
+        m.layers = self.layers
+        for l in range(g.num_layers):
+            p = f"layer{l:02d}."
+            lw = &self.layers[l]
+            _cq_from_view(&lw.q, cf.cq(p + "q_proj"), self.keep)
+            _cq_from_view(&lw.k, cf.cq(p + "k_proj"), self.keep)
+            _cq_from_view(&lw.v, cf.cq(p + "v_proj"), self.keep)
+            _cq_from_view(&lw.g, cf.cq(p + "gate_proj"), self.keep)
+            _cq_from_view(&lw.o, cf.cq(p + "out_proj"), self.keep)
+            lw.norm_in = self._vec(cf, p + "norm_in")
+            lw.q_norm = self._vec(cf, p + "q_norm")
+            lw.k_norm = self._vec(cf, p + "k_norm")
+            lw.post_norm = self._vec(cf, p + "post_norm")
+            lw.pre_hada = self._vec(cf, p + "pre_hada")
+            lw.d1 = self._vec(cf, p + "d1")
+            lw.d2 = self._vec(cf, p + "d2")
+            lw.d3 = self._vec(cf, p + "d3")
+            lw.attn_gate = float(cf.f32(p + "attn_gate").reshape(-1)[0])
+        for s in range(len(g.engram_sites)):
+            p = f"engram{s}."
+            _cq_from_view(&m.eng[s].tables, cf.cq(p + "tables"), self.keep)
+            _cq_from_view(&m.eng[s].key, cf.cq(p + "key_proj"), self.keep)
+            _cq_from_view(&m.eng[s].value, cf.cq(p + "value_proj"), self.keep)
+            m.eng[s].taps = self._vec(cf, p + "taps")
+
+    cdef const float *_vec(self, cf, name) except NULL:
+        a = np.ascontiguousarray(cf.f32(name), dtype=np.float32).reshape(-1)
+        self.keep.append(a)
+        cdef const float[::1] v = a
+        return &v[0]
+
+    def __dealloc__(self):
+        free(self.layers)
+
+
+cdef class _Engine:
+    """Owns one `nd_engine_t`: KV cache, engram history and every buffer a step needs."""
+
+    cdef nd_engine_t *e
+    cdef _Model model
+    cdef readonly int vocab, d, L, tmax
+
+    def __init__(self, _Model model, force, bint int8, int window, int sinks, int capacity,
+                 int tmax, int threads) -> None:
+        self.model = model
+        cdef bytes f = (force or "").encode()
+        self.e = nd_engine_new(&model.m, f, int8, window, sinks, capacity, tmax, threads)
+        if self.e == NULL:
+            raise ValueError(f"cannot create the native engine (kernel path {force!r})")
+        self.vocab = model.m.vocab
+        self.d = model.m.d
+        self.L = model.m.L
+        self.tmax = tmax
+
+    def __dealloc__(self):
+        if self.e != NULL:
+            nd_engine_free(self.e)
+
+    @property
+    def isa(self) -> str:
+        return nd_engine_isa(self.e).decode()
+
+    @property
+    def pos(self) -> int:
+        return nd_engine_pos(self.e)
+
+    @property
+    def nbytes(self) -> int:
+        return nd_engine_bytes(self.e)
+
+    def reset(self) -> None:
+        nd_engine_reset(self.e)
+
+    def timers(self):
+        cdef double t[8]
+        nd_engine_timers(self.e, t, 8)
+        return [t[i] for i in range(8)]
+
+    def forward(self, const int32_t[::1] ids, float[::1] out, int mode, cand,
+                cells=None) -> None:
+        """Run ids; logits land in `out` (flat, preallocated by the caller)."""
+        cdef const int32_t[::1] cv
+        cdef const int32_t *cp = NULL
+        cdef int nc = 0
+        cdef float[::1] cl
+        cdef float *clp = NULL
+        cdef float *op = NULL
+        if cand is not None:
+            cv = cand
+            nc = cv.shape[0]
+            if nc:
+                cp = &cv[0]
+        if cells is not None:
+            cl = cells
+            clp = &cl[0]
+        if out.shape[0]:
+            op = &out[0]
+        cdef int n = ids.shape[0]
+        cdef int rc
+        with nogil:
+            rc = nd_engine_forward(self.e, &ids[0], n, op, mode, cp, nc, clp)
+        if rc == -1:
+            raise OverflowError("the KV cache is full (no window): reset or use a window")
+        if rc != 0:
+            raise ValueError(f"invalid arguments to the native forward (code {rc})")
+
+    def save_state(self) -> bytes:
+        cdef size_t n = nd_state_size(self.e)
+        buf = bytearray(n)
+        cdef unsigned char[::1] b = buf
+        with nogil:
+            nd_state_save(self.e, &b[0], n)
+        return bytes(buf)
+
+    def save_into(self, unsigned char[::1] b) -> int:
+        """Copy the state into a preallocated buffer; returns its size (0 if it did not fit)."""
+        cdef size_t got
+        with nogil:
+            got = nd_state_save(self.e, &b[0], b.shape[0])
+        return got
+
+    def state_size(self) -> int:
+        return nd_state_size(self.e)
+
+    def load_state(self, const unsigned char[::1] b, Py_ssize_t n=-1) -> None:
+        cdef size_t sz = b.shape[0] if n < 0 else n
+        cdef int rc
+        with nogil:
+            rc = nd_state_load(self.e, &b[0], sz)
+        if rc != 0:
+            raise ValueError("state does not match this engine (mode, window, sinks or model)")

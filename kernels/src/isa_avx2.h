@@ -1,0 +1,406 @@
+/* x86-64 AVX2 + FMA kernels (and an AVX-VNNI variant of the int8 ones). Compiled with per-function
+ * target attributes: nd_kernels.c only calls them after cpuid says the CPU has the features. */
+#ifndef ND_ISA_AVX2_H
+#define ND_ISA_AVX2_H
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+
+#include "nd_common.h"
+
+#define ND_AVX2 __attribute__((target("avx2,fma,f16c")))
+
+/* Butterflies in the same order as the portable path (values are bit-identical): the three
+ * in-register stages act within one 8-float block, which is all stages 1, 2, 4 ever touch. */
+ND_AVX2 static void avx2_fwht(float *x, int n) {
+    if (n < 8) {
+        nd_fwht_portable(x, n);
+        return;
+    }
+    for (int i = 0; i < n; i += 8) {
+        __m256 v = _mm256_loadu_ps(x + i);
+        __m256 sw = _mm256_permute_ps(v, 0xB1);
+        v = _mm256_blend_ps(_mm256_add_ps(v, sw), _mm256_sub_ps(sw, v), 0xAA);
+        sw = _mm256_permute_ps(v, 0x4E);
+        v = _mm256_blend_ps(_mm256_add_ps(v, sw), _mm256_sub_ps(sw, v), 0xCC);
+        sw = _mm256_permute2f128_ps(v, v, 1);
+        v = _mm256_blend_ps(_mm256_add_ps(v, sw), _mm256_sub_ps(sw, v), 0xF0);
+        _mm256_storeu_ps(x + i, v);
+    }
+    for (int h = 8; h < n; h <<= 1) {
+        for (int i = 0; i < n; i += 2 * h) {
+            for (int j = i; j < i + h; j += 8) {
+                __m256 a = _mm256_loadu_ps(x + j), b = _mm256_loadu_ps(x + j + h);
+                _mm256_storeu_ps(x + j, _mm256_add_ps(a, b));
+                _mm256_storeu_ps(x + j + h, _mm256_sub_ps(a, b));
+            }
+        }
+    }
+    const __m256 s = _mm256_set1_ps((float)(1.0 / sqrt((double)n)));
+    for (int i = 0; i < n; i += 8) _mm256_storeu_ps(x + i, _mm256_mul_ps(_mm256_loadu_ps(x + i), s));
+}
+
+
+ND_AVX2 static inline float avx2_hsum(__m256 v) {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+}
+
+/* Codebook values of 8 consecutive natural-order codes starting at `c` (2 or 4 bits each). */
+ND_AVX2 static inline __m256 avx2_cb8_2(__m256 cbv, uint32_t word, __m256i sh) {
+    return _mm256_permutevar8x32_ps(cbv, _mm256_srlv_epi32(_mm256_set1_epi32((int)word), sh));
+}
+ND_AVX2 static inline __m256 avx2_cb8_4(__m256 lo8, __m256 hi8, uint32_t word, __m256i sh) {
+    __m256i idx = _mm256_srlv_epi32(_mm256_set1_epi32((int)word), sh);
+    __m256 lo = _mm256_permutevar8x32_ps(lo8, idx), hi = _mm256_permutevar8x32_ps(hi8, idx);
+    return _mm256_blendv_ps(lo, hi, _mm256_castsi256_ps(_mm256_slli_epi32(idx, 28)));
+}
+
+ND_AVX2 static void avx2_mv_f32(const nd_cq_t *m, const float *xr, float *y, int r0, int r1) {
+    if (!m->fast) {
+        port_mv_f32(m, xr, y, r0, r1);
+        return;
+    }
+    const int G = m->groups;
+    const __m256i sh2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+    const __m256i sh2b = _mm256_setr_epi32(16, 18, 20, 22, 24, 26, 28, 30);
+    const __m256i sh4 = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    /* vpermps reads 3 index bits: a 4-entry codebook is repeated so bit 2 does not matter */
+    const __m256 cb2 = _mm256_setr_ps(m->cb[0], m->cb[1], m->cb[2], m->cb[3], m->cb[0], m->cb[1],
+                                      m->cb[2], m->cb[3]);
+    const __m256 cblo = _mm256_loadu_ps(m->cb), cbhi = _mm256_loadu_ps(m->cb + 8);
+    for (int r = r0; r < r1; r++) {
+        const uint8_t *row = m->codes + (size_t)r * m->row_bytes;
+        const uint16_t *nr = m->norms + (size_t)r * G;
+        __m256 racc = _mm256_setzero_ps();
+        for (int g = 0; g < G; g++) {
+            const float *xg = xr + g * ND_GROUP;
+            __m256 a0 = _mm256_setzero_ps(), a1 = _mm256_setzero_ps();
+            if (m->cbits == 2) {
+                const uint8_t *c = row + g * 32;
+                for (int i = 0; i < 8; i++) {
+                    uint32_t w;
+                    memcpy(&w, c + 4 * i, 4);
+                    a0 = _mm256_fmadd_ps(avx2_cb8_2(cb2, w, sh2), _mm256_loadu_ps(xg + 16 * i), a0);
+                    a1 = _mm256_fmadd_ps(avx2_cb8_2(cb2, w, sh2b), _mm256_loadu_ps(xg + 16 * i + 8), a1);
+                }
+            } else {
+                const uint8_t *c = row + g * 64;
+                for (int i = 0; i < 16; i += 2) {
+                    uint32_t w0, w1;
+                    memcpy(&w0, c + 4 * i, 4);
+                    memcpy(&w1, c + 4 * i + 4, 4);
+                    a0 = _mm256_fmadd_ps(avx2_cb8_4(cblo, cbhi, w0, sh4), _mm256_loadu_ps(xg + 8 * i), a0);
+                    a1 = _mm256_fmadd_ps(avx2_cb8_4(cblo, cbhi, w1, sh4), _mm256_loadu_ps(xg + 8 * i + 8), a1);
+                }
+            }
+            racc = _mm256_fmadd_ps(_mm256_add_ps(a0, a1), _mm256_set1_ps(nd_h2f(nr[g])), racc);
+        }
+        y[r] = avx2_hsum(racc);
+    }
+}
+
+/* |w| x sign(x, w): both factors fit maddubs without saturation since |w|, |x| <= 127. */
+ND_AVX2 static inline __m256i avx2_dot32(__m256i w, __m256i x) {
+    __m256i p = _mm256_maddubs_epi16(_mm256_abs_epi8(w), _mm256_sign_epi8(x, w));
+    return _mm256_madd_epi16(p, _mm256_set1_epi16(1));
+}
+
+ND_AVX2 static inline __m128i avx2_hsum4_epi32(__m256i s0, __m256i s1, __m256i s2, __m256i s3) {
+    __m256i t = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3));
+    return _mm_add_epi32(_mm256_castsi256_si128(t), _mm256_extracti128_si256(t, 1));
+}
+
+ND_AVX2 static inline __m128 avx2_norms4(const uint16_t *n0, int G, int g) {
+    __m128i h = _mm_setr_epi16((short)n0[g], (short)n0[G + g], (short)n0[2 * G + g],
+                               (short)n0[3 * G + g], 0, 0, 0, 0);
+    return _mm_cvtph_ps(h);
+}
+
+/* The int8 row-group dot, written once for the sign-trick and the VNNI variants. */
+#define ND_AVX2_ROWDOT(NAME, ATTR, TABLE, DOT, ADD)                                              \
+    ATTR static inline __m256i NAME(const nd_cq_t *m, const uint8_t *c, const __m256i *x,      \
+                                    __m256i TA, __m256i TB) {                                  \
+        const __m256i m0f = _mm256_set1_epi8(0x0F);                                           \
+        __m256i s = _mm256_setzero_si256();                                                    \
+        if (m->cbits == 2) {                                                                   \
+            __m256i v = _mm256_loadu_si256((const __m256i *)c);                                \
+            __m256i lo = _mm256_and_si256(v, m0f);                                             \
+            __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m0f);                       \
+            s = DOT(s, _mm256_shuffle_epi8(TA, lo), x[0]);                                     \
+            s = DOT(s, _mm256_shuffle_epi8(TB, lo), x[1]);                                     \
+            s = DOT(s, _mm256_shuffle_epi8(TA, hi), x[2]);                                     \
+            s = DOT(s, _mm256_shuffle_epi8(TB, hi), x[3]);                                     \
+        } else {                                                                               \
+            for (int h = 0; h < 2; h++) {                                                      \
+                __m256i v = _mm256_loadu_si256((const __m256i *)(c + 32 * h));                 \
+                __m256i lo = _mm256_and_si256(v, m0f);                                         \
+                __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m0f);                   \
+                s = DOT(s, _mm256_shuffle_epi8(TA, lo), x[2 * h]);                             \
+                s = DOT(s, _mm256_shuffle_epi8(TA, hi), x[2 * h + 1]);                         \
+            }                                                                                  \
+        }                                                                                      \
+        return s;                                                                              \
+    }
+
+#define ND_SIGN_DOT(s, w, x) _mm256_add_epi32((s), avx2_dot32((w), (x)))
+ND_AVX2_ROWDOT(avx2_rowdot, ND_AVX2, tab_s, ND_SIGN_DOT, 0)
+
+/* 4 rows per pass: the activation group sits in registers and serves all four. */
+#define ND_AVX2_MV_I8(NAME, ATTR, ROWDOT, TABLE, OFFSET)                                        \
+    ATTR static void NAME(const nd_cq_t *m, const nd_act_t *a, float *y, int r0, int r1) {       \
+        const int G = m->groups, gb = m->cbits * 16;                                            \
+        const __m256i TA = _mm256_broadcastsi128_si256(                                          \
+            _mm_loadu_si128((const __m128i *)m->TABLE[0]));                                     \
+        const __m256i TB = _mm256_broadcastsi128_si256(                                          \
+            _mm_loadu_si128((const __m128i *)m->TABLE[1]));                                     \
+        int r = r0;                                                                             \
+        for (; r + 4 <= r1; r += 4) {                                                           \
+            const uint8_t *row = m->codes + (size_t)r * m->row_bytes;                           \
+            const uint16_t *nr = m->norms + (size_t)r * G;                                      \
+            __m128 acc = _mm_setzero_ps();                                                      \
+            for (int g = 0; g < G; g++) {                                                       \
+                const int8_t *xg = a->xq + g * ND_GROUP;                                        \
+                __m256i x[4];                                                                   \
+                for (int j = 0; j < 4; j++) x[j] = _mm256_loadu_si256((const __m256i *)(xg + 32 * j)); \
+                const size_t rb = m->row_bytes;                                                 \
+                __m256i s0 = ROWDOT(m, row + g * gb, x, TA, TB);                                \
+                __m256i s1 = ROWDOT(m, row + rb + g * gb, x, TA, TB);                           \
+                __m256i s2 = ROWDOT(m, row + 2 * rb + g * gb, x, TA, TB);                       \
+                __m256i s3 = ROWDOT(m, row + 3 * rb + g * gb, x, TA, TB);                       \
+                __m128i d = avx2_hsum4_epi32(s0, s1, s2, s3);                                   \
+                if (OFFSET) d = _mm_sub_epi32(d, _mm_set1_epi32(128 * a->xsum[g]));             \
+                __m128 f = _mm_mul_ps(_mm_cvtepi32_ps(d), _mm_set1_ps(a->xs[g]));               \
+                acc = _mm_add_ps(acc, _mm_mul_ps(f, avx2_norms4(nr, G, g)));                    \
+            }                                                                                   \
+            _mm_storeu_ps(y + r, acc);                                                          \
+        }                                                                                       \
+        if (r < r1) port_mv_i8(m, a, y, r, r1);                                                 \
+    }
+
+ND_AVX2_MV_I8(avx2_mv_i8, ND_AVX2, avx2_rowdot, tab_s, 0)
+
+/* Blocked T-token kernels: 8 rows x up to 8 tokens per register tile; each decoded weight group
+ * is reused by every token. Per (token, row) the arithmetic equals the single-token kernels'. */
+#define ND_AVX2_MM_I8(NAME, ATTR, TABLE, OFFSET, STEP, MV)                                      \
+    ATTR static void NAME(const nd_cq_t *m, const nd_act_t *a, float *y, int ldy, int r0,       \
+                          int r1, uint8_t *scratch) {                                          \
+        (void)scratch;                                                                          \
+        const int G = m->groups, gb = m->cbits * 16, T = a->T;                                  \
+        if (G > 64) {                                                                           \
+            generic_mm_i8(MV, m, a, y, ldy, r0, r1);                                            \
+            return;                                                                             \
+        }                                                                                       \
+        uint8_t dec[8][ND_GROUP] ND_ALIGNED(32);                                                \
+        uint32_t wT[32][8] ND_ALIGNED(32);                                                      \
+        float nf[64][8] ND_ALIGNED(32);                                                         \
+        const __m128i TA = _mm_loadu_si128((const __m128i *)m->TABLE[0]);                       \
+        const __m128i TB = _mm_loadu_si128((const __m128i *)m->TABLE[1]);                       \
+        const __m128i m0f = _mm_set1_epi8(0x0F);                                                \
+        int rb = r0;                                                                            \
+        for (; rb + 8 <= r1; rb += 8) {                                                         \
+            for (int i = 0; i < 8; i++)                                                         \
+                for (int g = 0; g < G; g++) nf[g][i] = nd_h2f(m->norms[(size_t)(rb + i) * G + g]); \
+            for (int t = 0; t < T; t++) memset(y + (size_t)t * ldy + rb, 0, 8 * sizeof(float)); \
+            for (int g = 0; g < G; g++) {                                                       \
+                for (int i = 0; i < 8; i++) {                                                   \
+                    const uint8_t *c = m->codes + (size_t)(rb + i) * m->row_bytes + g * gb;     \
+                    for (int q = 0; q < gb; q += 16) {                                          \
+                        __m128i v = _mm_loadu_si128((const __m128i *)(c + q));                  \
+                        __m128i lo = _mm_and_si128(v, m0f);                                     \
+                        __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), m0f);                  \
+                        if (m->cbits == 2) {                                                    \
+                            _mm_storeu_si128((__m128i *)&dec[i][q], _mm_shuffle_epi8(TA, lo));  \
+                            _mm_storeu_si128((__m128i *)&dec[i][32 + q], _mm_shuffle_epi8(TB, lo)); \
+                            _mm_storeu_si128((__m128i *)&dec[i][64 + q], _mm_shuffle_epi8(TA, hi)); \
+                            _mm_storeu_si128((__m128i *)&dec[i][96 + q], _mm_shuffle_epi8(TB, hi)); \
+                        } else {                                                                \
+                            int h = q >> 5, qq = q & 31;                                        \
+                            _mm_storeu_si128((__m128i *)&dec[i][h * 64 + qq], _mm_shuffle_epi8(TA, lo)); \
+                            _mm_storeu_si128((__m128i *)&dec[i][h * 64 + 32 + qq], _mm_shuffle_epi8(TA, hi)); \
+                        }                                                                       \
+                    }                                                                           \
+                }                                                                               \
+                for (int c = 0; c < 32; c++)                                                    \
+                    for (int i = 0; i < 8; i++) memcpy(&wT[c][i], &dec[i][4 * c], 4);           \
+                const __m256 nv = _mm256_load_ps(nf[g]);                                        \
+                for (int t0 = 0; t0 < T; t0 += 8) {                                             \
+                    const int8_t *xp[8];                                                        \
+                    for (int t = 0; t < 8; t++)                                                 \
+                        xp[t] = a->xq + (size_t)(t0 + t < T ? t0 + t : t0) * a->in_pad + g * ND_GROUP; \
+                    __m256i acc[8];                                                             \
+                    for (int t = 0; t < 8; t++) acc[t] = _mm256_setzero_si256();                \
+                    for (int c = 0; c < 32; c++) {                                              \
+                        __m256i w = _mm256_load_si256((const __m256i *)wT[c]);                  \
+                        for (int t = 0; t < 8; t++) {                                           \
+                            int32_t xv;                                                         \
+                            memcpy(&xv, xp[t] + 4 * c, 4);                                      \
+                            acc[t] = STEP(acc[t], w, _mm256_set1_epi32(xv));                    \
+                        }                                                                       \
+                    }                                                                           \
+                    for (int t = 0; t < 8 && t0 + t < T; t++) {                                 \
+                        __m256i d = acc[t];                                                     \
+                        const size_t tg = (size_t)(t0 + t) * a->groups + g;                     \
+                        if (OFFSET) d = _mm256_sub_epi32(d, _mm256_set1_epi32(128 * a->xsum[tg])); \
+                        float *yp = y + (size_t)(t0 + t) * ldy + rb;                            \
+                        __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(d), _mm256_set1_ps(a->xs[tg])); \
+                        _mm256_storeu_ps(yp, _mm256_add_ps(_mm256_loadu_ps(yp), _mm256_mul_ps(f, nv))); \
+                    }                                                                           \
+                }                                                                               \
+            }                                                                                   \
+        }                                                                                       \
+        if (rb < r1) generic_mm_i8(MV, m, a, y, ldy, rb, r1);                                   \
+    }
+
+ND_AVX2_MM_I8(avx2_mm_i8, ND_AVX2, tab_s, 0, ND_SIGN_DOT, avx2_mv_i8)
+
+ND_AVX2 static void avx2_mm_f32(const nd_cq_t *m, const nd_act_t *a, float *y, int ldy, int r0,
+                                int r1, float *scratch) {
+    (void)scratch;
+    const int G = m->groups, T = a->T;
+    if (!m->fast || G > 64) {
+        generic_mm_f32(avx2_mv_f32, m, a, y, ldy, r0, r1);
+        return;
+    }
+    float dec[8][ND_GROUP] ND_ALIGNED(32);
+    float wT[ND_GROUP][8] ND_ALIGNED(32);
+    float nf[64][8] ND_ALIGNED(32);
+    const __m256i sh2 = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
+    const __m256i sh2b = _mm256_setr_epi32(16, 18, 20, 22, 24, 26, 28, 30);
+    const __m256i sh4 = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    const __m256 cb2 = _mm256_setr_ps(m->cb[0], m->cb[1], m->cb[2], m->cb[3], m->cb[0], m->cb[1],
+                                      m->cb[2], m->cb[3]);
+    const __m256 cblo = _mm256_loadu_ps(m->cb), cbhi = _mm256_loadu_ps(m->cb + 8);
+    const int gb = m->cbits * 16;
+    int rb = r0;
+    for (; rb + 8 <= r1; rb += 8) {
+        for (int i = 0; i < 8; i++)
+            for (int g = 0; g < G; g++) nf[g][i] = nd_h2f(m->norms[(size_t)(rb + i) * G + g]);
+        for (int t = 0; t < T; t++) memset(y + (size_t)t * ldy + rb, 0, 8 * sizeof(float));
+        for (int g = 0; g < G; g++) {
+            for (int i = 0; i < 8; i++) {
+                const uint8_t *c = m->codes + (size_t)(rb + i) * m->row_bytes + g * gb;
+                for (int k = 0; k < ND_GROUP; k += 16) {
+                    uint32_t w0, w1;
+                    if (m->cbits == 2) {
+                        memcpy(&w0, c + k / 4, 4);
+                        _mm256_store_ps(&dec[i][k], avx2_cb8_2(cb2, w0, sh2));
+                        _mm256_store_ps(&dec[i][k + 8], avx2_cb8_2(cb2, w0, sh2b));
+                    } else {
+                        memcpy(&w0, c + k / 2, 4);
+                        memcpy(&w1, c + k / 2 + 4, 4);
+                        _mm256_store_ps(&dec[i][k], avx2_cb8_4(cblo, cbhi, w0, sh4));
+                        _mm256_store_ps(&dec[i][k + 8], avx2_cb8_4(cblo, cbhi, w1, sh4));
+                    }
+                }
+            }
+            for (int k = 0; k < ND_GROUP; k++)
+                for (int i = 0; i < 8; i++) wT[k][i] = dec[i][k];
+            const __m256 nv = _mm256_load_ps(nf[g]);
+            for (int t0 = 0; t0 < T; t0 += 8) {
+                const float *xp[8];
+                for (int t = 0; t < 8; t++)
+                    xp[t] = a->xr + (size_t)(t0 + t < T ? t0 + t : t0) * a->in_pad + g * ND_GROUP;
+                __m256 acc[8];
+                for (int t = 0; t < 8; t++) acc[t] = _mm256_setzero_ps();
+                for (int k = 0; k < ND_GROUP; k++) {
+                    __m256 w = _mm256_load_ps(wT[k]);
+                    for (int t = 0; t < 8; t++)
+                        acc[t] = _mm256_fmadd_ps(w, _mm256_broadcast_ss(xp[t] + k), acc[t]);
+                }
+                for (int t = 0; t < 8 && t0 + t < T; t++) {
+                    float *yp = y + (size_t)(t0 + t) * ldy + rb;
+                    _mm256_storeu_ps(yp, _mm256_fmadd_ps(acc[t], nv, _mm256_loadu_ps(yp)));
+                }
+            }
+        }
+    }
+    if (rb < r1) generic_mm_f32(avx2_mv_f32, m, a, y, ldy, rb, r1);
+}
+
+ND_AVX2 static float avx2_dot(const float *a, const float *b, int n) {
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(a + i + 8), _mm256_loadu_ps(b + i + 8), s1);
+    }
+    float s = avx2_hsum(_mm256_add_ps(s0, s1));
+    for (; i < n; i++) s += a[i] * b[i];
+    return s;
+}
+
+ND_AVX2 static void avx2_axpy(float a, const float *x, float *y, int n) {
+    const __m256 av = _mm256_set1_ps(a);
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(y + i, _mm256_fmadd_ps(av, _mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i)));
+    for (; i < n; i++) y[i] += a * x[i];
+}
+
+ND_AVX2 static float avx2_dot_i8f(const float *q, const int8_t *k, int n) {
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
+    int i = 0;
+    for (; i + 16 <= n; i += 16) {
+        __m128i kb = _mm_loadu_si128((const __m128i *)(k + i));
+        __m256 k0 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(kb));
+        __m256 k1 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(kb, 8)));
+        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), k0, s0);
+        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 8), k1, s1);
+    }
+    float s = avx2_hsum(_mm256_add_ps(s0, s1));
+    for (; i < n; i++) s += q[i] * (float)k[i];
+    return s;
+}
+
+ND_AVX2 static void avx2_axpy_i8(float a, const int8_t *x, float *y, int n) {
+    const __m256 av = _mm256_set1_ps(a);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i xb = _mm_loadl_epi64((const __m128i *)(x + i));
+        __m256 xv = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(xb));
+        _mm256_storeu_ps(y + i, _mm256_fmadd_ps(av, xv, _mm256_loadu_ps(y + i)));
+    }
+    for (; i < n; i++) y[i] += a * (float)x[i];
+}
+
+/* Peak of the instruction sequence the int8 kernels use (maddubs + madd + add per 32 MACs). */
+ND_AVX2 static double avx2_peak_i8(long iters) {
+    __m256i acc[8], w = _mm256_set1_epi8(3), x = _mm256_set1_epi8(-5);
+    for (int i = 0; i < 8; i++) acc[i] = _mm256_setzero_si256();
+    for (long it = 0; it < iters; it++)
+        for (int i = 0; i < 8; i++) {
+            acc[i] = ND_SIGN_DOT(acc[i], w, x);
+            __asm__ volatile("" : "+x"(acc[i]));
+        }
+    volatile int sink = _mm256_extract_epi32(acc[0], 0) + _mm256_extract_epi32(acc[7], 1);
+    (void)sink;
+    return (double)iters * 8 * 32;
+}
+
+/* ---- AVX-VNNI: the same kernels with u8 x s8 dot products (weights offset by +128) ---- */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define ND_HAVE_VNNI 1
+#define ND_VNNI __attribute__((target("avx2,fma,f16c,avxvnni")))
+#define ND_VNNI_DOT(s, w, x) _mm256_dpbusd_avx_epi32((s), (w), (x))
+ND_AVX2_ROWDOT(vnni_rowdot, ND_VNNI, tab_u, ND_VNNI_DOT, 0)
+ND_AVX2_MV_I8(vnni_mv_i8, ND_VNNI, vnni_rowdot, tab_u, 1)
+ND_AVX2_MM_I8(vnni_mm_i8, ND_VNNI, tab_u, 1, ND_VNNI_DOT, vnni_mv_i8)
+
+ND_VNNI static double vnni_peak_i8(long iters) {
+    __m256i acc[8], w = _mm256_set1_epi8(3), x = _mm256_set1_epi8(-5);
+    for (int i = 0; i < 8; i++) acc[i] = _mm256_setzero_si256();
+    for (long it = 0; it < iters; it++)
+        for (int i = 0; i < 8; i++) {
+            acc[i] = ND_VNNI_DOT(acc[i], w, x);
+            __asm__ volatile("" : "+x"(acc[i]));
+        }
+    volatile int sink = _mm256_extract_epi32(acc[0], 0) + _mm256_extract_epi32(acc[7], 1);
+    (void)sink;
+    return (double)iters * 8 * 32;
+}
+#endif
+
+#endif
+#endif

@@ -1,0 +1,154 @@
+/* Shared declarations for the needled native kernels.
+ *
+ * Every ISA header (isa_portable.h, isa_avx2.h, isa_neon.h, isa_neon_dot.h) defines static
+ * functions compiled with their own target attribute and one `nd_isa_t` table; nd_kernels.c
+ * picks a table at run time from what the CPU reports, so one binary carries every path.
+ *
+ * Layout conventions the kernels share (all ISAs use the same ones, so int8 results are
+ * bit-identical across them):
+ *  - CQ groups are 128 wide on the fast paths (CQ2, CQ4, ternary); other widths or CQ3 use the
+ *    generic FP32 path.
+ *  - int8 activations of one group are stored "nibble-permuted" (nd_perm_index): the order in
+ *    which a 16-entry byte table lookup over the packed code bytes yields weights, so kernels never
+ *    reorder weights, only the activation once.
+ *  - An int8 (row, group) dot is exact int32; it becomes float as
+ *        acc = acc + ((float)dot * xs[g]) * norm[r][g]
+ *    in group order, never fused, so every ISA gives the same bits.
+ */
+#ifndef ND_COMMON_H
+#define ND_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define ND_GROUP 128
+#define ND_MAX_TILE_T 8 /* tokens per GEMM register tile */
+
+#if defined(__GNUC__)
+#define ND_INLINE static inline __attribute__((always_inline))
+#define ND_ALIGNED(n) __attribute__((aligned(n)))
+#else
+#define ND_INLINE static inline
+#define ND_ALIGNED(n)
+#endif
+
+/* A CQ matrix as stored in the file: codes then FP16 norms, never copied. */
+typedef struct {
+    const uint8_t *codes;   /* [rows, row_bytes] */
+    const uint16_t *norms;  /* [rows, groups] FP16 bits */
+    int rows, cols, in_pad, groups, row_bytes, bits, group;
+    float cb[16];           /* FP32 codebook by stored code (ternary: crumb -> value) */
+    int ncb;                /* entries used in cb */
+    int fast;               /* 1 when a packed fast path applies (group 128, 2-bit or 4-bit codes) */
+    int cbits;              /* bits per stored code on the fast path: 2 or 4 */
+    int8_t cbq[16];         /* int8 image of cb: round(cb / cbscale) */
+    float cbscale;          /* max |cb| / 127 */
+    /* 16-entry nibble tables for the int8 kernels (signed, and +128 offset for u8 x s8 dots) */
+    int8_t tab_s[2][16];
+    uint8_t tab_u[2][16];
+} nd_cq_t;
+
+/* A prepared activation: one or T vectors, rotated per group (and int8-quantized in int8 mode). */
+typedef struct {
+    int T, in_pad, groups;
+    float *xr;      /* [T, in_pad] rotated groups, natural order (FP32 mode) */
+    int8_t *xq;     /* [T, in_pad] int8, nibble-permuted per group, layout for `cbits` */
+    float *xs;      /* [T, groups] per-group scale (activation scale x codebook scale) */
+    int32_t *xsum;  /* [T, groups] sum of the int8 values of a group (for u8 offset dots) */
+    int cbits;      /* permutation the xq were laid out for (2 or 4) */
+} nd_act_t;
+
+typedef struct nd_isa {
+    const char *name;
+    void (*fwht)(float *x, int n); /* in place, orthonormal */
+    /* y[r] for r in [r0, r1): FP32 exact path over natural-order rotated activations */
+    void (*mv_f32)(const nd_cq_t *m, const float *xr, float *y, int r0, int r1);
+    /* int8 path: exact int32 dots per (row, group), fixed float combine */
+    void (*mv_i8)(const nd_cq_t *m, const nd_act_t *a, float *y, int r0, int r1);
+    /* T tokens: Y[t, r] for r in [r0, r1); ldy = row stride of Y */
+    void (*mm_f32)(const nd_cq_t *m, const nd_act_t *a, float *y, int ldy, int r0, int r1,
+                   float *scratch);
+    void (*mm_i8)(const nd_cq_t *m, const nd_act_t *a, float *y, int ldy, int r0, int r1,
+                  uint8_t *scratch);
+    /* dot of two FP32 vectors and y += a*x, for attention */
+    float (*dot)(const float *a, const float *b, int n);
+    void (*axpy)(float a, const float *x, float *y, int n);
+    /* int8 KV: dot of FP32 q with int8 k, and y += a * int8 v */
+    float (*dot_i8)(const float *q, const int8_t *k, int n);
+    void (*axpy_i8)(float a, const int8_t *x, float *y, int n);
+    /* int8 peak probe: n iterations of independent int8 multiply-accumulates; returns MACs done */
+    double (*peak_i8)(long iters);
+} nd_isa_t;
+
+/* scratch sizes for mm kernels */
+#define ND_MM_SCRATCH_BYTES (16 * ND_GROUP * 4 * 2 + 256)
+
+/* ---- helpers shared by every ISA (plain C, same arithmetic everywhere) ---- */
+
+static inline float nd_h2f(uint16_t h) {
+    /* exact FP16 -> FP32 (subnormals, inf, nan included), independent of F16C/NEON */
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+    uint32_t exp = (h >> 10) & 0x1Fu;
+    uint32_t man = h & 0x3FFu;
+    uint32_t bits;
+    if (exp == 0) {
+        if (man == 0) {
+            bits = sign;
+        } else {
+            int e = -1;
+            do {
+                e++;
+                man <<= 1;
+            } while (!(man & 0x400u));
+            bits = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3FFu) << 13);
+        }
+    } else if (exp == 31) {
+        bits = sign | 0x7F800000u | (man << 13);
+    } else {
+        bits = sign | ((exp + 127 - 15) << 23) | (man << 13);
+    }
+    float f;
+    memcpy(&f, &bits, 4);
+    return f;
+}
+
+/* Position (within a 128-group) where the activation for natural index k goes in the
+ * nibble-permuted int8 layout. CQ2: byte b holds codes 4b..4b+3; the low nibble gives codes 4b,
+ * 4b+1 (tables A, B), the high nibble 4b+2, 4b+3; stream j = (A lo, B lo, A hi, B hi) of byte b
+ * lands at j*32 + b. CQ4: byte b holds codes 2b (lo), 2b+1 (hi); the 64 bytes are two 32-byte
+ * halves h, and stream j of half h byte b' lands at h*64 + j*32 + b'. */
+static inline int nd_perm_index(int cbits, int k) {
+    if (cbits == 2) {
+        int b = k >> 2, j = k & 3;
+        return j * 32 + b;
+    } else {
+        int b = k >> 1, j = k & 1;
+        int h = b >> 5, bp = b & 31;
+        return h * 64 + j * 32 + bp;
+    }
+}
+
+/* Stored code of element k of a row (any width; LSB-first bitstream). */
+static inline int nd_code_at(const uint8_t *row, int bits, int k) {
+    int cb = bits == 5 ? 2 : bits;
+    long bit = (long)k * cb;
+    /* codes never straddle a byte for widths 2 and 4; width 3 can, so read two bytes */
+    unsigned lo = row[bit >> 3];
+    unsigned hi = ((bit & 7) + cb > 8) ? row[(bit >> 3) + 1] : 0;
+    return (int)(((lo | (hi << 8)) >> (bit & 7)) & ((1u << cb) - 1));
+}
+
+/* float combine for one (row, group) int8 dot: the one formula every ISA uses */
+#define ND_COMBINE(acc, dot, xs, nrm) ((acc) + ((float)(dot) * (xs)) * (nrm))
+
+/* the kernels */
+extern const nd_isa_t *nd_isa_select(const char *force);
+extern const char *nd_isa_available(void); /* comma-separated names usable on this CPU */
+extern void nd_cq_init(nd_cq_t *m, const uint8_t *codes, const uint16_t *norms, int rows,
+                       int cols, int bits, int group, const float *codebook);
+extern void nd_act_prepare(const nd_isa_t *isa, const nd_cq_t *m, nd_act_t *a, const float *x,
+                           int T, int ldx, int int8);
+extern void nd_fwht_portable(float *x, int n);
+
+#endif

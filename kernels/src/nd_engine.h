@@ -1,0 +1,50 @@
+/* The Needle 2 forward pass over packed CQ weights: one call per token or per prefill chunk. */
+#ifndef ND_ENGINE_H
+#define ND_ENGINE_H
+#include "nd_common.h"
+
+typedef struct {
+    nd_cq_t q, k, v, g, o;
+    const float *norm_in, *q_norm, *k_norm, *post_norm, *pre_hada, *d1, *d2, *d3;
+    float attn_gate; /* raw; sigmoid applied by the engine */
+} nd_layer_w;
+
+typedef struct {
+    nd_cq_t tables, key, value;
+    const float *taps; /* [conv_taps, d] */
+} nd_engram_w;
+
+typedef struct {
+    int vocab, d, H, KV, L, hd, hada_n, lanes;
+    int slots, sub_dim, ntables, conv_taps, dil, norders, orders[4], nsites, sites[4];
+    float rope_theta;
+    nd_cq_t emb, phi_pre, phi_post, phi_res;
+    const float *a_pre, *a_post, *a_res, *b_pre, *b_post, *b_res, *final_norm;
+    nd_layer_w *layers;
+    nd_engram_w eng[4];
+} nd_model_t;
+
+typedef struct nd_engine nd_engine_t;
+
+enum { ND_LOGITS_NONE = 0, ND_LOGITS_LAST = 1, ND_LOGITS_ALL = 2 };
+enum { ND_OK = 0, ND_ERR_FULL = -1, ND_ERR_ARG = -2, ND_ERR_STATE = -3 };
+
+/* window <= 0: no window, `capacity` positions of KV (all attended).  */
+nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window, int sinks,
+                           int capacity, int tmax, int threads);
+void nd_engine_free(nd_engine_t *e);
+void nd_engine_reset(nd_engine_t *e);
+const char *nd_engine_isa(const nd_engine_t *e);
+int nd_engine_pos(const nd_engine_t *e);
+size_t nd_engine_bytes(const nd_engine_t *e);
+/* n tokens at the current position. logits: [rows] (LAST) or [n, rows] (ALL), rows = ncand or
+ * vocab. cells (optional): [n, L + 1, d] = x0 and the lane mean after every layer. */
+int nd_engine_forward(nd_engine_t *e, const int32_t *ids, int n, float *logits, int mode,
+                      const int32_t *cand, int ncand, float *cells);
+size_t nd_state_size(const nd_engine_t *e);
+size_t nd_state_save(const nd_engine_t *e, void *buf, size_t cap);
+int nd_state_load(nd_engine_t *e, const void *buf, size_t n);
+/* the step's stage timers (ns), for profiling: see nd_engine.c for the stage list */
+void nd_engine_timers(const nd_engine_t *e, double *out, int n);
+
+#endif

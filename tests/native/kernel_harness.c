@@ -1,0 +1,83 @@
+/* Runs the CQ kernels of every ISA path this CPU offers on inputs from a file and writes the
+ * results, so the same inputs can be compared across machines (x86-64 native, aarch64 under
+ * qemu as Cortex-A76 with dot product and Cortex-A72 without).
+ *
+ * input:  int32 rows, cols, bits, group, T; float32 codebook[16]; uint8 codes[rows*row_bytes];
+ *         uint16 norms[rows*groups]; float32 x[T*cols]
+ * output: for each path, one file OUTDIR/<path>.bin: float32 fp32 products [T*rows],
+ *         int8 single-token products [T*rows], int8 blocked products [T*rows], fwht(x) [T*in_pad]
+ * stdout: the paths, comma-separated. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nd_common.h"
+
+static void *slurp(FILE *f, size_t n) {
+    void *p = calloc(1, n + 64);
+    if (n && fread(p, 1, n, f) != n) {
+        fprintf(stderr, "short input\n");
+        exit(2);
+    }
+    return p;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s INPUT OUTDIR\n", argv[0]);
+        return 2;
+    }
+    FILE *f = fopen(argv[1], "rb");
+    if (!f) return 2;
+    int32_t hdr[5];
+    if (fread(hdr, 4, 5, f) != 5) return 2;
+    int rows = hdr[0], cols = hdr[1], bits = hdr[2], group = hdr[3], T = hdr[4];
+    float cb[16];
+    if (fread(cb, 4, 16, f) != 16) return 2;
+    nd_cq_t m;
+    nd_cq_init(&m, NULL, NULL, rows, cols, bits, group, cb);
+    uint8_t *codes = slurp(f, (size_t)rows * m.row_bytes);
+    uint16_t *norms = slurp(f, (size_t)rows * m.groups * 2);
+    float *x = slurp(f, (size_t)T * cols * 4);
+    fclose(f);
+    nd_cq_init(&m, codes, norms, rows, cols, bits, group, cb);
+    const char *avail = nd_isa_available();
+    printf("%s\n", avail);
+    char names[128];
+    strncpy(names, avail, sizeof(names) - 1);
+    names[sizeof(names) - 1] = 0;
+    for (char *name = strtok(names, ","); name; name = strtok(NULL, ",")) {
+        const nd_isa_t *isa = nd_isa_select(name);
+        nd_act_t a;
+        a.xr = calloc((size_t)T * m.in_pad, 4);
+        a.xq = calloc((size_t)T * m.in_pad, 1);
+        a.xs = calloc((size_t)T * m.groups, 4);
+        a.xsum = calloc((size_t)T * m.groups, 4);
+        float *yf = calloc((size_t)T * rows, 4), *y1 = calloc((size_t)T * rows, 4),
+              *ym = calloc((size_t)T * rows, 4);
+        nd_act_prepare(isa, &m, &a, x, T, cols, 0);
+        isa->mm_f32(&m, &a, yf, rows, 0, rows, NULL);
+        float *fw = malloc((size_t)T * m.in_pad * 4);
+        memcpy(fw, a.xr, (size_t)T * m.in_pad * 4);
+        nd_act_prepare(isa, &m, &a, x, T, cols, 1);
+        isa->mm_i8(&m, &a, ym, rows, 0, rows, NULL);
+        nd_act_t one = a;
+        one.T = 1;
+        for (int t = 0; t < T; t++) {
+            one.xq = a.xq + (size_t)t * m.in_pad;
+            one.xs = a.xs + (size_t)t * m.groups;
+            one.xsum = a.xsum + (size_t)t * m.groups;
+            isa->mv_i8(&m, &one, y1 + (size_t)t * rows, 0, rows);
+        }
+        char path[4096];
+        snprintf(path, sizeof(path), "%s/%s.bin", argv[2], name);
+        FILE *o = fopen(path, "wb");
+        if (!o) return 3;
+        fwrite(yf, 4, (size_t)T * rows, o);
+        fwrite(y1, 4, (size_t)T * rows, o);
+        fwrite(ym, 4, (size_t)T * rows, o);
+        fwrite(fw, 4, (size_t)T * m.in_pad, o);
+        fclose(o);
+    }
+    return 0;
+}

@@ -1,0 +1,94 @@
+"""aarch64 kernels: cross-compiled, run under qemu as Cortex-A76 (dot product) and Cortex-A72
+(no dot product), compared with the x86-64 results of the same inputs.
+
+The int8 products are exact integer dots followed by one fixed float formula, and the FWHT is the
+same sequence of additions, so those must agree bit for bit across machines; the FP32 products
+use each ISA's fused multiply-adds in its own order and are compared with a tolerance.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernels import cq
+
+ROOT = Path(__file__).resolve().parents[1]
+SRC = ROOT / "kernels" / "src"
+HARNESS = ROOT / "tests" / "native" / "kernel_harness.c"
+CROSS = shutil.which("aarch64-linux-gnu-gcc")
+QEMU = shutil.which("qemu-aarch64")
+CFLAGS = ["-O2", "-std=gnu11", "-ffp-contract=off", "-fno-math-errno", "-I", str(SRC)]
+FP32_TOL = 2e-6
+
+pytestmark = pytest.mark.skipif(
+    not (CROSS and QEMU and shutil.which("gcc")), reason="needs gcc, aarch64-linux-gnu-gcc, qemu"
+)
+
+
+def _build(tmp: Path) -> tuple[Path, Path]:
+    srcs = [str(HARNESS), str(SRC / "nd_kernels.c")]
+    native = tmp / "harness_x86"
+    arm = tmp / "harness_arm"
+    subprocess.run(["gcc", *CFLAGS, *srcs, "-lm", "-o", str(native)], check=True)
+    subprocess.run(
+        [CROSS, *CFLAGS, "-march=armv8-a", "-static", *srcs, "-lm", "-o", str(arm)], check=True
+    )
+    return native, arm
+
+
+def _inputs(path: Path, bits: int, rows: int = 40, cols: int = 384, T: int = 9) -> None:
+    rng = np.random.default_rng(bits)
+    w = rng.standard_normal((rows, cols)).astype(np.float32)
+    codes, norms = cq.quantize(w, bits, 128)
+    cb = np.zeros(16, np.float32)
+    cbv = cq.codebook(bits, 128)
+    cb[: cbv.size] = cbv
+    x = rng.standard_normal((T, cols)).astype(np.float32)
+    with open(path, "wb") as f:
+        f.write(np.array([rows, cols, bits, 128, T], "<i4").tobytes())
+        f.write(cb.tobytes() + codes.tobytes() + norms.tobytes() + x.tobytes())
+
+
+def _read(path: Path, rows: int = 40, T: int = 9, in_pad: int = 384) -> dict[str, np.ndarray]:
+    a = np.fromfile(path, np.float32)
+    n = rows * T
+    return {
+        "fp32": a[:n],
+        "int8_mv": a[n : 2 * n],
+        "int8_mm": a[2 * n : 3 * n],
+        "fwht": a[3 * n : 3 * n + T * in_pad],
+    }
+
+
+def _run(cmd: list[str], out: Path) -> list[str]:
+    out.mkdir(parents=True, exist_ok=True)
+    r = subprocess.run(cmd + [str(out)], check=True, capture_output=True, text=True, timeout=300)
+    return r.stdout.strip().split(",")
+
+
+@pytest.mark.parametrize("bits", [2, 4, cq.TERNARY_BITS])
+def test_aarch64_kernels_match_x86(tmp_path: Path, bits: int) -> None:
+    native, arm = _build(tmp_path)
+    inp = tmp_path / "in.bin"
+    _inputs(inp, bits)
+    x86_paths = _run([str(native), str(inp)], tmp_path / "x86")
+    ref = _read(tmp_path / "x86" / f"{x86_paths[-1]}.bin")  # portable C on x86
+    results = {f"x86:{p}": _read(tmp_path / "x86" / f"{p}.bin") for p in x86_paths}
+    qemu = [QEMU, "-L", "/usr/aarch64-linux-gnu"]
+    a76 = _run([*qemu, "-cpu", "cortex-a76", str(arm), str(inp)], tmp_path / "a76")
+    a72 = _run([*qemu, "-cpu", "cortex-a72", str(arm), str(inp)], tmp_path / "a72")
+    # the run-time choice: dot product found on A76, not on A72
+    assert a76[0] == "neon_dot" and "neon_dot" not in a72 and a72[0] == "neon"
+    results.update({f"a76:{p}": _read(tmp_path / "a76" / f"{p}.bin") for p in a76})
+    results.update({f"a72:{p}": _read(tmp_path / "a72" / f"{p}.bin") for p in a72})
+    scale = np.abs(ref["fp32"]).max()
+    for label, r in results.items():
+        assert np.array_equal(r["int8_mv"], ref["int8_mv"]), label
+        assert np.array_equal(r["int8_mm"], ref["int8_mv"]), label
+        assert np.array_equal(r["fwht"], ref["fwht"]), label
+        assert np.abs(r["fp32"] - ref["fp32"]).max() <= FP32_TOL * scale, label

@@ -1,0 +1,121 @@
+"""Compiled kernels against the NumPy CQ math in `kernels.cq`."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kernels import cq
+
+native = pytest.importorskip("kernels._native", reason="compiled kernels not built")
+
+
+def _paths() -> list[str]:
+    return [p for p in native.isa_paths() if p] if hasattr(native, "isa_paths") else ["portable"]
+
+
+@pytest.mark.parametrize("n", [1, 2, 4, 8, 16, 128, 512, 2048])
+def test_fwht_matches_numpy_butterflies_bit_for_bit(n: int) -> None:
+    # Same butterfly order and the same final scale: every path must give identical bits.
+    x = np.random.default_rng(n).standard_normal((5, n)).astype(np.float32)
+    want = cq.fwht(x)
+    for path in _paths():
+        got = native.fwht(x, force=path)
+        assert np.array_equal(got, want), path
+
+
+@pytest.mark.parametrize("n", [128, 512])
+def test_fwht_matches_dense_hadamard(n: int) -> None:
+    # Against the dense matrix only rounding differs: bound it relative to the largest output.
+    x = np.random.default_rng(1).standard_normal((3, n)).astype(np.float32)
+    want = x.astype(np.float64) @ cq.hadamard(n).astype(np.float64)
+    got = native.fwht(x)
+    assert np.max(np.abs(got - want)) <= 1e-6 * np.max(np.abs(want))
+
+
+def test_fwht_rejects_non_power_of_two() -> None:
+    with pytest.raises(ValueError):
+        native.fwht(np.zeros(12, np.float32))
+
+
+def test_isa_is_chosen_at_run_time() -> None:
+    assert native.isa_name() in ("avx2_vnni", "avx2", "neon_dot", "neon", "portable")
+    assert native.isa_name("portable") == "portable"
+
+
+# ---- CQ products -------------------------------------------------------------------------------
+
+GOLDEN = "/work/shared/golden"
+
+
+@pytest.fixture(scope="module")
+def tiny():
+    from agent.cact import read_cact
+
+    return read_cact(f"{GOLDEN}/tiny.cact")
+
+
+# FP32 products differ from `cq.matvec` by summation order only.
+FP32_TOL = 2e-6
+# int8 products: per-group int8 activations and an int8 codebook image. Measured on these
+# matrices with Gaussian inputs: 5e-3 (CQ2) to 1e-2 (CQ4) of the largest output.
+INT8_TOL = 2.5e-2
+
+
+@pytest.mark.parametrize("name", ["layer01.q_proj", "layer02.out_proj", "embedding", "mhc_phi_res"])
+def test_cq_products_match_numpy(tiny, name: str) -> None:
+    view = tiny.cq(name)
+    k = native.CQKernel(view)
+    assert k.fast
+    x = np.random.default_rng(7).standard_normal((11, view.cols)).astype(np.float32)
+    want = view.matvec(x)
+    scale = np.abs(want).max()
+    int8_ref = None
+    for path in native.isa_paths():
+        for mode, tol in (("fp32", FP32_TOL), ("int8", INT8_TOL)):
+            one = k.matmul(x[0], mode, path)
+            many = k.matmul(x, mode, path)
+            assert np.abs(one - want[0]).max() <= tol * scale, (path, mode)
+            assert np.abs(many - want).max() <= tol * scale, (path, mode)
+            if mode == "int8":
+                # exact integer dots and one float combine formula: same bits on every path,
+                # and the blocked T-token kernel equals the single-token one
+                assert np.array_equal(one, many[0]), path
+                if int8_ref is None:
+                    int8_ref = many
+                assert np.array_equal(many, int8_ref), path
+
+
+def test_cq_row_subsets_equal_full_product(tiny) -> None:
+    view = tiny.cq("embedding")
+    k = native.CQKernel(view)
+    x = np.random.default_rng(3).standard_normal(view.cols).astype(np.float32)
+    for mode in ("fp32", "int8"):
+        full = k.matmul(x, mode)
+        part = k.matmul(x, mode, rows=(100, 117))
+        assert np.array_equal(part[100:117], full[100:117])
+
+
+def test_ternary_and_odd_widths_fall_back_exactly() -> None:
+    # ternary (crumbs 3, 0, 1) takes the 2-bit fast path with a crumb table; a group of 64
+    # takes the generic path; both must equal the NumPy product
+    from agent.cact import CQView
+
+    rng = np.random.default_rng(5)
+    w = rng.standard_normal((24, 200)).astype(np.float32)
+    x = rng.standard_normal((3, 200)).astype(np.float32)
+    for bits, group in ((cq.TERNARY_BITS, 128), (2, 64), (3, 128), (4, 128)):
+        codes, norms = cq.quantize(w, bits, group)
+        cbv = cq.codebook(bits, group)
+        view = CQView("w", 24, 200, bits, group, codes, norms, cbv)
+        want = cq.matvec(codes, norms, x, 200, bits, group, cbv)
+        k = native.CQKernel(view)
+        for mode in ("fp32", "int8"):
+            got = k.matmul(x, mode)
+            tol = FP32_TOL if (mode == "fp32" or not k.fast) else INT8_TOL
+            assert np.abs(got - want).max() <= tol * np.abs(want).max(), (bits, group, mode)
+
+
+def test_int8_peak_probe_runs() -> None:
+    macs, secs = native.int8_peak(10_000)
+    assert macs > 0 and secs > 0
