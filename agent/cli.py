@@ -132,6 +132,43 @@ def _check_config(a: argparse.Namespace) -> int:
     return 0
 
 
+@_command("info")
+def _info(a: argparse.Namespace) -> int:
+    import platform
+
+    from .engine import default_threads, native_available
+
+    info: dict[str, object] = {
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "native": native_available(),
+        "default_threads": default_threads(),
+    }
+    if native_available():
+        from kernels import _native
+
+        info["isa"] = _native.isa_name()
+        info["isa_paths"] = list(_native.isa_paths())
+    print(json.dumps(info))
+    return 0
+
+
+@_command("bench")
+def _bench(a: argparse.Namespace) -> int:
+    from .bench import main as bench_main
+
+    return bench_main(a.bench_args)
+
+
+@_command("selftest")
+def _selftest(a: argparse.Namespace) -> int:
+    from .selftest import format_table, run_checks
+
+    checks = run_checks(a.config, a.model)
+    print(format_table(checks))
+    return 1 if any(c.status == "fail" for c in checks) else 0
+
+
 @_command("tokenize")
 def _tokenize(a: argparse.Namespace) -> int:
     from .cact import read_cact
@@ -217,6 +254,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("check-config", help="validate a config file without starting anything")
     s.add_argument("file")
+
+    sub.add_parser("info", help="show the kernel path (ISA) chosen for this CPU")
+
+    s = sub.add_parser("bench", help="benchmark the engine; writes a JSON report", add_help=False)
+    s.add_argument("bench_args", nargs=argparse.REMAINDER, help="see `needled bench --help`")
+
+    s = sub.add_parser("selftest", help="on-device checks: ISA, kernels, model, ports, notify")
+    s.add_argument("--config", default=None)
+    s.add_argument("--model", default=None)
 
     s = sub.add_parser("tokenize", help="encode text with a model's tokenizer")
     s.add_argument("model")

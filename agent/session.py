@@ -33,7 +33,7 @@ import numpy as np
 from . import prompt as P
 from .backend import Engine, open_engine
 from .cact import CactFile, read_cact
-from .grammar import TokenMasker, compile_calls, decode_call
+from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -105,13 +105,11 @@ class Session:
         self.tok = Tokenizer(bytes(self.cf.tokenizer_blob))
         # Continuation turns start mid-stream, where SentencePiece must not add its "▁" prefix.
         self.tok_cont = Tokenizer(dataclasses.replace(self.tok.spec, add_dummy_prefix=False))
-        self.token_bytes = self.tok.token_bytes()
-        self.special_ids = [
-            i
-            for i in range(self.tok.vocab_size)
-            if self.tok.piece_type(i)
-            in (PieceType.CONTROL, PieceType.UNKNOWN, PieceType.USER_DEFINED)
-        ]
+        special = (PieceType.CONTROL, PieceType.UNKNOWN, PieceType.USER_DEFINED)
+        self.trie = VocabTrie(
+            self.tok.token_bytes(),
+            [i for i in range(self.tok.vocab_size) if self.tok.piece_type(i) in special],
+        )
         self.window = window or self.cf.geometry.kv_window or None
         self.engine = engine or open_engine(
             self.cf, backend, mode=mode, window=self.window, threads=threads
@@ -147,7 +145,7 @@ class Session:
         hit = self._maskers.get(key)
         if hit is None:
             aut = compile_calls(list(tools), require_call=require_call, max_calls=self.max_calls)
-            hit = TokenMasker(aut, self.token_bytes, self.special_ids, span_encoder=self._spell)
+            hit = TokenMasker(aut, self.trie, span_encoder=self._spell)
             self._maskers[key] = hit
             if len(self._maskers) > 16:
                 self._maskers.popitem(last=False)

@@ -17,7 +17,7 @@ See the module docstrings of :mod:`.schema` (number formatting, any-value depth)
 """
 
 from .decode import DecodeResult, decode_call
-from .masker import END, TokenMasker, vocab_from_sentencepiece
+from .masker import END, TokenMasker, VocabTrie, vocab_from_sentencepiece
 from .nfa import DEAD, Automaton
 from .regex import RegexError
 from .schema import (
@@ -41,6 +41,7 @@ __all__ = [
     "RegexError",
     "SchemaError",
     "TokenMasker",
+    "VocabTrie",
     "compile_calls",
     "compile_value",
     "decode_call",

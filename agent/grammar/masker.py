@@ -11,6 +11,7 @@ accepts.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -51,6 +52,72 @@ def vocab_from_sentencepiece(sp: Any) -> tuple[list[bytes], list[int]]:
     return out, special
 
 
+class VocabTrie:
+    """The walkable tokens of a vocabulary as a byte trie in flat arrays.
+
+    Built once per tokenizer and shared by every masker (one per tool subset): children of
+    node `n` are entries `child_start[n] .. child_start[n + 1]` of `child_byte`/`child_node`,
+    and the token ids ending at `n` are `ids[id_start[n] .. id_start[n + 1]]`. Flat arrays keep
+    an 8192-token vocabulary well under a megabyte, where a dict per node took several.
+    """
+
+    def __init__(
+        self,
+        token_bytes: Sequence[bytes],
+        special_ids: Iterable[int] = (),
+        end_id: int | None = TOOL_CALL_END_ID,
+    ) -> None:
+        self.token_bytes = list(token_bytes)
+        special = set(special_ids)
+        walkable = [
+            tid
+            for tid, data in enumerate(self.token_bytes)
+            if data and tid not in special and tid != end_id
+        ]
+        # Insert the tokens in sorted byte order, so a path stack replaces per-node dicts (whose
+        # memory the allocator would keep after the build), then group children by parent.
+        order = sorted(walkable, key=self.token_bytes.__getitem__)
+        parent = array("i", [-1])
+        byte = bytearray(b"\0")
+        end_node = array("i")
+        path: list[int] = []  # node ids along the previous token's bytes
+        prev = b""
+        for tid in order:
+            data = self.token_bytes[tid]
+            common = 0
+            while common < min(len(prev), len(data)) and prev[common] == data[common]:
+                common += 1
+            del path[common:]
+            for b in data[common:]:
+                parent.append(path[-1] if path else 0)
+                byte.append(b)
+                path.append(len(parent) - 1)
+            end_node.append(path[-1])
+            prev = data
+        n = len(parent)
+        par = np.frombuffer(parent, dtype=np.int32)
+        kids = np.argsort(par[1:], kind="stable") + 1  # child nodes grouped by parent, byte order
+        counts = np.bincount(par[1:], minlength=n)
+        self.child_start = array("i", np.concatenate([[0], np.cumsum(counts)]).astype(np.int32))
+        self.child_node = array("i", kids.astype(np.int32))
+        self.child_byte = bytearray(np.frombuffer(byte, np.uint8)[kids].tobytes())
+        ends = np.frombuffer(end_node, dtype=np.int32)
+        by_node = np.argsort(ends, kind="stable")
+        self.ids = array("i", np.asarray(order, dtype=np.int32)[by_node])
+        id_counts = np.bincount(ends, minlength=n)
+        self.id_start = array("i", np.concatenate([[0], np.cumsum(id_counts)]).astype(np.int32))
+        self.walkable = frozenset(walkable)
+        self.free_text_ids = np.array(sorted(walkable), dtype=np.int32)
+        self.nodes = n
+
+    def child(self, node: int, byte: int) -> int:
+        """The child of `node` along `byte`, or -1."""
+        for j in range(self.child_start[node], self.child_start[node + 1]):
+            if self.child_byte[j] == byte:
+                return self.child_node[j]
+        return -1
+
+
 class TokenMasker:
     """Allowed-token masks for the states of an :class:`Automaton`.
 
@@ -59,19 +126,21 @@ class TokenMasker:
     automaton:
         the byte automaton.
     token_bytes:
-        bytes of each token id (index = id).
+        bytes of each token id (index = id), or a prebuilt :class:`VocabTrie` to share.
     special_ids:
         ids never produced through the grammar (control pieces, chat markers). Tokens with
         empty bytes are treated as special too.
     end_id:
         the token that closes the grammar (``</tool_call>``, id 11); allowed exactly in
         accepting states and leading to :data:`END`. ``None``: no end token.
+    span_encoder:
+        spells a forced byte run as the tokenizer would (see :meth:`forced_span`).
     """
 
     def __init__(
         self,
         automaton: Automaton,
-        token_bytes: Sequence[bytes],
+        token_bytes: Sequence[bytes] | VocabTrie,
         special_ids: Iterable[int] = (),
         end_id: int | None = TOOL_CALL_END_ID,
         span_encoder: Callable[[bytes], list[int]] | None = None,
@@ -79,44 +148,27 @@ class TokenMasker:
         self.automaton = automaton
         self.span_encoder = span_encoder
         self._spans: dict[int, tuple[tuple[int, ...], int] | None] = {}
-        self.token_bytes = list(token_bytes)
+        trie = (
+            token_bytes
+            if isinstance(token_bytes, VocabTrie)
+            else VocabTrie(token_bytes, special_ids, end_id)
+        )
+        self.trie = trie
+        self.token_bytes = trie.token_bytes
         self.vocab_size = len(self.token_bytes)
         self.end_id = end_id
-        special = set(special_ids)
-        # Trie: children[node] = list of (byte, child); ids[node] = token ids ending there.
-        children: list[dict[int, int]] = [{}]
-        ids: list[list[int]] = [[]]
-        walkable: list[int] = []
-        for tid, data in enumerate(self.token_bytes):
-            if tid in special or not data or tid == end_id:
-                continue
-            walkable.append(tid)
-            node = 0
-            for b in data:
-                nxt = children[node].get(b)
-                if nxt is None:
-                    nxt = len(children)
-                    children[node][b] = nxt
-                    children.append({})
-                    ids.append([])
-                node = nxt
-            ids[node].append(tid)
-        self._children = [tuple(c.items()) for c in children]
-        self._child_maps = children
+        self._walkable = trie.walkable
+        self.free_text_ids = trie.free_text_ids
+        self.trie_nodes = trie.nodes
         self._completions: dict[int, list[int]] = {}
-        self._ids = [tuple(x) for x in ids]
-        self._walkable = frozenset(walkable)
-        self.free_text_ids = np.array(sorted(walkable), dtype=np.int32)
-        self.trie_nodes = len(children)
         self._cache: dict[int, tuple[np.ndarray, int]] = {}
-        self._next: dict[tuple[int, int], int] = {}
 
     def _compute(self, state: int) -> tuple[np.ndarray, int]:
         aut = self.automaton
         rows = aut.rows
         row_of = aut.row
-        kids = self._children
-        ids = self._ids
+        t = self.trie
+        cs, cb, cn, is_, ids = t.child_start, t.child_byte, t.child_node, t.id_start, t.ids
         found: list[int] = []
         stack = [(0, state)]
         while stack:
@@ -124,15 +176,15 @@ class TokenMasker:
             r = rows[st]
             if r is None:
                 r = row_of(st)
-            for b, child in kids[node]:
-                ns = r[b]
+            for j in range(cs[node], cs[node + 1]):
+                ns = r[cb[j]]
                 if ns == DEAD:
                     continue
-                if ids[child]:
-                    found.extend(ids[child])
-                    for tid in ids[child]:
-                        self._next[(state, tid)] = ns
-                if kids[child]:
+                child = cn[j]
+                a, b = is_[child], is_[child + 1]
+                if b > a:
+                    found.extend(ids[a:b])
+                if cs[child + 1] > cs[child]:
                     stack.append((child, ns))
         if self.end_id is not None and aut.is_accepting(state):
             found.append(self.end_id)
@@ -165,9 +217,6 @@ class TokenMasker:
             return DEAD
         if token_id == self.end_id:
             return END if self.automaton.is_accepting(state) else DEAD
-        nxt = self._next.get((state, token_id))
-        if nxt is not None:
-            return nxt
         if token_id not in self._walkable:
             return DEAD
         return self.automaton.feed(state, self.token_bytes[token_id])
@@ -181,8 +230,7 @@ class TokenMasker:
         if hit is not None:
             return hit
         rest = self.automaton.shortest_completion(state)
-        maps = self._child_maps
-        ids = self._ids
+        t = self.trie
         out: list[int] = []
         pos = 0
         while pos < len(rest):
@@ -191,13 +239,13 @@ class TokenMasker:
             best_len = 0
             j = pos
             while j < len(rest):
-                nxt = maps[node].get(rest[j])
-                if nxt is None:
+                nxt = t.child(node, rest[j])
+                if nxt < 0:
                     break
                 node = nxt
                 j += 1
-                if ids[node]:
-                    best, best_len = ids[node][0], j - pos
+                if t.id_start[node + 1] > t.id_start[node]:
+                    best, best_len = t.ids[t.id_start[node]], j - pos
             if best < 0:
                 raise ValueError(f"the vocabulary cannot spell {rest[pos:]!r}")
             out.append(best)
