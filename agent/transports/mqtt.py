@@ -318,9 +318,13 @@ class MqttTransport:
             props.CorrelationData = correlation
         info = self.client.publish(topic, payload, qos=qos, retain=retain, properties=props)
         if qos > 0:
+            if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
+                raise RuntimeError(f"MQTT outgoing queue full; reply on {topic} not queued")
             with self._pending_cond:
                 self._pending.add(info.mid)
-                if info.is_published():
+                # While disconnected (MQTT_ERR_NO_CONN) paho keeps a QoS 1 message queued and
+                # sends it after the reconnect, so it is pending, not failed.
+                if info.rc == mqtt.MQTT_ERR_SUCCESS and info.is_published():
                     self._pending.discard(info.mid)
 
     # --- Home Assistant -------------------------------------------------------------------------
