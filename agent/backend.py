@@ -242,18 +242,20 @@ class NativeSessionEngine:
         return None if p is None else p.output()
 
     def embed_sequence(self, ids: Sequence[int]) -> np.ndarray | None:
-        """Contrastive embedding of `ids` run from position 0 (leaves the engine reset)."""
+        """Contrastive embedding of `ids` run from position 0; the engine state is kept."""
         pool = self.pools.get("contrastive_head")
         if pool is None:
             return None
-        saved = {k: p.snapshot() for k, p in self.pools.items()}
+        # A conversation may be in the cache: put it back afterwards.
+        saved = self.save_state() if self.eng.position else None
         self.eng.reset()
         pool.reset()
         self.prefill(ids)
         z = pool.output()
-        self.eng.reset()
-        for k, snap in saved.items():
-            self.pools[k].restore(snap)
+        if saved is None:
+            self.reset()
+        else:
+            self.restore_state(saved)
         return z / max(float(np.linalg.norm(z)), 1e-12)
 
 

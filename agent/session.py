@@ -92,6 +92,7 @@ class Session:
         max_calls: int | None = 8,
         cache_dir: str | Path | None = None,
         engine: Engine | None = None,
+        conversation: bool = False,
     ) -> None:
         self.cf = model if isinstance(model, CactFile) else read_cact(model)
         self.tools = load_tools(tools)
@@ -118,7 +119,11 @@ class Session:
         self._maskers: OrderedDict[tuple, TokenMasker] = OrderedDict()
         self._prefixes: OrderedDict[tuple[str, ...], _Prefix] = OrderedDict()
         self._tool_vecs: dict[str, np.ndarray] | None = None
-        self._conversation = False  # inside a run() loop: the cache must hold every turn
+        # Conversation: each complete() continues the previous turn (a bare user turn after it)
+        # until reset(); the tools stay pinned as sinks and older turns slide out of the window.
+        self.conversation = conversation
+        self._conversation = conversation  # the cache must then hold every turn's tail
+        self._live: tuple[str, ...] | None = None  # tool subset of the ongoing conversation
         self.prefix_for(self.tools[: self.top_k_tools])  # warm: the common prefix is ready
 
     # -- prompt and caches ---------------------------------------------------------------------
@@ -217,6 +222,15 @@ class Session:
         grammar_tools = [t for t in tools if allowed_tools is None or t.name in allowed_tools]
         if require_call and not grammar_tools:
             return envelope_error("no_tools", "no permitted tool can serve this command")
+        key = tuple(t.name for t in tools)
+        budget = max_new_tokens or self.max_new_tokens
+        if self.conversation and self._live == key:
+            ids = self.tok_cont.encode("\n" + P.user_turn(text))
+            if self.engine.position + len(ids) + budget < self.cf.geometry.max_seq_len:
+                t_tok = time.perf_counter()
+                return self._decode(ids, grammar_tools, require_call, max_new_tokens, t0, t_tok)
+            log.info("conversation reached the model's positions; starting over from the tools")
+        self._live = None
         pre = self.prefix_for(tools)
         full = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(text))
         t_tok = time.perf_counter()
@@ -229,7 +243,14 @@ class Session:
             new = full
         if len(new) + self.engine.position >= self.cf.geometry.max_seq_len:
             return envelope_error("too_long", f"the command is too long ({len(new)} tokens)")
-        return self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok)
+        env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok)
+        if self.conversation and env["success"]:
+            self._live = key
+        return env
+
+    def reset(self) -> None:
+        """Forget the conversation; the tools prefix stays warm."""
+        self._live = None
 
     def _decode(
         self,
@@ -331,7 +352,7 @@ class Session:
         try:
             return self._run(text, handlers, max_steps, results)
         finally:
-            self._conversation = False
+            self._conversation = self.conversation
 
     def _run(
         self,

@@ -163,3 +163,21 @@ def test_retrieval_keeps_five_tools(tmp_path, tiny_cact):
     s2 = Session(tiny_cact, tools, backend="reference", cache_dir=tmp_path)
     assert [t.name for t in s2.select_tools("do thing number 3")] == [t.name for t in chosen]
     json.dumps(env)  # the envelope is plain JSON
+
+
+def test_conversation_continues_and_stays_bounded(tiny_cact):
+    s = Session(tiny_cact, [LIGHT, HEAT], backend="native", mode="fp32", conversation=True)
+    first = s.complete("turn on the kitchen light", require_call=True)
+    pos1 = s.engine.position
+    second = s.complete("and the hall", require_call=True)
+    assert first["success"] and second["success"]
+    # The second turn continued the first: a bare user turn after it, no second tools block.
+    assert s.engine.position > pos1 > 0
+    assert second["timings"]["prompt_tokens"] < first["timings"]["prompt_tokens"] + 10
+    budget = s.engine.eng.memory_budget_bytes
+    for i in range(40):  # far past the 256-token window: the cache does not grow
+        assert s.complete(f"set the thermostat to {i % 20 + 5}", require_call=True)["success"]
+    assert s.engine.eng.memory_budget_bytes == budget
+    s.reset()
+    again = s.complete("turn on the kitchen light", require_call=True)
+    assert again["function_calls"] == first["function_calls"]
