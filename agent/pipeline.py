@@ -21,6 +21,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from agent.envelope import error_envelope
+
 if TYPE_CHECKING:
     from agent.config import Config, LimitsConfig, SecurityConfig
     from devices.registry import Registry
@@ -62,22 +64,6 @@ class Completer(Protocol):
 
 # factory(config, tool_schemas) -> warm Completer
 CompleterFactory = Callable[["Config", list[JsonDict]], Completer]
-
-
-def error_envelope(code: str, message: str) -> JsonDict:
-    """An envelope of type ``error`` for failures outside the model (busy, ACL, shutdown...)."""
-    return {
-        "type": "error",
-        "success": False,
-        "error": message,
-        "error_code": code,
-        "function_calls": [],
-        "reasoning": None,
-        "confidence": None,
-        "prefill_tps": None,
-        "decode_tps": None,
-        "peak_ram_mb": None,
-    }
 
 
 def make_reply(

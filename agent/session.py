@@ -21,7 +21,6 @@ import hashlib
 import json
 import logging
 import math
-import resource
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -33,6 +32,7 @@ import numpy as np
 from . import prompt as P
 from .backend import Engine, open_engine
 from .cact import CactFile, read_cact
+from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
@@ -41,28 +41,6 @@ log = logging.getLogger(__name__)
 
 RETRIEVAL_THRESHOLD = 5  # above this many tools, only the top 5 enter the prompt and grammar
 _EMPTY = np.empty(0, dtype=np.int32)
-
-
-def peak_rss_mb() -> float:
-    """Peak resident set size of this process in MB (Linux reports KiB)."""
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-
-
-def envelope_error(code: str, message: str, **extra: Any) -> dict[str, Any]:
-    """An `error` envelope: the same keys as a call, nothing executed."""
-    return {
-        "type": "error",
-        "success": False,
-        "error": message,
-        "error_code": code,
-        "function_calls": [],
-        "reasoning": None,
-        "confidence": None,
-        "prefill_tps": 0.0,
-        "decode_tps": 0.0,
-        "peak_ram_mb": round(peak_rss_mb(), 1),
-        **extra,
-    }
 
 
 @dataclasses.dataclass
@@ -216,12 +194,12 @@ class Session:
         """Answer one command with a call list; always returns an envelope, never raises for
         bad input."""
         if not isinstance(text, str) or not text.strip():
-            return envelope_error("empty_input", "the command text is empty")
+            return error_envelope("empty_input", "the command text is empty")
         t0 = time.perf_counter()
         tools = self.select_tools(text)
         grammar_tools = [t for t in tools if allowed_tools is None or t.name in allowed_tools]
         if require_call and not grammar_tools:
-            return envelope_error("no_tools", "no permitted tool can serve this command")
+            return error_envelope("no_tools", "no permitted tool can serve this command")
         key = tuple(t.name for t in tools)
         budget = max_new_tokens or self.max_new_tokens
         if self.conversation and self._live == key:
@@ -242,7 +220,7 @@ class Session:
             self.engine.reset(sinks=len(pre.ids))
             new = full
         if len(new) + self.engine.position >= self.cf.geometry.max_seq_len:
-            return envelope_error("too_long", f"the command is too long ({len(new)} tokens)")
+            return error_envelope("too_long", f"the command is too long ({len(new)} tokens)")
         env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok)
         if self.conversation and env["success"]:
             self._live = key
@@ -318,7 +296,7 @@ class Session:
             "scored_tokens": res.scored_steps,
         }
         if not res.ok:
-            return envelope_error("decode_failed", res.error or "decoding failed", timings=timings)
+            return error_envelope("decode_failed", res.error or "decoding failed", timings=timings)
         return {
             "type": "call",
             "success": True,
@@ -394,7 +372,7 @@ class Session:
         ids = self.tok_cont.encode(text)
         t_tok = time.perf_counter()
         if self.engine.position + len(ids) + self.max_new_tokens >= self.cf.geometry.max_seq_len:
-            return envelope_error("too_long", "the conversation reached the model's length limit")
+            return error_envelope("too_long", "the conversation reached the model's length limit")
         return self._decode(ids, self.tools, False, None, t0, t_tok)
 
     def extract(self, text: str, schema: Mapping[str, Any] | type) -> dict[str, Any] | Any:
