@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import logging
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -191,11 +192,17 @@ class NativeSessionEngine:
         return self.eng.position
 
     def reset(self, sinks: int | None = None) -> None:
-        if sinks is not None and self.window is not None and sinks != self.eng.sinks:
+        if sinks is not None and self.window is not None and sinks > self.eng.max_sinks:
+            # Only a prefix longer than the sink region needs a new engine (a bigger one).
             self.eng = self._cls(
-                self.cf, mode=self.mode, window=self.window, sinks=sinks, threads=self.threads
+                self.cf,
+                mode=self.mode,
+                window=self.window,
+                sinks=sinks,
+                threads=self.threads,
+                max_sinks=sinks,
             )
-        self.eng.reset()
+        self.eng.reset(sinks=sinks if self.window is not None else None)
         for p in self.pools.values():
             p.reset()
 
@@ -240,6 +247,31 @@ class NativeSessionEngine:
     def head_logits(self, name: str) -> np.ndarray | None:
         p = self.pools.get(name)
         return None if p is None else p.output()
+
+    def persist_prefix(self, path: Path, prefix_ids: Sequence[int]) -> None:
+        """Write the current state (exactly `prefix_ids` from a reset) for a later process."""
+        self.eng.persist(path, prefix_ids)
+        pools = {f"{k}.{i}": a for k, p in self.pools.items() for i, a in enumerate(p.snapshot())}
+        tmp = path.with_name(path.name + ".pools.tmp.npz")
+        np.savez(tmp, **pools)
+        tmp.replace(path.with_name(path.name + ".pools.npz"))
+
+    def load_prefix(self, path: Path, prefix_ids: Sequence[int]) -> bool:
+        """Restore a persisted prefix when model, settings and ids match; else False."""
+        side = path.with_name(path.name + ".pools.npz")
+        if self.pools and not side.exists():
+            return False
+        if not self.eng.load(path, prefix_ids):
+            return False
+        if self.pools:
+            try:
+                with np.load(side) as z:
+                    for k, p in self.pools.items():
+                        p.restore(tuple(z[f"{k}.{i}"] for i in range(3)))
+            except (OSError, KeyError, ValueError):
+                self.reset()
+                return False
+        return True
 
     def embed_sequence(self, ids: Sequence[int]) -> np.ndarray | None:
         """Contrastive embedding of `ids` run from position 0; the engine state is kept."""

@@ -115,7 +115,20 @@ class Session:
         text = P.tools_prefix(render_tools_json(tools), self.system)
         ids = [P.BOS_ID] + self.tok.encode(text)
         self.engine.reset(sinks=len(ids))
-        self.engine.prefill(ids)
+        path = None
+        if self.cache_dir is not None and hasattr(self.engine, "load_prefix"):
+            digest = hashlib.sha256(self.cf.sha256().encode() + repr(ids).encode()).hexdigest()
+            path = self.cache_dir / f"prefix-{digest[:24]}.bin"
+        if path is not None and self.engine.load_prefix(path, ids):
+            log.info("tools prefix (%d tokens) restored from %s", len(ids), path)
+        else:
+            self.engine.prefill(ids)
+            if path is not None:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    self.engine.persist_prefix(path, ids)
+                except OSError as e:  # a read-only cache costs a prefill per start, nothing more
+                    log.warning("cannot persist the tools prefix to %s: %s", path, e)
         pre = _Prefix(list(tools), text, ids, self.engine.save_state())
         self._prefixes[key] = pre
         if len(self._prefixes) > 4:

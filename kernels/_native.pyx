@@ -5,9 +5,11 @@ The ISA path (AVX2/AVX-VNNI on x86-64, NEON with or without dot product on aarch
 is chosen when a kernel or engine is created, from what the CPU reports at run time.
 """
 
+import os
+
 import numpy as np
 
-from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -32,8 +34,11 @@ cdef extern from "src/nd_common.h":
         void (*mm_i8)(const nd_cq_t *m, const nd_act_t *a, float *y, int ldy, int r0, int r1,
                       uint8_t *scratch) noexcept nogil
         double (*peak_i8)(long iters) noexcept nogil
+        void (*qk_i8)(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,
+                      int32_t *out) noexcept nogil
     const nd_isa_t *nd_isa_select(const char *force) noexcept nogil
     const char *nd_isa_available() noexcept nogil
+    uint64_t nd_read_probe(const void *p, size_t n) noexcept nogil
     void nd_cq_init(nd_cq_t *m, const uint8_t *codes, const uint16_t *norms, int rows, int cols,
                     int bits, int group, const float *codebook) noexcept nogil
     void nd_act_prepare(const nd_isa_t *isa, const nd_cq_t *m, nd_act_t *a, const float *x,
@@ -55,6 +60,7 @@ cdef extern from "src/nd_engine.h":
     ctypedef struct nd_engram_w:
         nd_cq_t tables, key, value
         const float *taps
+        long long tab_codes_off, tab_norms_off
     ctypedef struct nd_model_t:
         int vocab, d, H, KV, L, hd, hada_n, lanes
         int slots, sub_dim, ntables, conv_taps, dil, norders, nsites
@@ -71,10 +77,17 @@ cdef extern from "src/nd_engine.h":
         const float *final_norm
         nd_layer_w *layers
         nd_engram_w eng[4]
+        int fd
     ctypedef struct nd_engine_t:
         pass
     nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window,
-                               int sinks, int capacity, int tmax, int threads) noexcept nogil
+                               int sinks, int max_sinks, int capacity, int tmax,
+                               int threads) noexcept nogil
+    int nd_engine_set_sinks(nd_engine_t *e, int sinks) noexcept nogil
+    int nd_engine_sinks(const nd_engine_t *e) noexcept nogil
+    int nd_engine_max_sinks(const nd_engine_t *e) noexcept nogil
+    void nd_sinkhorn(float A[4][4], int n, int force_log) noexcept nogil
+    void nd_model_drop_tables(const nd_model_t *m) noexcept nogil
     void nd_engine_free(nd_engine_t *e) noexcept nogil
     void nd_engine_reset(nd_engine_t *e) noexcept nogil
     const char *nd_engine_isa(const nd_engine_t *e) noexcept nogil
@@ -125,6 +138,24 @@ def fwht(x, force: str | None = None):
     return a
 
 
+def read_bandwidth(nbytes: int = 64 << 20, repeats: int = 5) -> float:
+    """Best single-thread read bandwidth (bytes/s) over a buffer of `nbytes` (benchmark report)."""
+    import time
+
+    buf = np.ones(max(64, nbytes // 64 * 64), np.uint8)
+    cdef const uint8_t[::1] b = buf
+    cdef size_t n = b.shape[0]
+    cdef uint64_t sink = 0
+    best = 0.0
+    for _ in range(repeats + 1):
+        t0 = time.perf_counter()
+        with nogil:
+            sink += nd_read_probe(&b[0], n)
+        dt = time.perf_counter() - t0
+        best = max(best, n / dt)
+    return best if sink or True else 0.0
+
+
 def int8_peak(iters: int = 2_000_000, force: str | None = None) -> tuple[float, float]:
     """Run the chosen path's int8 multiply-accumulate loop; returns (MACs done, seconds)."""
     import time
@@ -136,6 +167,48 @@ def int8_peak(iters: int = 2_000_000, force: str | None = None) -> tuple[float, 
     with nogil:
         macs = isa.peak_i8(n)
     return macs, time.perf_counter() - t0
+
+
+def qk_i8(q, keys, force: str | None = None):
+    """Exact int32 dots of one int8 query with int8 keys `[n, hd]` by the chosen path (tests)."""
+    qa = np.ascontiguousarray(q, dtype=np.int8).reshape(-1)
+    ka = np.ascontiguousarray(keys, dtype=np.int8)
+    if ka.ndim != 2 or ka.shape[1] != qa.size or ka.shape[0] < 1:
+        raise ValueError("keys must be [n, len(q)]")
+    cdef const nd_isa_t *isa = _isa(force)
+    cdef int n = ka.shape[0], hd = qa.size, i
+    out = np.zeros(n, np.int32)
+    cdef const int8_t[::1] qv = qa
+    cdef const int8_t[:, ::1] kv = ka
+    cdef int32_t[::1] ov = out
+    cdef const int8_t **ptrs = <const int8_t **>malloc(n * sizeof(void *))
+    if ptrs == NULL:
+        raise MemoryError()
+    for i in range(n):
+        ptrs[i] = &kv[i, 0]
+    with nogil:
+        isa.qk_i8(&qv[0], ptrs, 0, n, hd, &ov[0])
+    free(ptrs)
+    return out
+
+
+def sinkhorn(A, force_log: bool = False):
+    """The engine's Sinkhorn projection of an n x n (n <= 4) matrix of logits (tests)."""
+    a = np.ascontiguousarray(A, dtype=np.float32)
+    cdef int n = a.shape[0]
+    if a.ndim != 2 or a.shape[1] != n or n < 1 or n > 4:
+        raise ValueError("sinkhorn takes an n x n matrix, n <= 4")
+    cdef float buf[4][4]
+    cdef int i, j
+    for i in range(n):
+        for j in range(n):
+            buf[i][j] = a[i, j]
+    nd_sinkhorn(buf, n, force_log)
+    out = np.zeros((n, n), np.float32)
+    for i in range(n):
+        for j in range(n):
+            out[i, j] = buf[i][j]
+    return out
 
 
 cdef void _cq_from_view(nd_cq_t *m, view, list keep) except *:
@@ -235,6 +308,20 @@ cdef class CQKernel:
         return out[0] if squeeze else out
 
 
+def _same_file(cf) -> bool:
+    """Whether cf.path names the very bytes cf maps (same size and tables' bytes)."""
+    try:
+        path = cf.path
+        if not path or not os.path.isfile(path) or os.path.getsize(path) != len(cf.buffer):
+            return False
+        # header and directory: pages the reader has already touched
+        n = min(8192, len(cf.buffer))
+        with open(path, "rb") as f:
+            return f.read(n) == bytes(memoryview(cf.buffer)[:n])
+    except (OSError, AttributeError, KeyError, TypeError, ValueError):
+        return False
+
+
 cdef class _Model:
     """The C view of a model: CQ tensors point into the file's pages; small vectors as FP32."""
 
@@ -242,15 +329,18 @@ cdef class _Model:
     cdef nd_layer_w *layers
     cdef list keep
     cdef object cf
+    cdef int fd
 
-    def __init__(self, cf) -> None:
+    def __init__(self, cf, bint pread_tables=True) -> None:
         cdef nd_model_t *m
         cdef nd_layer_w *lw
         g = cf.geometry
         self.cf = cf
         self.keep = []
+        self.fd = -1
         memset(&self.m, 0, sizeof(nd_model_t))
         m = &self.m
+        m.fd = -1
         m.vocab, m.d, m.H, m.KV = g.vocab, g.d_model, g.num_heads, g.num_kv_heads
         m.L, m.hd, m.hada_n, m.lanes = g.num_layers, g.head_dim, g.hada_n, g.mhc_lanes
         if g.mhc_lanes > 4 or len(g.engram_sites) > 4:
@@ -301,6 +391,15 @@ cdef class _Model:
             _cq_from_view(&m.eng[s].key, cf.cq(p + "key_proj"), self.keep)
             _cq_from_view(&m.eng[s].value, cf.cq(p + "value_proj"), self.keep)
             m.eng[s].taps = self._vec(cf, p + "taps")
+            t = cf.info(p + "tables")
+            m.eng[s].tab_codes_off = t.offset
+            m.eng[s].tab_norms_off = t.offset + m.eng[s].tables.rows * m.eng[s].tables.row_bytes
+        if pread_tables and len(g.engram_sites) and _same_file(cf):
+            # the gathered table rows come from the file with pread (a few rows per token), so
+            # the tables' pages stay out of this process's resident memory
+            self.fd = os.open(cf.path, os.O_RDONLY)
+            m.fd = self.fd
+            nd_model_drop_tables(m)
 
     cdef const float *_vec(self, cf, name) except NULL:
         a = np.ascontiguousarray(cf.f32(name), dtype=np.float32).reshape(-1)
@@ -310,6 +409,8 @@ cdef class _Model:
 
     def __dealloc__(self):
         free(self.layers)
+        if self.fd >= 0:
+            os.close(self.fd)
 
 
 cdef class _Engine:
@@ -320,10 +421,13 @@ cdef class _Engine:
     cdef readonly int vocab, d, L, tmax
 
     def __init__(self, _Model model, force, bint int8, int window, int sinks, int capacity,
-                 int tmax, int threads) -> None:
+                 int tmax, int threads, int max_sinks=-1) -> None:
         self.model = model
         cdef bytes f = (force or "").encode()
-        self.e = nd_engine_new(&model.m, f, int8, window, sinks, capacity, tmax, threads)
+        if max_sinks < sinks:
+            max_sinks = sinks
+        self.e = nd_engine_new(&model.m, f, int8, window, sinks, max_sinks, capacity, tmax,
+                               threads)
         if self.e == NULL:
             raise ValueError(f"cannot create the native engine (kernel path {force!r})")
         self.vocab = model.m.vocab
@@ -347,7 +451,19 @@ cdef class _Engine:
     def nbytes(self) -> int:
         return nd_engine_bytes(self.e)
 
-    def reset(self) -> None:
+    @property
+    def sinks(self) -> int:
+        return nd_engine_sinks(self.e)
+
+    @property
+    def max_sinks(self) -> int:
+        return nd_engine_max_sinks(self.e)
+
+    def reset(self, sinks=None) -> None:
+        """Back to position 0; `sinks` (<= max_sinks) pinned positions from now on if given."""
+        if sinks is not None:
+            if nd_engine_set_sinks(self.e, sinks) != 0:
+                raise ValueError(f"sinks must be 0..{nd_engine_max_sinks(self.e)}, got {sinks}")
         nd_engine_reset(self.e)
 
     def timers(self):

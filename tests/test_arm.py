@@ -54,15 +54,24 @@ def _inputs(path: Path, bits: int, rows: int = 40, cols: int = 384, T: int = 9) 
         f.write(cb.tobytes() + codes.tobytes() + norms.tobytes() + x.tobytes())
 
 
-def _read(path: Path, rows: int = 40, T: int = 9, in_pad: int = 384) -> dict[str, np.ndarray]:
+def _read(
+    path: Path, rows: int = 40, T: int = 9, in_pad: int = 384, cols: int = 384
+) -> dict[str, np.ndarray]:
     a = np.fromfile(path, np.float32)
     n = rows * T
-    return {
+    out = {
         "fp32": a[:n],
         "int8_mv": a[n : 2 * n],
         "int8_mm": a[2 * n : 3 * n],
         "fwht": a[3 * n : 3 * n + T * in_pad],
     }
+    o = 3 * n + T * in_pad
+    tc = T * cols
+    for name, size in (("zcn", tc), ("softmax", tc), ("sums", T), ("gate", tc), ("silu", tc)):
+        out[name] = a[o : o + size]
+        o += size
+    out["qk"] = a[o : o + T * in_pad // 64].view(np.int32)
+    return out
 
 
 def _run(cmd: list[str], out: Path) -> list[str]:
@@ -92,3 +101,17 @@ def test_aarch64_kernels_match_x86(tmp_path: Path, bits: int) -> None:
         assert np.array_equal(r["int8_mm"], ref["int8_mv"]), label
         assert np.array_equal(r["fwht"], ref["fwht"]), label
         assert np.abs(r["fp32"] - ref["fp32"]).max() <= FP32_TOL * scale, label
+        # the per-token vector ops (norms, softmax with its exp, gates, SiLU) and the int8
+        # attention dots: the same bits on every ISA
+        for k in ("zcn", "softmax", "sums", "gate", "silu", "qk"):
+            assert np.array_equal(r[k], ref[k]), (label, k)
+    # and they compute what they claim (the exp is a polynomial: within a few ulp of NumPy's)
+    x = np.fromfile(inp, np.uint8)[20 + 64 :]
+    x = x[-9 * 384 * 4 :].view(np.float32).reshape(9, 384)
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    got = ref["softmax"].reshape(9, 384)
+    assert np.abs(got - e).max() <= 4e-7
+    assert np.allclose(ref["sums"], e.sum(axis=1), rtol=1e-5)
+    silu = x * np.roll(x, -1, axis=0)
+    silu = silu / (1 + np.exp(-silu))
+    assert np.allclose(ref["silu"].reshape(9, 384), silu, rtol=1e-5, atol=1e-6)

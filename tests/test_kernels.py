@@ -119,3 +119,65 @@ def test_ternary_and_odd_widths_fall_back_exactly() -> None:
 def test_int8_peak_probe_runs() -> None:
     macs, secs = native.int8_peak(10_000)
     assert macs > 0 and secs > 0
+
+
+# ---- attention and mHC helpers -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 7, 8, 9, 33, 300])
+def test_qk_i8_is_exact_on_every_path(n: int) -> None:
+    # int8 q . int8 k over the int8 KV cache: exact int32 on every kernel path (sign-trick and
+    # u8-offset VNNI variants included), values at the +-127 extremes.
+    rng = np.random.default_rng(n)
+    q = rng.integers(-127, 128, 64).astype(np.int8)
+    keys = rng.integers(-127, 128, (n, 64)).astype(np.int8)
+    keys[0, :] = 127
+    q[:8] = -127
+    want = keys.astype(np.int32) @ q.astype(np.int32)
+    for path in _paths():
+        assert np.array_equal(native.qk_i8(q, keys, path), want), path
+
+
+def _sinkhorn_ref(a: np.ndarray) -> np.ndarray:
+    """The spec's log-space form in float64: 20 x (rows, then columns), then exp."""
+    a = a.astype(np.float64)
+    for _ in range(20):
+        a = a - np.logaddexp.reduce(a, axis=1, keepdims=True)
+        a = a - np.logaddexp.reduce(a, axis=0, keepdims=True)
+    return np.exp(a)
+
+
+HARD = {
+    "zeros": np.zeros((4, 4)),
+    "one_dominant": np.array([[30, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, -30.0]]),
+    "range_79": np.linspace(-39.5, 39.5, 16).reshape(4, 4),
+    "range_81": np.linspace(-40.5, 40.5, 16).reshape(4, 4),
+    "range_300": np.linspace(-150, 150, 16).reshape(4, 4)[[0, 2, 1, 3]],
+    "permutation_like": np.eye(4)[[1, 0, 3, 2]] * 60.0,
+    "rank_one": np.outer(np.arange(4), np.arange(4)) * 5.0,
+    "huge_offset": np.full((4, 4), 1e4) + np.arange(16).reshape(4, 4),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HARD))
+def test_sinkhorn_positive_domain_matches_log_space(name: str) -> None:
+    a = HARD[name].astype(np.float32)
+    want = _sinkhorn_ref(a)
+    pos = native.sinkhorn(a)  # positive domain unless the range exceeds the fallback bound
+    log = native.sinkhorn(a, force_log=True)
+    assert np.isfinite(pos).all()
+    assert np.abs(pos - want).max() <= 2e-6, name
+    assert np.abs(log - want).max() <= 2e-6, name
+    # rows were normalised before the last column pass: columns sum to 1 exactly enough
+    assert np.abs(pos.sum(axis=0) - 1).max() <= 1e-5
+
+
+def test_sinkhorn_random_matches_reference_and_small_lanes() -> None:
+    rng = np.random.default_rng(3)
+    for scale in (0.1, 1.0, 5.0, 15.0, 40.0):
+        for _ in range(20):
+            a = (rng.standard_normal((4, 4)) * scale).astype(np.float32)
+            assert np.abs(native.sinkhorn(a) - _sinkhorn_ref(a)).max() <= 2e-6
+    for n in (1, 2, 3):
+        a = rng.standard_normal((n, n)).astype(np.float32) * 3
+        assert np.abs(native.sinkhorn(a) - _sinkhorn_ref(a)).max() <= 2e-6

@@ -181,3 +181,25 @@ def test_conversation_continues_and_stays_bounded(tiny_cact):
     s.reset()
     again = s.complete("turn on the kitchen light", require_call=True)
     assert again["function_calls"] == first["function_calls"]
+
+
+def test_tools_prefix_is_persisted_and_reused_across_processes(tmp_path, tiny_cact, monkeypatch):
+    from agent.backend import NativeSessionEngine
+
+    first = Session(tiny_cact, [LIGHT, HEAT], backend="native", mode="fp32", cache_dir=tmp_path)
+    want = first.complete("dim the hall to 30", require_call=True)
+    assert len(list(tmp_path.glob("prefix-*.bin"))) == 1
+
+    fed: list[int] = []
+    real = NativeSessionEngine.prefill
+
+    def counting(self, ids):
+        fed.append(len(ids))
+        return real(self, ids)
+
+    monkeypatch.setattr(NativeSessionEngine, "prefill", counting)
+    second = Session(tiny_cact, [LIGHT, HEAT], backend="native", mode="fp32", cache_dir=tmp_path)
+    assert fed == []  # the prefix came from disk: nothing was prefilled at start
+    got = second.complete("dim the hall to 30", require_call=True)
+    assert got["function_calls"] == want["function_calls"]
+    assert got["confidence"] == want["confidence"]

@@ -11,7 +11,46 @@
 
 /* Butterflies in the same order as the portable path (values are bit-identical): the three
  * in-register stages act within one 8-float block, which is all stages 1, 2, 4 ever touch. */
+/* n == 128 (one CQ group): each 64-float half through all its stages in registers, then the
+ * last stage and the scale. The same butterflies on the same values as the generic order. */
+ND_AVX2 static inline void avx2_fwht128(float *x) {
+    for (int half = 0; half < 2; half++) {
+        float *p = x + 64 * half;
+        __m256 v[8];
+        for (int i = 0; i < 8; i++) {
+            __m256 a = _mm256_loadu_ps(p + 8 * i);
+            __m256 sw = _mm256_permute_ps(a, 0xB1);
+            a = _mm256_blend_ps(_mm256_add_ps(a, sw), _mm256_sub_ps(sw, a), 0xAA);
+            sw = _mm256_permute_ps(a, 0x4E);
+            a = _mm256_blend_ps(_mm256_add_ps(a, sw), _mm256_sub_ps(sw, a), 0xCC);
+            sw = _mm256_permute2f128_ps(a, a, 1);
+            v[i] = _mm256_blend_ps(_mm256_add_ps(a, sw), _mm256_sub_ps(sw, a), 0xF0);
+        }
+#define ND_BF(j, k)                                                                              \
+    {                                                                                            \
+        __m256 a_ = v[j], b_ = v[k];                                                             \
+        v[j] = _mm256_add_ps(a_, b_);                                                            \
+        v[k] = _mm256_sub_ps(a_, b_);                                                            \
+    }
+        ND_BF(0, 1) ND_BF(2, 3) ND_BF(4, 5) ND_BF(6, 7)
+        ND_BF(0, 2) ND_BF(1, 3) ND_BF(4, 6) ND_BF(5, 7)
+        ND_BF(0, 4) ND_BF(1, 5) ND_BF(2, 6) ND_BF(3, 7)
+#undef ND_BF
+        for (int i = 0; i < 8; i++) _mm256_storeu_ps(p + 8 * i, v[i]);
+    }
+    const __m256 s = _mm256_set1_ps((float)(1.0 / sqrt(128.0)));
+    for (int i = 0; i < 8; i++) {
+        __m256 a = _mm256_loadu_ps(x + 8 * i), b = _mm256_loadu_ps(x + 64 + 8 * i);
+        _mm256_storeu_ps(x + 8 * i, _mm256_mul_ps(_mm256_add_ps(a, b), s));
+        _mm256_storeu_ps(x + 64 + 8 * i, _mm256_mul_ps(_mm256_sub_ps(a, b), s));
+    }
+}
+
 ND_AVX2 static void avx2_fwht(float *x, int n) {
+    if (n == 128) {
+        avx2_fwht128(x);
+        return;
+    }
     if (n < 8) {
         nd_fwht_portable(x, n);
         return;
@@ -147,6 +186,40 @@ ND_AVX2 static inline __m128 avx2_norms4(const uint16_t *n0, int G, int g) {
 #define ND_SIGN_DOT(s, w, x) _mm256_add_epi32((s), avx2_dot32((w), (x)))
 ND_AVX2_ROWDOT(avx2_rowdot, ND_AVX2, tab_s, ND_SIGN_DOT, 0)
 
+/* 8x8 transpose of 32-bit lanes: r[i] holds row i's 8 dwords; afterwards r[k] holds dword k of
+ * every row (the weights of 4 consecutive codes of 8 rows, one lane per row). */
+ND_AVX2 static inline void avx2_tr8x8_epi32(__m256i r[8]) {
+    __m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+    __m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+    __m256i t4 = _mm256_unpacklo_epi32(r[4], r[5]), t5 = _mm256_unpackhi_epi32(r[4], r[5]);
+    __m256i t6 = _mm256_unpacklo_epi32(r[6], r[7]), t7 = _mm256_unpackhi_epi32(r[6], r[7]);
+    __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+    __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+    __m256i u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
+    __m256i u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
+    r[0] = _mm256_permute2x128_si256(u0, u4, 0x20);
+    r[1] = _mm256_permute2x128_si256(u1, u5, 0x20);
+    r[2] = _mm256_permute2x128_si256(u2, u6, 0x20);
+    r[3] = _mm256_permute2x128_si256(u3, u7, 0x20);
+    r[4] = _mm256_permute2x128_si256(u0, u4, 0x31);
+    r[5] = _mm256_permute2x128_si256(u1, u5, 0x31);
+    r[6] = _mm256_permute2x128_si256(u2, u6, 0x31);
+    r[7] = _mm256_permute2x128_si256(u3, u7, 0x31);
+}
+
+/* FP16 norms of rows [rb, rb + 8), all G groups, to nf[g][i] (F16C: exact like nd_h2f) */
+ND_AVX2 static inline void avx2_norms8(const nd_cq_t *m, int rb, float nf[][8]) {
+    const int G = m->groups;
+    const uint16_t *src = m->norms + (size_t)rb * G;
+    float buf[8 * 64] ND_ALIGNED(32);
+    int n = 8 * G, k = 0;
+    for (; k + 8 <= n; k += 8)
+        _mm256_store_ps(buf + k, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)(src + k))));
+    for (; k < n; k++) buf[k] = nd_h2f(src[k]);
+    for (int g = 0; g < G; g++)
+        for (int i = 0; i < 8; i++) nf[g][i] = buf[i * G + g];
+}
+
 /* 4 rows per pass: the activation group sits in registers and serves all four. */
 #define ND_AVX2_MV_I8(NAME, ATTR, ROWDOT, TABLE, OFFSET)                                        \
     ATTR static void NAME(const nd_cq_t *m, const nd_act_t *a, float *y, int r0, int r1) {       \
@@ -179,7 +252,61 @@ ND_AVX2_ROWDOT(avx2_rowdot, ND_AVX2, tab_s, ND_SIGN_DOT, 0)
         if (r < r1) port_mv_i8(m, a, y, r, r1);                                                 \
     }
 
-ND_AVX2_MV_I8(avx2_mv_i8, ND_AVX2, avx2_rowdot, tab_s, 0)
+ND_AVX2_MV_I8(avx2_mv4_i8, ND_AVX2, avx2_rowdot, tab_s, 0)
+
+/* 8 rows per pass: one reduction tree gives the 8 rows' group dots in one register, the norms of
+ * the 8 rows are converted once per block; the float combine per row is the 4-row kernel's. */
+#define ND_AVX2_MV8_I8(NAME, ATTR, ROWDOT, TABLE, OFFSET, MV4)                                  \
+    ATTR static void NAME(const nd_cq_t *m, const nd_act_t *a, float *y, int r0, int r1) {       \
+        const int G = m->groups, gb = m->cbits * 16;                                            \
+        if (G > 64) {                                                                           \
+            MV4(m, a, y, r0, r1);                                                               \
+            return;                                                                             \
+        }                                                                                       \
+        const __m256i TA = _mm256_broadcastsi128_si256(                                          \
+            _mm_loadu_si128((const __m128i *)m->TABLE[0]));                                     \
+        const __m256i TB = _mm256_broadcastsi128_si256(                                          \
+            _mm_loadu_si128((const __m128i *)m->TABLE[1]));                                     \
+        float nf[64][8] ND_ALIGNED(32);                                                         \
+        const size_t rb = m->row_bytes;                                                         \
+        int r = r0;                                                                             \
+        for (; r + 8 <= r1; r += 8) {                                                           \
+            avx2_norms8(m, r, nf);                                                              \
+            const uint8_t *row = m->codes + (size_t)r * rb;                                     \
+            /* short weight streams (a few hundred rows): prefetch two blocks ahead */          \
+            if (r + 24 <= r1) {                                                                 \
+                const char *pf = (const char *)(row + 16 * rb);                                 \
+                for (size_t o = 0; o < 8 * rb; o += 64) _mm_prefetch(pf + o, _MM_HINT_T0);      \
+                _mm_prefetch((const char *)(m->norms + (size_t)(r + 16) * G), _MM_HINT_T0);     \
+            }                                                                                   \
+            __m256 acc = _mm256_setzero_ps();                                                   \
+            for (int g = 0; g < G; g++) {                                                       \
+                const int8_t *xg = a->xq + g * ND_GROUP;                                        \
+                __m256i x[4];                                                                   \
+                for (int j = 0; j < 4; j++) x[j] = _mm256_loadu_si256((const __m256i *)(xg + 32 * j)); \
+                const uint8_t *c = row + g * gb;                                                \
+                __m256i s0 = ROWDOT(m, c, x, TA, TB);                                           \
+                __m256i s1 = ROWDOT(m, c + rb, x, TA, TB);                                      \
+                __m256i s2 = ROWDOT(m, c + 2 * rb, x, TA, TB);                                  \
+                __m256i s3 = ROWDOT(m, c + 3 * rb, x, TA, TB);                                  \
+                __m256i h0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3)); \
+                s0 = ROWDOT(m, c + 4 * rb, x, TA, TB);                                          \
+                s1 = ROWDOT(m, c + 5 * rb, x, TA, TB);                                          \
+                s2 = ROWDOT(m, c + 6 * rb, x, TA, TB);                                          \
+                s3 = ROWDOT(m, c + 7 * rb, x, TA, TB);                                          \
+                __m256i h1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s0, s1), _mm256_hadd_epi32(s2, s3)); \
+                __m256i d = _mm256_add_epi32(_mm256_permute2x128_si256(h0, h1, 0x20),            \
+                                             _mm256_permute2x128_si256(h0, h1, 0x31));           \
+                if (OFFSET) d = _mm256_sub_epi32(d, _mm256_set1_epi32(128 * a->xsum[g]));       \
+                __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(d), _mm256_set1_ps(a->xs[g]));      \
+                acc = _mm256_add_ps(acc, _mm256_mul_ps(f, _mm256_load_ps(nf[g])));              \
+            }                                                                                   \
+            _mm256_storeu_ps(y + r, acc);                                                       \
+        }                                                                                       \
+        if (r < r1) MV4(m, a, y, r, r1);                                                        \
+    }
+
+ND_AVX2_MV8_I8(avx2_mv_i8, ND_AVX2, avx2_rowdot, tab_s, 0, avx2_mv4_i8)
 
 /* Blocked T-token kernels: 8 rows x up to 8 tokens per register tile; each decoded weight group
  * is reused by every token. Per (token, row) the arithmetic equals the single-token kernels'. */
@@ -193,37 +320,44 @@ ND_AVX2_MV_I8(avx2_mv_i8, ND_AVX2, avx2_rowdot, tab_s, 0)
             return;                                                                             \
         }                                                                                       \
         uint8_t dec[8][ND_GROUP] ND_ALIGNED(32);                                                \
-        uint32_t wT[32][8] ND_ALIGNED(32);                                                      \
+        __m256i wT[32];                                                                         \
         float nf[64][8] ND_ALIGNED(32);                                                         \
-        const __m128i TA = _mm_loadu_si128((const __m128i *)m->TABLE[0]);                       \
-        const __m128i TB = _mm_loadu_si128((const __m128i *)m->TABLE[1]);                       \
-        const __m128i m0f = _mm_set1_epi8(0x0F);                                                \
+        const __m256i TA = _mm256_broadcastsi128_si256(                                          \
+            _mm_loadu_si128((const __m128i *)m->TABLE[0]));                                     \
+        const __m256i TB = _mm256_broadcastsi128_si256(                                          \
+            _mm_loadu_si128((const __m128i *)m->TABLE[1]));                                     \
+        const __m256i m0f = _mm256_set1_epi8(0x0F);                                             \
         int rb = r0;                                                                            \
         for (; rb + 8 <= r1; rb += 8) {                                                         \
-            for (int i = 0; i < 8; i++)                                                         \
-                for (int g = 0; g < G; g++) nf[g][i] = nd_h2f(m->norms[(size_t)(rb + i) * G + g]); \
+            avx2_norms8(m, rb, nf);                                                             \
             for (int t = 0; t < T; t++) memset(y + (size_t)t * ldy + rb, 0, 8 * sizeof(float)); \
             for (int g = 0; g < G; g++) {                                                       \
                 for (int i = 0; i < 8; i++) {                                                   \
                     const uint8_t *c = m->codes + (size_t)(rb + i) * m->row_bytes + g * gb;     \
-                    for (int q = 0; q < gb; q += 16) {                                          \
-                        __m128i v = _mm_loadu_si128((const __m128i *)(c + q));                  \
-                        __m128i lo = _mm_and_si128(v, m0f);                                     \
-                        __m128i hi = _mm_and_si128(_mm_srli_epi16(v, 4), m0f);                  \
-                        if (m->cbits == 2) {                                                    \
-                            _mm_storeu_si128((__m128i *)&dec[i][q], _mm_shuffle_epi8(TA, lo));  \
-                            _mm_storeu_si128((__m128i *)&dec[i][32 + q], _mm_shuffle_epi8(TB, lo)); \
-                            _mm_storeu_si128((__m128i *)&dec[i][64 + q], _mm_shuffle_epi8(TA, hi)); \
-                            _mm_storeu_si128((__m128i *)&dec[i][96 + q], _mm_shuffle_epi8(TB, hi)); \
-                        } else {                                                                \
-                            int h = q >> 5, qq = q & 31;                                        \
-                            _mm_storeu_si128((__m128i *)&dec[i][h * 64 + qq], _mm_shuffle_epi8(TA, lo)); \
-                            _mm_storeu_si128((__m128i *)&dec[i][h * 64 + 32 + qq], _mm_shuffle_epi8(TA, hi)); \
+                    if (m->cbits == 2) {                                                        \
+                        __m256i v = _mm256_loadu_si256((const __m256i *)c);                     \
+                        __m256i lo = _mm256_and_si256(v, m0f);                                  \
+                        __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m0f);            \
+                        _mm256_store_si256((__m256i *)&dec[i][0], _mm256_shuffle_epi8(TA, lo));  \
+                        _mm256_store_si256((__m256i *)&dec[i][32], _mm256_shuffle_epi8(TB, lo)); \
+                        _mm256_store_si256((__m256i *)&dec[i][64], _mm256_shuffle_epi8(TA, hi)); \
+                        _mm256_store_si256((__m256i *)&dec[i][96], _mm256_shuffle_epi8(TB, hi)); \
+                    } else {                                                                    \
+                        for (int h = 0; h < 2; h++) {                                           \
+                            __m256i v = _mm256_loadu_si256((const __m256i *)(c + 32 * h));      \
+                            __m256i lo = _mm256_and_si256(v, m0f);                              \
+                            __m256i hi = _mm256_and_si256(_mm256_srli_epi16(v, 4), m0f);        \
+                            _mm256_store_si256((__m256i *)&dec[i][64 * h], _mm256_shuffle_epi8(TA, lo)); \
+                            _mm256_store_si256((__m256i *)&dec[i][64 * h + 32], _mm256_shuffle_epi8(TA, hi)); \
                         }                                                                       \
                     }                                                                           \
                 }                                                                               \
-                for (int c = 0; c < 32; c++)                                                    \
-                    for (int i = 0; i < 8; i++) memcpy(&wT[c][i], &dec[i][4 * c], 4);           \
+                for (int q = 0; q < 4; q++) {                                                   \
+                    __m256i r8[8];                                                              \
+                    for (int i = 0; i < 8; i++) r8[i] = _mm256_load_si256((const __m256i *)&dec[i][32 * q]); \
+                    avx2_tr8x8_epi32(r8);                                                       \
+                    for (int k = 0; k < 8; k++) wT[8 * q + k] = r8[k];                          \
+                }                                                                               \
                 const __m256 nv = _mm256_load_ps(nf[g]);                                        \
                 for (int t0 = 0; t0 < T; t0 += 8) {                                             \
                     const int8_t *xp[8];                                                        \
@@ -232,7 +366,7 @@ ND_AVX2_MV_I8(avx2_mv_i8, ND_AVX2, avx2_rowdot, tab_s, 0)
                     __m256i acc[8];                                                             \
                     for (int t = 0; t < 8; t++) acc[t] = _mm256_setzero_si256();                \
                     for (int c = 0; c < 32; c++) {                                              \
-                        __m256i w = _mm256_load_si256((const __m256i *)wT[c]);                  \
+                        const __m256i w = wT[c];                                                \
                         for (int t = 0; t < 8; t++) {                                           \
                             int32_t xv;                                                         \
                             memcpy(&xv, xp[t] + 4 * c, 4);                                      \
@@ -365,6 +499,44 @@ ND_AVX2 static void avx2_axpy_i8(float a, const int8_t *x, float *y, int n) {
     for (; i < n; i++) y[i] += a * (float)x[i];
 }
 
+/* int8 q . int8 k for n keys, 8 keys per pass with one reduction tree (exact int32). */
+ND_AVX2 static void avx2_qk_i8(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,
+                               int32_t *out) {
+    if (hd % 32 || hd > 256) {
+        port_qk_i8(q, keys, off, n, hd, out);
+        return;
+    }
+    const int nv = hd / 32;
+    __m256i qv[8];
+    for (int j = 0; j < nv; j++) qv[j] = _mm256_loadu_si256((const __m256i *)(q + 32 * j));
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i s[8];
+        for (int t = 0; t < 8; t++) {
+            const int8_t *k = keys[i + t] + off;
+            __m256i a = avx2_dot32(_mm256_loadu_si256((const __m256i *)k), qv[0]);
+            for (int j = 1; j < nv; j++)
+                a = _mm256_add_epi32(a, avx2_dot32(_mm256_loadu_si256((const __m256i *)(k + 32 * j)), qv[j]));
+            s[t] = a;
+        }
+        __m256i h0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3]));
+        __m256i h1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[4], s[5]), _mm256_hadd_epi32(s[6], s[7]));
+        /* h0 = [k0..k3 lo128 | k0..k3 hi128]; add the halves */
+        __m256i lo = _mm256_permute2x128_si256(h0, h1, 0x20), hi = _mm256_permute2x128_si256(h0, h1, 0x31);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_add_epi32(lo, hi));
+    }
+    for (; i < n; i++) {
+        const int8_t *k = keys[i] + off;
+        __m256i a = avx2_dot32(_mm256_loadu_si256((const __m256i *)k), qv[0]);
+        for (int j = 1; j < nv; j++)
+            a = _mm256_add_epi32(a, avx2_dot32(_mm256_loadu_si256((const __m256i *)(k + 32 * j)), qv[j]));
+        __m128i r = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
+        r = _mm_hadd_epi32(r, r);
+        r = _mm_hadd_epi32(r, r);
+        out[i] = _mm_cvtsi128_si32(r);
+    }
+}
+
 /* Peak of the instruction sequence the int8 kernels use (maddubs + madd + add per 32 MACs). */
 ND_AVX2 static double avx2_peak_i8(long iters) {
     __m256i acc[8], w = _mm256_set1_epi8(3), x = _mm256_set1_epi8(-5);
@@ -385,8 +557,41 @@ ND_AVX2 static double avx2_peak_i8(long iters) {
 #define ND_VNNI __attribute__((target("avx2,fma,f16c,avxvnni")))
 #define ND_VNNI_DOT(s, w, x) _mm256_dpbusd_avx_epi32((s), (w), (x))
 ND_AVX2_ROWDOT(vnni_rowdot, ND_VNNI, tab_u, ND_VNNI_DOT, 0)
-ND_AVX2_MV_I8(vnni_mv_i8, ND_VNNI, vnni_rowdot, tab_u, 1)
+ND_AVX2_MV_I8(vnni_mv4_i8, ND_VNNI, vnni_rowdot, tab_u, 1)
+ND_AVX2_MV8_I8(vnni_mv_i8, ND_VNNI, vnni_rowdot, tab_u, 1, vnni_mv4_i8)
 ND_AVX2_MM_I8(vnni_mm_i8, ND_VNNI, tab_u, 1, ND_VNNI_DOT, vnni_mv_i8)
+
+/* q . k with u8 x s8 dots: (k ^ 0x80) is k + 128 as u8, so q.k = dot(k + 128, q) - 128 sum(q) */
+ND_VNNI static void vnni_qk_i8(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,
+                               int32_t *out) {
+    if (hd % 32 || hd > 256) {
+        port_qk_i8(q, keys, off, n, hd, out);
+        return;
+    }
+    const int nv = hd / 32;
+    const __m256i flip = _mm256_set1_epi8((char)0x80);
+    __m256i qv[8];
+    int32_t qsum = 0;
+    for (int j = 0; j < hd; j++) qsum += q[j];
+    const __m256i qoff = _mm256_set1_epi32(128 * qsum);
+    for (int j = 0; j < nv; j++) qv[j] = _mm256_loadu_si256((const __m256i *)(q + 32 * j));
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m256i s[8];
+        for (int t = 0; t < 8; t++) {
+            const int8_t *k = keys[i + t] + off;
+            __m256i a = _mm256_setzero_si256();
+            for (int j = 0; j < nv; j++)
+                a = ND_VNNI_DOT(a, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(k + 32 * j)), flip), qv[j]);
+            s[t] = a;
+        }
+        __m256i h0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3]));
+        __m256i h1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[4], s[5]), _mm256_hadd_epi32(s[6], s[7]));
+        __m256i lo = _mm256_permute2x128_si256(h0, h1, 0x20), hi = _mm256_permute2x128_si256(h0, h1, 0x31);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_sub_epi32(_mm256_add_epi32(lo, hi), qoff));
+    }
+    if (i < n) avx2_qk_i8(q, keys + i, off, n - i, hd, out + i);
+}
 
 ND_VNNI static double vnni_peak_i8(long iters) {
     __m256i acc[8], w = _mm256_set1_epi8(3), x = _mm256_set1_epi8(-5);

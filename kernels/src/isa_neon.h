@@ -206,6 +206,32 @@ static void neon_axpy_i8(float a, const int8_t *x, float *y, int n) {
     for (; i < n; i++) y[i] += a * (float)x[i];
 }
 
+/* int8 q . int8 k for n keys (exact int32); DOT is the 16-lane dot step */
+#define ND_NEON_QK(NAME, ATTR, DOT)                                                             \
+    ATTR static void NAME(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,            \
+                          int32_t *out) {                                                       \
+        if (hd % 16 || hd > 256) {                                                              \
+            port_qk_i8(q, keys, off, n, hd, out);                                                    \
+            return;                                                                             \
+        }                                                                                       \
+        const int nv = hd / 16;                                                                 \
+        int8x16_t qv[16];                                                                       \
+        for (int j = 0; j < nv; j++) qv[j] = vld1q_s8(q + 16 * j);                              \
+        for (int i = 0; i < n; i++) {                                                           \
+            const int8_t *k = keys[i] + off;                                                          \
+            int32x4_t a = vdupq_n_s32(0), b = vdupq_n_s32(0);                                   \
+            int j = 0;                                                                          \
+            for (; j + 2 <= nv; j += 2) {                                                       \
+                a = DOT(a, vld1q_s8(k + 16 * j), qv[j]);                                        \
+                b = DOT(b, vld1q_s8(k + 16 * j + 16), qv[j + 1]);                               \
+            }                                                                                   \
+            if (j < nv) a = DOT(a, vld1q_s8(k + 16 * j), qv[j]);                                \
+            out[i] = vaddvq_s32(vaddq_s32(a, b));                                               \
+        }                                                                                       \
+    }
+
+ND_NEON_QK(neon_qk_i8, , neon_dot16)
+
 static double neon_peak_i8(long iters) {
     int32x4_t acc[8];
     int8x16_t w = vdupq_n_s8(3), x = vdupq_n_s8(-5);

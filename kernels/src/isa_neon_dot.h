@@ -55,8 +55,22 @@ ND_NDOT static void ndot_mm_i8(const nd_cq_t *m, const nd_act_t *a, float *y, in
                     }
                 }
             }
-            for (int c = 0; c < 32; c++)
-                for (int i = 0; i < 8; i++) memcpy(&wT[c][i], &dec[i][4 * c], 4);
+            /* wT[c][i] = dword c of row i: 4x4 dword transposes (rows 0-3, then 4-7) */
+            for (int c = 0; c < 32; c += 4)
+                for (int i0 = 0; i0 < 8; i0 += 4) {
+                    uint32x4_t r0 = vld1q_u32((const uint32_t *)&dec[i0][4 * c]);
+                    uint32x4_t r1 = vld1q_u32((const uint32_t *)&dec[i0 + 1][4 * c]);
+                    uint32x4_t r2 = vld1q_u32((const uint32_t *)&dec[i0 + 2][4 * c]);
+                    uint32x4_t r3 = vld1q_u32((const uint32_t *)&dec[i0 + 3][4 * c]);
+                    uint64x2_t t0 = vreinterpretq_u64_u32(vtrn1q_u32(r0, r1));
+                    uint64x2_t t1 = vreinterpretq_u64_u32(vtrn2q_u32(r0, r1));
+                    uint64x2_t t2 = vreinterpretq_u64_u32(vtrn1q_u32(r2, r3));
+                    uint64x2_t t3 = vreinterpretq_u64_u32(vtrn2q_u32(r2, r3));
+                    vst1q_u32(&wT[c][i0], vreinterpretq_u32_u64(vtrn1q_u64(t0, t2)));
+                    vst1q_u32(&wT[c + 1][i0], vreinterpretq_u32_u64(vtrn1q_u64(t1, t3)));
+                    vst1q_u32(&wT[c + 2][i0], vreinterpretq_u32_u64(vtrn2q_u64(t0, t2)));
+                    vst1q_u32(&wT[c + 3][i0], vreinterpretq_u32_u64(vtrn2q_u64(t1, t3)));
+                }
             const float32x4_t n0 = vld1q_f32(nf[g]), n1 = vld1q_f32(nf[g] + 4);
             for (int t0 = 0; t0 < T; t0 += 4) {
                 const int8_t *xp[4];
@@ -96,6 +110,8 @@ ND_NDOT static void ndot_mm_i8(const nd_cq_t *m, const nd_act_t *a, float *y, in
     }
     if (rb < r1) generic_mm_i8(ndot_mv_i8, m, a, y, ldy, rb, r1);
 }
+
+ND_NEON_QK(ndot_qk_i8, ND_NDOT, ndot_dot16)
 
 ND_NDOT static double ndot_peak_i8(long iters) {
     int32x4_t acc[8];

@@ -139,6 +139,15 @@ static void port_axpy_i8(float a, const int8_t *x, float *y, int n) {
     for (int i = 0; i < n; i++) y[i] += a * (float)x[i];
 }
 
+static void port_qk_i8(const int8_t *q, const int8_t *const *keys, int off, int n, int hd, int32_t *out) {
+    for (int i = 0; i < n; i++) {
+        const int8_t *k = keys[i] + off;
+        int32_t d = 0;
+        for (int j = 0; j < hd; j++) d += q[j] * k[j];
+        out[i] = d;
+    }
+}
+
 static double port_peak_i8(long iters) {
     volatile int32_t sink;
     int32_t acc[16] = {0};

@@ -59,6 +59,36 @@ typedef struct {
     int cbits;      /* permutation the xq were laid out for (2 or 4) */
 } nd_act_t;
 
+/* 8-lane vectors (GCC vector extensions) for the per-token work in nd_vec_impl.h */
+typedef float nd_v8f __attribute__((vector_size(32)));
+typedef int32_t nd_v8i __attribute__((vector_size(32)));
+
+/* The per-token vector operations outside the CQ products, one table per ISA (nd_vec_impl.h). */
+typedef struct nd_vops {
+    float (*sumsq)(const float *x, int n);
+    void (*zcn)(const float *x, const float *g, float *y, int n); /* g NULL: rms_unit */
+    void (*rope)(float *x, int hd, const float *c, const float *s);
+    void (*gate)(float *o, const float *g, int n);            /* o *= sigmoid(g) */
+    void (*silu_mul)(float *z, const float *d, int n);        /* z = silu(d * z) */
+    void (*mul)(float *z, const float *d, int n);             /* z *= d */
+    void (*add_scaled)(float *y, const float *x, float a, const float *v, int n); /* y = x + a v */
+    void (*add_mul)(float *y, const float *d, const float *z, int n);           /* y += d z */
+    void (*lane_sum)(float *u, const float *X, const float *w, int nl, int d);
+    void (*mhc_mix)(float *X, const float *y, const float *u, const float *hpost,
+                    const float P[4][4], int nl, int d, float *mean);
+    void (*lane_mean)(float *out, const float *X, int nl, int d);
+    float (*softmax_exp)(float *s, int n); /* s = exp(s - max s); returns the sum */
+    float (*amax)(const float *x, int n);
+    int32_t (*quant)(const float *x, int n, float inv, int8_t *q); /* returns sum of q */
+    float (*sigm)(float x);
+    float (*exp)(float x);
+    /* out[r][:hd] = sum_i w[r * n + i] * v_i for r < rep (v_i int8 or FP32) */
+    void (*attn_v_i8)(float *out, const void *const *vp, int off, const float *w, int rep, int n, int hd);
+    void (*attn_v_f32)(float *out, const void *const *vp, int off, const float *w, int rep, int n, int hd);
+    void (*scores_i8)(float *s, const int32_t *dot, const float *ks, float qs, float scale, int n);
+    void (*perm_group)(const int8_t *nat, int8_t *q, int cbits); /* 128 bytes, nd_perm_index */
+} nd_vops_t;
+
 typedef struct nd_isa {
     const char *name;
     void (*fwht)(float *x, int n); /* in place, orthonormal */
@@ -79,6 +109,9 @@ typedef struct nd_isa {
     void (*axpy_i8)(float a, const int8_t *x, float *y, int n);
     /* int8 peak probe: n iterations of independent int8 multiply-accumulates; returns MACs done */
     double (*peak_i8)(long iters);
+    /* attention over the int8 K cache: exact int32 dots of int8 q (hd) with n int8 keys (keys[i] + off) */
+    void (*qk_i8)(const int8_t *q, const int8_t *const *keys, int off, int n, int hd, int32_t *out);
+    const nd_vops_t *v;
 } nd_isa_t;
 
 /* scratch sizes for mm kernels */
@@ -150,5 +183,6 @@ extern void nd_cq_init(nd_cq_t *m, const uint8_t *codes, const uint16_t *norms, 
 extern void nd_act_prepare(const nd_isa_t *isa, const nd_cq_t *m, nd_act_t *a, const float *x,
                            int T, int ldx, int int8);
 extern void nd_fwht_portable(float *x, int n);
+extern uint64_t nd_read_probe(const void *p, size_t n);
 
 #endif

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define ND_STATE_MAGIC 0x4E445354u /* "NDST" */
 
@@ -80,7 +82,10 @@ static void pool_run(pool_t *p, pool_fn fn, void *ctx, int parts) {
 struct nd_engine {
     const nd_model_t *m;
     const nd_isa_t *isa;
-    int int8, window, sinks, cap, tmax, pos, nthreads;
+    const nd_vops_t *v;
+    /* sinks: pinned positions now (<= max_sinks); the sink region holds max_sinks slots and the
+     * ring of `window` slots follows it, so reset(sinks) never reallocates */
+    int int8, window, sinks, max_sinks, cap, tmax, pos, nthreads;
     size_t bytes;
     pool_t *pool;
     /* KV cache [L][cap][KV*hd]: FP32 in the exact mode, int8 + per-head scales in int8 mode */
@@ -93,10 +98,14 @@ struct nd_engine {
     int32_t tokhist[8];
     /* per-chunk buffers */
     float *x0, *X, *nx, *hp, *hq, *hr, *u, *bx, *blk, *h, *qb, *kb, *vb, *gb, *att, *ao, *z;
-    float *e, *ek, *ev, *xf, *cosb, *sinb, *scores, *tmp;
+    float *e, *ek, *ev, *xf, *cosb, *sinb, *scores, *tmp, *freq;
+    int8_t *k8c, *v8c, *q8; /* the chunk's own int8 K/V [T][kvd] and one int8 query head */
+    float *ksc, *vsc;       /* [T][KV] */
+    int32_t *idot;
+    const void **kp, **vp;  /* per query: key/value pointers in position order */
+    float *kscl, *vscl;     /* their scales, [KV][cap] */
     nd_act_t act;
     int32_t *tokwin;
-    int32_t *slotlist;
     double timers[8];
 };
 
@@ -109,26 +118,20 @@ static void *xalloc(nd_engine_t *e, size_t n) {
     return p;
 }
 
+/* large buffers that are always written before being read (the KV cache): not cleared, so the
+ * pages of unused sink slots and of a ring not yet filled cost no resident memory */
+static void *xalloc_lazy(nd_engine_t *e, size_t n) {
+    void *p = NULL;
+    n = (n + 4095) & ~(size_t)4095;
+    if (posix_memalign(&p, 4096, n ? n : 4096)) return NULL;
+    e->bytes += n;
+    return p;
+}
+
 static double now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static inline float sigm(float x) { return 1.f / (1.f + expf(-x)); }
-
-static void zcn(const float *x, const float *g, float *y, int n) {
-    float ss = 0.f;
-    for (int i = 0; i < n; i++) ss += x[i] * x[i];
-    const float r = 1.f / sqrtf(ss / n + 1e-6f);
-    for (int i = 0; i < n; i++) y[i] = (1.f + g[i]) * x[i] * r;
-}
-
-static void rms_unit(const float *x, float *y, int n) {
-    float ss = 0.f;
-    for (int i = 0; i < n; i++) ss += x[i] * x[i];
-    const float r = 1.f / sqrtf(ss / n + 1e-6f);
-    for (int i = 0; i < n; i++) y[i] = x[i] * r;
 }
 
 static int act_compat(const nd_cq_t *a, const nd_cq_t *b) {
@@ -177,11 +180,37 @@ static void prepare(nd_engine_t *e, const nd_cq_t *m, const float *x, int T, int
 }
 
 /* Dense FP32 row of a CQ matrix (embedding, engram tables): codebook x norm, inverse rotation. */
+static void decode_row_at(nd_engine_t *e, const nd_cq_t *m, int r, float *out, const uint8_t *row,
+                          const uint16_t *norms);
+
 static void decode_row(nd_engine_t *e, const nd_cq_t *m, int r, float *out) {
-    const uint8_t *row = m->codes + (size_t)r * m->row_bytes;
+    decode_row_at(e, m, r, out, m->codes + (size_t)r * m->row_bytes, m->norms + (size_t)r * m->groups);
+}
+
+/* an engram table row: pread from the model file when the model has an fd (see nd_engram_w) */
+static void decode_table_row(nd_engine_t *e, const nd_engram_w *w, int r, float *out) {
+    const nd_cq_t *m = &w->tables;
+    const int fd = e->m->fd;
+    uint8_t codes[1024];
+    uint16_t norms[64];
+    if (fd >= 0 && m->row_bytes <= (int)sizeof(codes) && m->groups <= 64) {
+        const size_t nb = (size_t)m->groups * 2;
+        if (pread(fd, codes, m->row_bytes, w->tab_codes_off + (long long)r * m->row_bytes) ==
+                m->row_bytes &&
+            pread(fd, norms, nb, w->tab_norms_off + (long long)r * nb) == (ssize_t)nb) {
+            decode_row_at(e, m, 0, out, codes, norms);
+            return;
+        }
+    }
+    decode_row(e, m, r, out);
+}
+
+static void decode_row_at(nd_engine_t *e, const nd_cq_t *m, int r, float *out, const uint8_t *row,
+                          const uint16_t *nr) {
+    (void)r;
     float buf[ND_GROUP * 4];
     for (int g = 0; g < m->groups; g++) {
-        float n = nd_h2f(m->norms[(size_t)r * m->groups + g]);
+        float n = nd_h2f(nr[g]);
         /* groups wider than the buffer are decoded in place (their rows are whole groups) */
         float *w = m->group <= ND_GROUP * 4 ? buf : out + g * m->group;
         for (int k = 0; k < m->group; k++) w[k] = m->cb[nd_code_at(row, m->bits, g * m->group + k)] * n;
@@ -195,97 +224,138 @@ static void decode_row(nd_engine_t *e, const nd_cq_t *m, int r, float *out) {
 static inline int kv_slot(const nd_engine_t *e, int p) {
     if (e->window <= 0) return p;
     if (p < e->sinks) return p;
-    return e->sinks + (p - e->sinks) % e->window;
+    return e->max_sinks + (p - e->sinks) % e->window;
 }
 
-/* Slots a query at position t may attend, oldest first within each part. */
-static int attend_slots(const nd_engine_t *e, int t, int32_t *out) {
-    int n = 0;
-    if (e->window <= 0) {
-        for (int p = 0; p <= t; p++) out[n++] = p;
-        return n;
-    }
-    int s_end = e->sinks < t + 1 ? e->sinks : t + 1;
-    for (int p = 0; p < s_end; p++) out[n++] = p;
-    int lo = t - e->window + 1;
-    if (lo < e->sinks) lo = e->sinks;
-    for (int p = lo; p <= t; p++) out[n++] = kv_slot(e, p);
-    return n;
-}
-
-static void quant_head(const float *x, int n, int8_t *q, float *scale) {
-    float amax = 0.f;
-    for (int i = 0; i < n; i++) amax = fmaxf(amax, fabsf(x[i]));
+static void quant_head(const nd_vops_t *v, const float *x, int n, int8_t *q, float *scale) {
+    const float amax = v->amax(x, n);
     if (amax == 0.f) {
         memset(q, 0, n);
         *scale = 0.f;
         return;
     }
-    const float inv = 127.f / amax;
-    for (int i = 0; i < n; i++) {
-        long r = lrintf(x[i] * inv);
-        q[i] = (int8_t)(r > 127 ? 127 : r < -127 ? -127 : r);
-    }
+    v->quant(x, n, 127.f / amax, q);
     *scale = amax / 127.f;
 }
 
-static void attention(nd_engine_t *e, int l, int t_abs, const float *q, float *out) {
+/* Attention of the chunk's queries. Keys of positions before the chunk come from the cache, the
+ * chunk's own keys from its buffers (written to the cache after every query has attended, so a
+ * ring slot reused inside the chunk is never read after being overwritten). Each query sees its
+ * keys in absolute position order (sinks, then the window), so a token gets the same bits
+ * whatever the chunking. int8 mode: q quantised per head, exact int32 q.k against the int8 K,
+ * one float scale per score, softmax, then the int8 V accumulated in FP32. */
+static void attention_chunk(nd_engine_t *e, int l, int T) {
     const nd_model_t *m = e->m;
-    const int hd = m->hd, KV = m->KV, rep = m->H / m->KV, kvd = KV * hd;
-    const int n = attend_slots(e, t_abs, e->slotlist);
+    const int hd = m->hd, KV = m->KV, rep = m->H / m->KV, kvd = KV * hd, qd = m->H * hd;
     const float scale = 1.f / sqrtf((float)hd);
     const size_t lbase = (size_t)l * e->cap;
-    for (int h = 0; h < m->H; h++) {
-        const int kh = h / rep;
-        const float *qh = q + h * hd;
-        float mx = -INFINITY;
-        for (int i = 0; i < n; i++) {
-            const size_t s = lbase + e->slotlist[i];
-            float sc;
-            if (e->int8)
-                sc = e->isa->dot_i8(qh, e->k8 + s * kvd + kh * hd, hd) * e->ks[s * KV + kh];
-            else
-                sc = e->isa->dot(qh, e->kf + s * kvd + kh * hd, hd);
-            sc *= scale;
-            e->scores[i] = sc;
-            if (sc > mx) mx = sc;
+    const int p0 = e->pos;
+    const nd_vops_t *v = e->v;
+    for (int t = 0; t < T; t++) {
+        const int pt = p0 + t;
+        /* positions attended, in order: [0, s_end) then [lo, pt] */
+        int s_end, lo;
+        if (e->window <= 0) {
+            s_end = 0;
+            lo = 0;
+        } else {
+            s_end = e->sinks < pt + 1 ? e->sinks : pt + 1;
+            lo = pt - e->window + 1;
+            if (lo < e->sinks) lo = e->sinks;
         }
-        float sum = 0.f;
-        for (int i = 0; i < n; i++) {
-            e->scores[i] = expf(e->scores[i] - mx);
-            sum += e->scores[i];
-        }
-        const float inv = 1.f / sum;
-        float *o = out + h * hd;
-        memset(o, 0, hd * sizeof(float));
-        for (int i = 0; i < n; i++) {
-            const size_t s = lbase + e->slotlist[i];
-            const float w = e->scores[i] * inv;
-            if (e->int8) {
-                e->isa->axpy_i8(w * e->vs[s * KV + kh], e->v8 + s * kvd + kh * hd, o, hd);
-            } else {
-                e->isa->axpy(w, e->vf + s * kvd + kh * hd, o, hd);
+        float *o = e->att + (size_t)t * qd;
+        /* slot rows (all heads) of the attended positions, in position order */
+        int n = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            const int a = pass ? lo : 0, b = pass ? pt + 1 : s_end;
+            const int bc = b < p0 ? b : p0; /* [a, bc) from the cache, [max(a, p0), b) the chunk */
+            int p = a;
+            if (p < bc) {
+                int slot = kv_slot(e, p);
+                const int ring = e->window > 0 && p >= e->sinks;
+                const int wrap = e->max_sinks + e->window;
+                for (; p < bc; p++, n++) {
+                    const size_t sl = lbase + slot;
+                    if (e->int8) {
+                        e->kp[n] = e->k8 + sl * kvd;
+                        e->vp[n] = e->v8 + sl * kvd;
+                        for (int h = 0; h < KV; h++) {
+                            e->kscl[(size_t)h * e->cap + n] = e->ks[sl * KV + h];
+                            e->vscl[(size_t)h * e->cap + n] = e->vs[sl * KV + h];
+                        }
+                    } else {
+                        e->kp[n] = e->kf + sl * kvd;
+                        e->vp[n] = e->vf + sl * kvd;
+                    }
+                    if (++slot == wrap && ring) slot = e->max_sinks;
+                }
+            }
+            for (p = a > p0 ? a : p0; p < b; p++, n++) {
+                const size_t c = (size_t)(p - p0);
+                if (e->int8) {
+                    e->kp[n] = e->k8c + c * kvd;
+                    e->vp[n] = e->v8c + c * kvd;
+                    for (int h = 0; h < KV; h++) {
+                        e->kscl[(size_t)h * e->cap + n] = e->ksc[c * KV + h];
+                        e->vscl[(size_t)h * e->cap + n] = e->vsc[c * KV + h];
+                    }
+                } else {
+                    e->kp[n] = e->kb + c * kvd;
+                    e->vp[n] = e->vb + c * kvd;
+                }
             }
         }
+        for (int kh = 0; kh < KV; kh++) {
+            /* scores of the rep query heads of this KV head: rows of e->scores, stride n */
+            float inv[16];
+            for (int r = 0; r < rep; r++) {
+                const int h = kh * rep + r;
+                const float *qh = e->qb + (size_t)t * qd + h * hd;
+                float *sc = e->scores + (size_t)r * n;
+                if (e->int8) {
+                    float qs;
+                    quant_head(v, qh, hd, e->q8, &qs);
+                    e->isa->qk_i8(e->q8, (const int8_t *const *)e->kp, kh * hd, n, hd, e->idot);
+                    v->scores_i8(sc, e->idot, e->kscl + (size_t)kh * e->cap, qs, scale, n);
+                } else {
+                    for (int i = 0; i < n; i++)
+                        sc[i] = e->isa->dot(qh, (const float *)e->kp[i] + kh * hd, hd) * scale;
+                }
+                inv[r] = 1.f / v->softmax_exp(sc, n);
+                if (e->int8) v->mul(sc, e->vscl + (size_t)kh * e->cap, n);
+            }
+            float *oh = o + kh * rep * hd;
+            if (e->int8)
+                v->attn_v_i8(oh, e->vp, kh * hd, e->scores, rep, n, hd);
+            else
+                v->attn_v_f32(oh, e->vp, kh * hd, e->scores, rep, n, hd);
+            for (int r = 0; r < rep; r++)
+                for (int i = 0; i < hd; i++) oh[r * hd + i] *= inv[r];
+        }
     }
-}
-
-static void rope(float *x, int hd, const float *c, const float *s) {
-    const int half = hd / 2;
-    for (int i = 0; i < half; i++) {
-        float a = x[i], b = x[i + half];
-        x[i] = a * c[i] - b * s[i];
-        x[i + half] = b * c[i] + a * s[i];
+    /* now the chunk's keys enter the cache */
+    for (int t = 0; t < T; t++) {
+        const size_t slot = lbase + kv_slot(e, p0 + t);
+        if (e->int8) {
+            memcpy(e->k8 + slot * kvd, e->k8c + (size_t)t * kvd, kvd);
+            memcpy(e->v8 + slot * kvd, e->v8c + (size_t)t * kvd, kvd);
+            memcpy(e->ks + slot * KV, e->ksc + (size_t)t * KV, KV * sizeof(float));
+            memcpy(e->vs + slot * KV, e->vsc + (size_t)t * KV, KV * sizeof(float));
+        } else {
+            memcpy(e->kf + slot * kvd, e->kb + (size_t)t * kvd, kvd * sizeof(float));
+            memcpy(e->vf + slot * kvd, e->vb + (size_t)t * kvd, kvd * sizeof(float));
+        }
     }
 }
 
 static void block(nd_engine_t *e, int l, int T) {
     const nd_model_t *m = e->m;
     const nd_layer_w *w = &m->layers[l];
+    const nd_vops_t *v = e->v;
     const int d = m->d, hd = m->hd, H = m->H, KV = m->KV, qd = H * hd, kvd = KV * hd;
     const int half = hd / 2;
     double t0 = now_ns();
-    for (int t = 0; t < T; t++) zcn(e->bx + (size_t)t * d, w->norm_in, e->h + (size_t)t * d, d);
+    for (int t = 0; t < T; t++) v->zcn(e->bx + (size_t)t * d, w->norm_in, e->h + (size_t)t * d, d);
     prepare(e, &w->q, e->h, T, d);
     matmul(e, &w->q, e->qb, qd, 0, qd);
     if (!act_compat(&w->q, &w->k)) prepare(e, &w->k, e->h, T, d);
@@ -297,57 +367,45 @@ static void block(nd_engine_t *e, int l, int T) {
     double t1 = now_ns();
     e->timers[1] += t1 - t0;
     for (int t = 0; t < T; t++) {
-        float *q = e->qb + (size_t)t * qd, *k = e->kb + (size_t)t * kvd, *v = e->vb + (size_t)t * kvd;
+        float *q = e->qb + (size_t)t * qd, *k = e->kb + (size_t)t * kvd, *vv = e->vb + (size_t)t * kvd;
         const float *c = e->cosb + (size_t)t * half, *s = e->sinb + (size_t)t * half;
         for (int h = 0; h < H; h++) {
-            zcn(q + h * hd, w->q_norm, q + h * hd, hd);
-            rope(q + h * hd, hd, c, s);
+            v->zcn(q + h * hd, w->q_norm, q + h * hd, hd);
+            v->rope(q + h * hd, hd, c, s);
         }
         for (int h = 0; h < KV; h++) {
-            zcn(k + h * hd, w->k_norm, k + h * hd, hd);
-            rope(k + h * hd, hd, c, s);
-        }
-        const int p = e->pos + t;
-        const size_t slot = (size_t)l * e->cap + kv_slot(e, p);
-        if (e->int8) {
-            for (int h = 0; h < KV; h++) {
-                quant_head(k + h * hd, hd, e->k8 + slot * kvd + h * hd, &e->ks[slot * KV + h]);
-                quant_head(v + h * hd, hd, e->v8 + slot * kvd + h * hd, &e->vs[slot * KV + h]);
+            v->zcn(k + h * hd, w->k_norm, k + h * hd, hd);
+            v->rope(k + h * hd, hd, c, s);
+            if (e->int8) {
+                quant_head(v, k + h * hd, hd, e->k8c + (size_t)t * kvd + h * hd, &e->ksc[t * KV + h]);
+                quant_head(v, vv + h * hd, hd, e->v8c + (size_t)t * kvd + h * hd, &e->vsc[t * KV + h]);
             }
-        } else {
-            memcpy(e->kf + slot * kvd, k, kvd * sizeof(float));
-            memcpy(e->vf + slot * kvd, v, kvd * sizeof(float));
         }
-        float *o = e->att + (size_t)t * qd;
-        attention(e, l, p, q, o);
-        const float *g = e->gb + (size_t)t * qd;
-        for (int i = 0; i < qd; i++) o[i] *= sigm(g[i]);
     }
+    attention_chunk(e, l, T);
+    for (int t = 0; t < T; t++) v->gate(e->att + (size_t)t * qd, e->gb + (size_t)t * qd, qd);
     double t2 = now_ns();
     e->timers[2] += t2 - t1;
     prepare(e, &w->o, e->att, T, qd);
     matmul(e, &w->o, e->ao, d, 0, d);
     double t3 = now_ns();
     e->timers[3] += t3 - t2;
-    const float ag = sigm(w->attn_gate);
+    const float ag = v->sigm(w->attn_gate);
     const int n = m->hada_n;
     for (int t = 0; t < T; t++) {
         float *x = e->blk + (size_t)t * d;
         const float *bx = e->bx + (size_t)t * d;
         float *a = e->ao + (size_t)t * d;
-        zcn(a, w->post_norm, a, d);
-        for (int i = 0; i < d; i++) x[i] = bx[i] + ag * a[i];
+        v->zcn(a, w->post_norm, a, d);
+        v->add_scaled(x, bx, ag, a, d);
         float *z = e->z;
-        zcn(x, w->pre_hada, z, d);
+        v->zcn(x, w->pre_hada, z, d);
         for (int i = d; i < n; i++) z[i] = 0.f;
-        for (int i = 0; i < n; i++) z[i] *= w->d1[i];
+        v->mul(z, w->d1, n);
         e->isa->fwht(z, n);
-        for (int i = 0; i < n; i++) {
-            float v = w->d2[i] * z[i];
-            z[i] = v * sigm(v);
-        }
+        v->silu_mul(z, w->d2, n);
         e->isa->fwht(z, n);
-        for (int i = 0; i < d; i++) x[i] += w->d3[i] * z[i];
+        v->add_mul(x, w->d3, z, d);
     }
     e->timers[4] += now_ns() - t3;
 }
@@ -355,6 +413,7 @@ static void block(nd_engine_t *e, int l, int T) {
 static void engram(nd_engine_t *e, int si, int T) {
     const nd_model_t *m = e->m;
     const nd_engram_w *w = &m->eng[si];
+    const nd_vops_t *v = e->v;
     const int d = m->d, sub = m->sub_dim, ed = m->ntables * sub;
     const int heads = m->ntables / (m->norders ? m->norders : 1);
     double t0 = now_ns();
@@ -372,7 +431,7 @@ static void engram(nd_engine_t *e, int si, int T) {
             for (int i = 0; i < o; i++) acc = (acc ^ (uint32_t)e->tokwin[t + 7 - i]) * 0x01000193u;
             acc ^= acc >> 15;
             const int row = j * m->slots + (int)(acc % (uint32_t)m->slots);
-            decode_row(e, &w->tables, row, e->tmp);
+            decode_table_row(e, w, row, e->tmp);
             memcpy(dst, e->tmp, sub * sizeof(float));
         }
     }
@@ -385,28 +444,30 @@ static void engram(nd_engine_t *e, int si, int T) {
     for (int t = 0; t < T; t++) {
         const int p = e->pos + t;
         memcpy(vh + (size_t)(p % e->R) * d, e->ev + (size_t)t * d, d * sizeof(float));
-        float *v = e->tmp; /* conv output */
-        memset(v, 0, d * sizeof(float));
+        float *cv = e->tmp; /* conv output */
+        memset(cv, 0, d * sizeof(float));
         for (int mm = 0; mm < m->conv_taps; mm++) {
             const int pp = p - mm * m->dil;
             if (pp < 0) break;
-            const float *src = vh + (size_t)(pp % e->R) * d, *tap = w->taps + (size_t)mm * d;
-            for (int i = 0; i < d; i++) v[i] += tap[i] * src[i];
+            v->add_mul(cv, w->taps + (size_t)mm * d, vh + (size_t)(pp % e->R) * d, d);
         }
         const float *u = e->u + (size_t)t * d;
         float *un = e->tmp + d, *kn = e->tmp + 2 * d;
-        rms_unit(u, un, d);
-        rms_unit(e->ek + (size_t)t * d, kn, d);
-        float s = 0.f;
-        for (int i = 0; i < d; i++) s += un[i] * kn[i];
-        const float gate = sigm(s * isd);
-        float *bx = e->bx + (size_t)t * d;
-        for (int i = 0; i < d; i++) bx[i] = u[i] + gate * v[i];
+        v->zcn(u, NULL, un, d);
+        v->zcn(e->ek + (size_t)t * d, NULL, kn, d);
+        const float gate = v->sigm(e->isa->dot(un, kn, d) * isd);
+        v->add_scaled(e->bx + (size_t)t * d, u, gate, cv, d);
     }
     e->timers[5] += now_ns() - t0;
 }
 
-static void sinkhorn(float A[4][4], int n) {
+/* P = sinkhorn(A): 20 iterations of (rows, then columns) normalisation, then exp. In the positive
+ * domain (exp once, then divide by row and column sums) when the logits' range keeps every entry
+ * a normal FP32 number; else the log-space form (subtract the row / column logsumexp). The two are
+ * the same function; only rounding differs. */
+#define ND_SINKHORN_RANGE 80.f
+
+static void sinkhorn_log(float A[4][4], int n) {
     for (int it = 0; it < 20; it++) {
         for (int i = 0; i < n; i++) {
             float mx = -INFINITY, s = 0.f;
@@ -427,9 +488,58 @@ static void sinkhorn(float A[4][4], int n) {
         for (int j = 0; j < n; j++) A[i][j] = expf(A[i][j]);
 }
 
+void nd_sinkhorn(float A[4][4], int n, int force_log) {
+    float mx = -INFINITY, mn = INFINITY;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            mx = fmaxf(mx, A[i][j]);
+            mn = fminf(mn, A[i][j]);
+        }
+    if (force_log || !(mx - mn <= ND_SINKHORN_RANGE)) {
+        sinkhorn_log(A, n);
+        return;
+    }
+    if (n != 4) {
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) A[i][j] = expf(A[i][j] - mx);
+        for (int it = 0; it < 20; it++) {
+            for (int i = 0; i < n; i++) {
+                float s = 0.f;
+                for (int j = 0; j < n; j++) s += A[i][j];
+                for (int j = 0; j < n; j++) A[i][j] /= s;
+            }
+            for (int j = 0; j < n; j++) {
+                float s = 0.f;
+                for (int i = 0; i < n; i++) s += A[i][j];
+                for (int i = 0; i < n; i++) A[i][j] /= s;
+            }
+        }
+        return;
+    }
+    /* 4 lanes: one 4-float vector per row; the same sums and divisions as the loop above */
+    typedef float v4f __attribute__((vector_size(16)));
+    v4f r[4];
+    for (int i = 0; i < 4; i++) {
+        float t[4];
+        for (int j = 0; j < 4; j++) t[j] = expf(A[i][j] - mx);
+        memcpy(&r[i], t, 16);
+    }
+    for (int it = 0; it < 20; it++) {
+        for (int i = 0; i < 4; i++) {
+            const float s = ((r[i][0] + r[i][1]) + r[i][2]) + r[i][3];
+            const v4f sv = {s, s, s, s};
+            r[i] = r[i] / sv;
+        }
+        const v4f cs = ((r[0] + r[1]) + r[2]) + r[3];
+        for (int i = 0; i < 4; i++) r[i] = r[i] / cs;
+    }
+    for (int i = 0; i < 4; i++) memcpy(A[i], &r[i], 16);
+}
+
 static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logits, int mode,
                          const int32_t *cand, int ncand, float *cells) {
     const nd_model_t *m = e->m;
+    const nd_vops_t *v = e->v;
     const int d = m->d, nl = m->lanes, L = m->L, half = m->hd / 2, ld = nl * d;
     double t0 = now_ns();
     const float sd = sqrtf((float)d);
@@ -442,8 +552,7 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
         /* RoPE angles for this absolute position, in double for the angle product */
         const int p = e->pos + t;
         for (int i = 0; i < half; i++) {
-            double f = pow((double)m->rope_theta, -2.0 * i / (double)m->hd);
-            double ang = (double)p * (double)(float)f;
+            double ang = (double)p * (double)e->freq[i];
             e->cosb[(size_t)t * half + i] = (float)cos(ang);
             e->sinb[(size_t)t * half + i] = (float)sin(ang);
         }
@@ -456,7 +565,7 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
     for (int l = 0; l < L; l++) {
         double tm = now_ns();
         const int s = l % nl;
-        for (int t = 0; t < T; t++) rms_unit(e->X + (size_t)t * ld, e->nx + (size_t)t * ld, ld);
+        for (int t = 0; t < T; t++) v->zcn(e->X + (size_t)t * ld, NULL, e->nx + (size_t)t * ld, ld);
         prepare(e, &m->phi_pre, e->nx, T, ld);
         matmul(e, &m->phi_pre, e->hp - l * nl, nl, l * nl, (l + 1) * nl);
         if (!act_compat(&m->phi_pre, &m->phi_post)) prepare(e, &m->phi_post, e->nx, T, ld);
@@ -464,14 +573,12 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
         if (!act_compat(&m->phi_post, &m->phi_res)) prepare(e, &m->phi_res, e->nx, T, ld);
         matmul(e, &m->phi_res, e->hr - l * nl * nl, nl * nl, l * nl * nl, (l + 1) * nl * nl);
         for (int t = 0; t < T; t++) {
-            const float *X = e->X + (size_t)t * ld;
-            float *u = e->u + (size_t)t * d;
-            memset(u, 0, d * sizeof(float));
-            for (int i = 0; i < nl; i++) {
-                float hpre = sigm(m->a_pre[l] * e->hp[t * nl + i] + m->b_pre[l * nl + i] +
+            float hpre[4];
+            for (int i = 0; i < nl; i++)
+                hpre[i] = v->sigm(m->a_pre[l] * e->hp[t * nl + i] + m->b_pre[l * nl + i] +
                                   (i == s ? 4.f : -4.f));
-                for (int k = 0; k < d; k++) u[k] += hpre * X[i * d + k];
-            }
+            float *u = e->u + (size_t)t * d;
+            v->lane_sum(u, e->X + (size_t)t * ld, hpre, nl, d);
             memcpy(e->bx + (size_t)t * d, u, d * sizeof(float));
         }
         e->timers[6] += now_ns() - tm;
@@ -482,33 +589,16 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
         for (int t = 0; t < T; t++) {
             float *X = e->X + (size_t)t * ld;
             const float *u = e->u + (size_t)t * d, *y = e->blk + (size_t)t * d;
-            float hpost[4], A[4][4], Xn[4 * 1024];
-            float *xn = ld <= 4 * 1024 ? Xn : e->tmp;
+            float hpost[4], A[4][4];
             for (int i = 0; i < nl; i++)
-                hpost[i] = 2.f * sigm(m->a_post[l] * e->hq[t * nl + i] + m->b_post[l * nl + i] +
-                                      (i == s ? 0.f : -4.f));
+                hpost[i] = 2.f * v->sigm(m->a_post[l] * e->hq[t * nl + i] + m->b_post[l * nl + i] +
+                                         (i == s ? 0.f : -4.f));
             for (int i = 0; i < nl; i++)
                 for (int j = 0; j < nl; j++)
                     A[i][j] = m->a_res[l] * e->hr[t * nl * nl + i * nl + j] + m->b_res[(l * nl + i) * nl + j];
-            sinkhorn(A, nl);
-            for (int i = 0; i < nl; i++) {
-                float *o = xn + i * d;
-                for (int k = 0; k < d; k++) o[k] = hpost[i] * (y[k] - u[k]);
-                for (int j = 0; j < nl; j++) {
-                    const float pij = A[i][j];
-                    const float *xj = X + j * d;
-                    for (int k = 0; k < d; k++) o[k] += pij * xj[k];
-                }
-            }
-            memcpy(X, xn, ld * sizeof(float));
-            if (cells) {
-                float *c = cells + ((size_t)t * (L + 1) + l + 1) * d;
-                for (int k = 0; k < d; k++) {
-                    float acc = 0.f;
-                    for (int i = 0; i < nl; i++) acc += X[i * d + k];
-                    c[k] = acc / nl;
-                }
-            }
+            nd_sinkhorn(A, nl, 0);
+            v->mhc_mix(X, y, u, hpost, (const float(*)[4])A, nl, d,
+                       cells ? cells + ((size_t)t * (L + 1) + l + 1) * d : NULL);
         }
         e->timers[6] += now_ns() - tm;
     }
@@ -519,12 +609,8 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
     for (int t = t_first; t < T && nt; t++) {
         const float *X = e->X + (size_t)t * ld;
         float *xf = e->xf + (size_t)(t - t_first) * d;
-        for (int k = 0; k < d; k++) {
-            float acc = 0.f;
-            for (int i = 0; i < nl; i++) acc += X[i * d + k];
-            xf[k] = acc / nl;
-        }
-        zcn(xf, m->final_norm, xf, d);
+        v->lane_mean(xf, X, nl, d);
+        v->zcn(xf, m->final_norm, xf, d);
     }
     if (nt) {
         prepare(e, &m->emb, e->xf, nt, d);
@@ -590,30 +676,34 @@ int nd_engine_forward(nd_engine_t *e, const int32_t *ids, int n, float *logits, 
 }
 
 nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window, int sinks,
-                           int capacity, int tmax, int threads) {
+                           int max_sinks, int capacity, int tmax, int threads) {
     const nd_isa_t *ia = nd_isa_select(isa);
-    if (!ia || m->lanes > 4 || m->nsites > 4) return NULL;
+    if (!ia || m->lanes > 4 || m->nsites > 4 || m->H % m->KV || m->H / m->KV > 16) return NULL;
     nd_engine_t *e = calloc(1, sizeof(*e));
     if (!e) return NULL;
     e->m = m;
     e->isa = ia;
+    e->v = ia->v;
     e->int8 = int8;
     e->window = window;
-    e->sinks = window > 0 ? (sinks < 0 ? 0 : sinks) : 0;
-    e->cap = window > 0 ? e->sinks + window : capacity;
+    if (sinks < 0) sinks = 0;
+    if (max_sinks < sinks) max_sinks = sinks;
+    e->max_sinks = window > 0 ? max_sinks : 0;
+    e->sinks = window > 0 ? sinks : 0;
+    e->cap = window > 0 ? e->max_sinks + window : capacity;
     e->tmax = tmax < 1 ? 1 : tmax;
     e->nthreads = threads < 1 ? 1 : threads > 16 ? 16 : threads;
     const int d = m->d, qd = m->H * m->hd, kvd = m->KV * m->hd, L = m->L, T = e->tmax;
     const int ed = m->ntables * m->sub_dim;
     const size_t kvn = (size_t)L * e->cap * kvd;
     if (int8) {
-        e->k8 = xalloc(e, kvn);
-        e->v8 = xalloc(e, kvn);
-        e->ks = xalloc(e, (size_t)L * e->cap * m->KV * 4);
-        e->vs = xalloc(e, (size_t)L * e->cap * m->KV * 4);
+        e->k8 = xalloc_lazy(e, kvn);
+        e->v8 = xalloc_lazy(e, kvn);
+        e->ks = xalloc_lazy(e, (size_t)L * e->cap * m->KV * 4);
+        e->vs = xalloc_lazy(e, (size_t)L * e->cap * m->KV * 4);
     } else {
-        e->kf = xalloc(e, kvn * 4);
-        e->vf = xalloc(e, kvn * 4);
+        e->kf = xalloc_lazy(e, kvn * 4);
+        e->vf = xalloc_lazy(e, kvn * 4);
     }
     e->R = (m->conv_taps > 0 ? (m->conv_taps - 1) * m->dil : 0) + 1;
     e->vhist = xalloc(e, (size_t)(m->nsites ? m->nsites : 1) * e->R * d * 4);
@@ -658,14 +748,28 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
     e->xf = xalloc(e, (size_t)T * d * 4);
     e->cosb = xalloc(e, (size_t)T * m->hd * 2);
     e->sinb = xalloc(e, (size_t)T * m->hd * 2);
-    e->scores = xalloc(e, (size_t)e->cap * 4);
+    e->scores = xalloc(e, (size_t)e->cap * (m->H / m->KV) * 4);
+    e->idot = xalloc(e, (size_t)e->cap * 4);
+    e->kp = xalloc(e, (size_t)e->cap * sizeof(void *));
+    e->vp = xalloc(e, (size_t)e->cap * sizeof(void *));
+    e->kscl = xalloc(e, (size_t)e->cap * m->KV * 4);
+    e->vscl = xalloc(e, (size_t)e->cap * m->KV * 4);
+    e->q8 = xalloc(e, (size_t)m->hd);
+    if (int8) {
+        e->k8c = xalloc(e, (size_t)T * kvd);
+        e->v8c = xalloc(e, (size_t)T * kvd);
+        e->ksc = xalloc(e, (size_t)T * m->KV * 4);
+        e->vsc = xalloc(e, (size_t)T * m->KV * 4);
+    }
+    e->freq = xalloc(e, (size_t)m->hd * 4);
+    for (int i = 0; i < m->hd / 2; i++)
+        e->freq[i] = (float)pow((double)m->rope_theta, -2.0 * i / (double)m->hd);
     int tmpn = 4 * d + 4 * ND_GROUP;
     if (m->sub_dim + ND_GROUP > tmpn) tmpn = m->sub_dim + ND_GROUP;
     if (ld > tmpn) tmpn = ld;
     if (d > tmpn) tmpn = d;
     e->tmp = xalloc(e, (size_t)(tmpn + m->emb.in_pad + m->eng[0].tables.in_pad) * 4);
     e->tokwin = xalloc(e, (size_t)(T + 8) * 4);
-    e->slotlist = xalloc(e, (size_t)e->cap * 4);
     if (!e->scores || !e->act.xr || (!e->kf && !e->k8)) {
         nd_engine_free(e);
         return NULL;
@@ -704,7 +808,8 @@ void nd_engine_free(nd_engine_t *e) {
                     e->act.xs, e->act.xsum, e->x0, e->X, e->nx, e->hp, e->hq, e->hr, e->u,
                     e->bx, e->blk, e->h, e->qb, e->kb, e->vb, e->gb, e->att, e->ao, e->z,
                     e->e, e->ek, e->ev, e->xf, e->cosb, e->sinb, e->scores, e->tmp, e->tokwin,
-                    e->slotlist};
+                    e->idot, (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->q8, e->k8c,
+                    e->v8c, e->ksc, e->vsc, e->freq};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
     free(e);
 }
@@ -725,81 +830,132 @@ void nd_engine_timers(const nd_engine_t *e, double *out, int n) {
     for (int i = 0; i < n && i < 8; i++) out[i] = e->timers[i];
 }
 
-/* ---- prefix state: position, token history, engram v' ring, and the used KV slots ---- */
+void nd_model_drop_tables(const nd_model_t *m) {
+    if (m->fd < 0) return;
+    const long pg = sysconf(_SC_PAGESIZE);
+    for (int s = 0; s < m->nsites; s++) {
+        const nd_cq_t *t = &m->eng[s].tables;
+        uintptr_t a = (uintptr_t)t->codes, b = (uintptr_t)(t->norms + (size_t)t->rows * t->groups);
+        a = (a + pg - 1) / pg * pg;
+        b = b / pg * pg;
+        if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
+    }
+}
+
+int nd_engine_set_sinks(nd_engine_t *e, int sinks) {
+    if (sinks < 0 || (e->window > 0 && sinks > e->max_sinks)) return ND_ERR_ARG;
+    e->sinks = e->window > 0 ? sinks : 0;
+    return ND_OK;
+}
+
+int nd_engine_sinks(const nd_engine_t *e) { return e->sinks; }
+int nd_engine_max_sinks(const nd_engine_t *e) { return e->max_sinks; }
+
+/* ---- prefix state: position, sinks, token history, engram v' ring, and the used KV slots ---- */
 
 static size_t slot_bytes(const nd_engine_t *e) {
     const int kvd = e->m->KV * e->m->hd;
     return e->int8 ? (size_t)2 * kvd + (size_t)2 * e->m->KV * 4 : (size_t)2 * kvd * 4;
 }
 
-static int used_slots(const nd_engine_t *e) { return e->pos < e->cap ? e->pos : e->cap; }
+/* the used slots as two runs: sinks [0, n0) and ring [a1, a1 + n1) */
+static void used_runs(const nd_engine_t *e, int pos, int sinks, int *n0, int *a1, int *n1) {
+    if (e->window <= 0) {
+        *n0 = pos < e->cap ? pos : e->cap;
+        *a1 = 0;
+        *n1 = 0;
+        return;
+    }
+    *n0 = pos < sinks ? pos : sinks;
+    int r = pos - sinks;
+    r = r < 0 ? 0 : r > e->window ? e->window : r;
+    *a1 = e->max_sinks;
+    *n1 = r;
+}
+
+#define ND_STATE_WORDS 9
+static size_t vhist_bytes(const nd_engine_t *e) {
+    return (size_t)(e->m->nsites ? e->m->nsites : 1) * e->R * e->m->d * 4;
+}
 
 size_t nd_state_size(const nd_engine_t *e) {
-    return 8 * 4 + sizeof(e->tokhist) + (size_t)(e->m->nsites ? e->m->nsites : 1) * e->R * e->m->d * 4 +
-           (size_t)e->m->L * used_slots(e) * slot_bytes(e);
+    int n0, a1, n1;
+    used_runs(e, e->pos, e->sinks, &n0, &a1, &n1);
+    return ND_STATE_WORDS * 4 + sizeof(e->tokhist) + vhist_bytes(e) +
+           (size_t)e->m->L * (n0 + n1) * slot_bytes(e);
+}
+
+/* copy slots [a, a + n) of every layer out of (dir 0) or into (dir 1) the cache */
+static uint8_t *copy_slots(nd_engine_t *e, uint8_t *p, int a, int n, int dir) {
+    const int kvd = e->m->KV * e->m->hd, KV = e->m->KV;
+    if (n <= 0) return p;
+#define ND_CP(dst_cache, bytes)                                   \
+    do {                                                          \
+        if (dir) memcpy((dst_cache), p, (bytes));                 \
+        else memcpy(p, (dst_cache), (bytes));                     \
+        p += (bytes);                                             \
+    } while (0)
+    for (int l = 0; l < e->m->L; l++) {
+        size_t base = (size_t)l * e->cap + a;
+        if (e->int8) {
+            ND_CP(e->k8 + base * kvd, (size_t)n * kvd);
+            ND_CP(e->v8 + base * kvd, (size_t)n * kvd);
+            ND_CP(e->ks + base * KV, (size_t)n * KV * 4);
+            ND_CP(e->vs + base * KV, (size_t)n * KV * 4);
+        } else {
+            ND_CP(e->kf + base * kvd, (size_t)n * kvd * 4);
+            ND_CP(e->vf + base * kvd, (size_t)n * kvd * 4);
+        }
+    }
+#undef ND_CP
+    return p;
 }
 
 size_t nd_state_save(const nd_engine_t *e, void *buf, size_t cap) {
     size_t need = nd_state_size(e);
     if (cap < need) return 0;
     uint8_t *p = buf;
-    const int kvd = e->m->KV * e->m->hd, KV = e->m->KV, us = used_slots(e);
-    uint32_t hdr[8] = {ND_STATE_MAGIC, (uint32_t)e->pos, (uint32_t)e->int8, (uint32_t)e->window,
-                       (uint32_t)e->sinks, (uint32_t)e->cap, (uint32_t)us, (uint32_t)e->R};
+    int n0, a1, n1;
+    used_runs(e, e->pos, e->sinks, &n0, &a1, &n1);
+    uint32_t hdr[ND_STATE_WORDS] = {ND_STATE_MAGIC,        (uint32_t)e->pos,   (uint32_t)e->int8,
+                                    (uint32_t)e->window,   (uint32_t)e->sinks, (uint32_t)e->max_sinks,
+                                    (uint32_t)e->cap,      (uint32_t)e->R,     (uint32_t)(n0 + n1)};
     memcpy(p, hdr, sizeof(hdr));
     p += sizeof(hdr);
     memcpy(p, e->tokhist, sizeof(e->tokhist));
     p += sizeof(e->tokhist);
-    size_t vh = (size_t)(e->m->nsites ? e->m->nsites : 1) * e->R * e->m->d * 4;
-    memcpy(p, e->vhist, vh);
-    p += vh;
-    for (int l = 0; l < e->m->L; l++) {
-        size_t base = (size_t)l * e->cap;
-        if (e->int8) {
-            memcpy(p, e->k8 + base * kvd, (size_t)us * kvd), p += (size_t)us * kvd;
-            memcpy(p, e->v8 + base * kvd, (size_t)us * kvd), p += (size_t)us * kvd;
-            memcpy(p, e->ks + base * KV, (size_t)us * KV * 4), p += (size_t)us * KV * 4;
-            memcpy(p, e->vs + base * KV, (size_t)us * KV * 4), p += (size_t)us * KV * 4;
-        } else {
-            memcpy(p, e->kf + base * kvd, (size_t)us * kvd * 4), p += (size_t)us * kvd * 4;
-            memcpy(p, e->vf + base * kvd, (size_t)us * kvd * 4), p += (size_t)us * kvd * 4;
-        }
-    }
+    memcpy(p, e->vhist, vhist_bytes(e));
+    p += vhist_bytes(e);
+    p = copy_slots((nd_engine_t *)e, p, 0, n0, 0);
+    p = copy_slots((nd_engine_t *)e, p, a1, n1, 0);
     return need;
 }
 
 int nd_state_load(nd_engine_t *e, const void *buf, size_t n) {
     const uint8_t *p = buf;
-    uint32_t hdr[8];
+    uint32_t hdr[ND_STATE_WORDS];
     if (n < sizeof(hdr)) return ND_ERR_STATE;
     memcpy(hdr, p, sizeof(hdr));
     if (hdr[0] != ND_STATE_MAGIC || hdr[2] != (uint32_t)e->int8 || hdr[3] != (uint32_t)e->window ||
-        hdr[4] != (uint32_t)e->sinks || hdr[5] != (uint32_t)e->cap || hdr[7] != (uint32_t)e->R)
+        hdr[5] != (uint32_t)e->max_sinks || hdr[6] != (uint32_t)e->cap || hdr[7] != (uint32_t)e->R ||
+        hdr[4] > (uint32_t)e->max_sinks || hdr[1] > 0x7FFFFFFFu)
         return ND_ERR_STATE;
-    const int us = (int)hdr[6];
-    const int pos = (int)hdr[1];
-    if (us != (pos < e->cap ? pos : e->cap)) return ND_ERR_STATE;
-    size_t vh = (size_t)(e->m->nsites ? e->m->nsites : 1) * e->R * e->m->d * 4;
-    size_t need = sizeof(hdr) + sizeof(e->tokhist) + vh + (size_t)e->m->L * us * slot_bytes(e);
+    const int pos = (int)hdr[1], sinks = (int)hdr[4];
+    int n0, a1, n1;
+    used_runs(e, pos, sinks, &n0, &a1, &n1);
+    if (hdr[8] != (uint32_t)(n0 + n1)) return ND_ERR_STATE;
+    size_t need = sizeof(hdr) + sizeof(e->tokhist) + vhist_bytes(e) +
+                  (size_t)e->m->L * (n0 + n1) * slot_bytes(e);
     if (n != need) return ND_ERR_STATE;
     p += sizeof(hdr);
     memcpy(e->tokhist, p, sizeof(e->tokhist));
     p += sizeof(e->tokhist);
-    memcpy(e->vhist, p, vh);
-    p += vh;
-    const int kvd = e->m->KV * e->m->hd, KV = e->m->KV;
-    for (int l = 0; l < e->m->L; l++) {
-        size_t base = (size_t)l * e->cap;
-        if (e->int8) {
-            memcpy(e->k8 + base * kvd, p, (size_t)us * kvd), p += (size_t)us * kvd;
-            memcpy(e->v8 + base * kvd, p, (size_t)us * kvd), p += (size_t)us * kvd;
-            memcpy(e->ks + base * KV, p, (size_t)us * KV * 4), p += (size_t)us * KV * 4;
-            memcpy(e->vs + base * KV, p, (size_t)us * KV * 4), p += (size_t)us * KV * 4;
-        } else {
-            memcpy(e->kf + base * kvd, p, (size_t)us * kvd * 4), p += (size_t)us * kvd * 4;
-            memcpy(e->vf + base * kvd, p, (size_t)us * kvd * 4), p += (size_t)us * kvd * 4;
-        }
-    }
+    memcpy(e->vhist, p, vhist_bytes(e));
+    p += vhist_bytes(e);
+    uint8_t *q = (uint8_t *)p;
+    q = copy_slots(e, q, 0, n0, 1);
+    copy_slots(e, q, a1, n1, 1);
     e->pos = pos;
+    e->sinks = e->window > 0 ? sinks : 0;
     return ND_OK;
 }

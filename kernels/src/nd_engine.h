@@ -12,6 +12,9 @@ typedef struct {
 typedef struct {
     nd_cq_t tables, key, value;
     const float *taps; /* [conv_taps, d] */
+    /* file offsets of the tables' codes and norms: with a model fd the engine reads the few rows
+     * a token gathers with pread, so the tables' pages never enter the process's resident set */
+    long long tab_codes_off, tab_norms_off;
 } nd_engram_w;
 
 typedef struct {
@@ -22,6 +25,7 @@ typedef struct {
     const float *a_pre, *a_post, *a_res, *b_pre, *b_post, *b_res, *final_norm;
     nd_layer_w *layers;
     nd_engram_w eng[4];
+    int fd; /* the model file opened for reading, or -1 (tables read from the mapping) */
 } nd_model_t;
 
 typedef struct nd_engine nd_engine_t;
@@ -29,9 +33,18 @@ typedef struct nd_engine nd_engine_t;
 enum { ND_LOGITS_NONE = 0, ND_LOGITS_LAST = 1, ND_LOGITS_ALL = 2 };
 enum { ND_OK = 0, ND_ERR_FULL = -1, ND_ERR_ARG = -2, ND_ERR_STATE = -3 };
 
-/* window <= 0: no window, `capacity` positions of KV (all attended).  */
+/* window <= 0: no window, `capacity` positions of KV (all attended). With a window the cache
+ * holds max_sinks pinned slots then the ring of `window`; `sinks` (<= max_sinks) of them are used
+ * until nd_engine_set_sinks changes it (which takes effect from position 0: call it with reset). */
 nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window, int sinks,
-                           int capacity, int tmax, int threads);
+                           int max_sinks, int capacity, int tmax, int threads);
+int nd_engine_set_sinks(nd_engine_t *e, int sinks);
+int nd_engine_sinks(const nd_engine_t *e);
+int nd_engine_max_sinks(const nd_engine_t *e);
+void nd_sinkhorn(float A[4][4], int n, int force_log);
+/* with m->fd set: unmap the engram tables' pages this process may have touched (they stay in
+ * the page cache; the engine reads table rows with pread) */
+void nd_model_drop_tables(const nd_model_t *m);
 void nd_engine_free(nd_engine_t *e);
 void nd_engine_reset(nd_engine_t *e);
 const char *nd_engine_isa(const nd_engine_t *e);

@@ -9,6 +9,57 @@
 #include "isa_neon.h"
 #include "isa_neon_dot.h"
 
+/* the per-token vector work, once per ISA (see nd_vec_impl.h) */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#define VPFX(n) gen_##n
+#define VATTR
+#if defined(__aarch64__)
+#define ND_FMA8(a, b, c) ({                                                                     \
+    float32x4_t a0_, a1_, b0_, b1_, c0_, c1_;                                                 \
+    nd_v8f a_ = (a), b_ = (b), c_ = (c), r_;                                                  \
+    memcpy(&a0_, &a_, 16), memcpy(&a1_, (char *)&a_ + 16, 16);                               \
+    memcpy(&b0_, &b_, 16), memcpy(&b1_, (char *)&b_ + 16, 16);                               \
+    memcpy(&c0_, &c_, 16), memcpy(&c1_, (char *)&c_ + 16, 16);                               \
+    c0_ = vfmaq_f32(c0_, a0_, b0_);                                                           \
+    c1_ = vfmaq_f32(c1_, a1_, b1_);                                                           \
+    memcpy(&r_, &c0_, 16), memcpy((char *)&r_ + 16, &c1_, 16);                                \
+    r_;                                                                                       \
+})
+#define ND_LDB8(p) ({                                                                           \
+    int16x8_t w16_ = vmovl_s8(vld1_s8(p));                                                    \
+    float32x4_t lo_ = vcvtq_f32_s32(vmovl_s16(vget_low_s16(w16_)));                           \
+    float32x4_t hi_ = vcvtq_f32_s32(vmovl_high_s16(w16_));                                    \
+    nd_v8f r_;                                                                                \
+    memcpy(&r_, &lo_, 16);                                                                    \
+    memcpy((char *)&r_ + 16, &hi_, 16);                                                       \
+    r_;                                                                                       \
+})
+#endif
+#include "nd_vec_impl.h"
+#undef ND_FMA8
+#undef ND_LDB8
+#undef VPFX
+#undef VATTR
+#if defined(__x86_64__)
+#define VPFX(n) avx2v_##n
+#define VATTR __attribute__((target("avx2,fma")))
+#define ND_FMA8(a, b, c) ((nd_v8f)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
+#define ND_LDB8(p) ((nd_v8f)_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(p)))))
+#define ND_PACK8(dst, v)                                                                        \
+    do {                                                                                        \
+        __m256i v_;                                                                             \
+        memcpy(&v_, &(v), 32);                                                                  \
+        __m128i p_ = _mm_packs_epi32(_mm256_castsi256_si128(v_), _mm256_extracti128_si256(v_, 1)); \
+        _mm_storel_epi64((__m128i *)(dst), _mm_packs_epi16(p_, p_));                            \
+    } while (0)
+#include "nd_vec_impl.h"
+#undef ND_PACK8
+#undef ND_FMA8
+#undef ND_LDB8
+#undef VPFX
+#undef VATTR
+#endif
+
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #ifndef HWCAP_ASIMDDP
@@ -18,20 +69,25 @@
 
 static const nd_isa_t ISA_PORTABLE = {"portable",   nd_fwht_portable, port_mv_f32, port_mv_i8,
                                       port_mm_f32,  port_mm_i8,       port_dot,    port_axpy,
-                                      port_dot_i8f, port_axpy_i8, port_peak_i8};
+                                      port_dot_i8f, port_axpy_i8, port_peak_i8,
+                                      port_qk_i8,   &gen_vops};
 #if defined(__x86_64__)
 static const nd_isa_t ISA_AVX2 = {"avx2",      avx2_fwht, avx2_mv_f32, avx2_mv_i8,  avx2_mm_f32,
-                                  avx2_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, avx2_peak_i8};
+                                  avx2_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, avx2_peak_i8,
+                                  avx2_qk_i8, &avx2v_vops};
 #ifdef ND_HAVE_VNNI
 static const nd_isa_t ISA_VNNI = {"avx2_vnni", avx2_fwht, avx2_mv_f32, vnni_mv_i8,  avx2_mm_f32,
-                                  vnni_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, vnni_peak_i8};
+                                  vnni_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, vnni_peak_i8,
+                                  vnni_qk_i8, &avx2v_vops};
 #endif
 #endif
 #if defined(__aarch64__)
 static const nd_isa_t ISA_NEON = {"neon",      neon_fwht, neon_mv_f32, neon_mv_i8,  neon_mm_f32,
-                                  neon_mm_i8,  neon_dotf, neon_axpy,   neon_dot_i8f, neon_axpy_i8, neon_peak_i8};
+                                  neon_mm_i8,  neon_dotf, neon_axpy,   neon_dot_i8f, neon_axpy_i8, neon_peak_i8,
+                                  neon_qk_i8, &gen_vops};
 static const nd_isa_t ISA_NDOT = {"neon_dot",  neon_fwht, neon_mv_f32, ndot_mv_i8,  neon_mm_f32,
-                                  ndot_mm_i8,  neon_dotf, neon_axpy,   neon_dot_i8f, neon_axpy_i8, ndot_peak_i8};
+                                  ndot_mm_i8,  neon_dotf, neon_axpy,   neon_dot_i8f, neon_axpy_i8, ndot_peak_i8,
+                                  ndot_qk_i8, &gen_vops};
 #endif
 
 /* Best first. */
@@ -151,18 +207,13 @@ void nd_act_prepare(const nd_isa_t *isa, const nd_cq_t *m, nd_act_t *a, const fl
         int8_t *xq = a->xq + (size_t)t * in_pad;
         for (int g = 0; g < G; g++) {
             const float *v = xr + g * ND_GROUP;
-            float amax = 0.f;
-            for (int k = 0; k < ND_GROUP; k++) amax = fmaxf(amax, fabsf(v[k]));
+            const float amax = isa->v->amax(v, ND_GROUP);
             int32_t sum = 0;
             int8_t *q = xq + g * ND_GROUP;
             if (amax > 0.f) {
-                const float inv = 127.f / amax;
-                for (int k = 0; k < ND_GROUP; k++) {
-                    long r = lrintf(v[k] * inv);
-                    int8_t qi = (int8_t)(r > 127 ? 127 : r < -127 ? -127 : r);
-                    q[nd_perm_index(m->cbits, k)] = qi;
-                    sum += qi;
-                }
+                int8_t nat[ND_GROUP];
+                sum = isa->v->quant(v, ND_GROUP, 127.f / amax, nat);
+                isa->v->perm_group(nat, q, m->cbits);
             } else {
                 memset(q, 0, ND_GROUP);
             }
@@ -170,4 +221,14 @@ void nd_act_prepare(const nd_isa_t *isa, const nd_cq_t *m, nd_act_t *a, const fl
             a->xsum[(size_t)t * G + g] = sum;
         }
     }
+}
+
+/* Read bandwidth probe for the benchmark report: sums n bytes (a multiple of 64) as 64-bit words
+ * with 8 independent accumulators; the caller times it. Returns the sum (keeps the loop alive). */
+uint64_t nd_read_probe(const void *p, size_t n) {
+    const uint64_t *w = p;
+    uint64_t a[8] = {0};
+    for (size_t i = 0; i + 8 <= n / 8; i += 8)
+        for (int k = 0; k < 8; k++) a[k] += w[i + k];
+    return a[0] + a[1] + a[2] + a[3] + a[4] + a[5] + a[6] + a[7];
 }

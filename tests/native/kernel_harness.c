@@ -5,7 +5,11 @@
  * input:  int32 rows, cols, bits, group, T; float32 codebook[16]; uint8 codes[rows*row_bytes];
  *         uint16 norms[rows*groups]; float32 x[T*cols]
  * output: for each path, one file OUTDIR/<path>.bin: float32 fp32 products [T*rows],
- *         int8 single-token products [T*rows], int8 blocked products [T*rows], fwht(x) [T*in_pad]
+ *         int8 single-token products [T*rows], int8 blocked products [T*rows], fwht(x) [T*in_pad],
+ *         then the per-token vector ops on x: zcn(x_t, g = x_{t+1}) [T*cols], softmax_exp(x_t)
+ *         [T*cols] and its sums [T], x_t * sigmoid(x_{t+1}) [T*cols], silu(x_t * x_{t+1})
+ *         [T*cols], and int32 q.k of the int8 activations as 64-wide heads: q = the first head,
+ *         keys = every head [T*in_pad/64]
  * stdout: the paths, comma-separated. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +81,31 @@ int main(int argc, char **argv) {
         fwrite(y1, 4, (size_t)T * rows, o);
         fwrite(ym, 4, (size_t)T * rows, o);
         fwrite(fw, 4, (size_t)T * m.in_pad, o);
+        /* the vector ops (nd_vec_impl.h): the same bits on every ISA */
+        const size_t tc = (size_t)T * cols;
+        float *vz = calloc(tc, 4), *vs = malloc(tc * 4), *sums = calloc(T, 4), *vg = malloc(tc * 4),
+              *vl = malloc(tc * 4);
+        memcpy(vs, x, tc * 4);
+        for (int t = 0; t < T; t++) {
+            const float *xt = x + (size_t)t * cols, *xn = x + (size_t)((t + 1) % T) * cols;
+            isa->v->zcn(xt, xn, vz + (size_t)t * cols, cols);
+            sums[t] = isa->v->softmax_exp(vs + (size_t)t * cols, cols);
+            memcpy(vg + (size_t)t * cols, xt, cols * 4);
+            isa->v->gate(vg + (size_t)t * cols, xn, cols);
+            memcpy(vl + (size_t)t * cols, xt, cols * 4);
+            isa->v->silu_mul(vl + (size_t)t * cols, xn, cols);
+        }
+        const int nk = T * m.in_pad / 64;
+        const int8_t **kp = malloc(sizeof(void *) * nk);
+        for (int i = 0; i < nk; i++) kp[i] = a.xq + (size_t)i * 64;
+        int32_t *qk = calloc(nk, 4);
+        isa->qk_i8(a.xq, kp, 0, nk, 64, qk);
+        fwrite(vz, 4, tc, o);
+        fwrite(vs, 4, tc, o);
+        fwrite(sums, 4, T, o);
+        fwrite(vg, 4, tc, o);
+        fwrite(vl, 4, tc, o);
+        fwrite(qk, 4, nk, o);
         fclose(o);
     }
     return 0;
