@@ -34,6 +34,8 @@ class Engine(Protocol):
 
     def step(self, token_id: int, candidates: np.ndarray | None = None) -> np.ndarray: ...
 
+    def step_many(self, ids: Sequence[int], candidates: np.ndarray | None = None) -> np.ndarray: ...
+
     def save_state(self) -> Any: ...
 
     def restore_state(self, state: Any) -> None: ...
@@ -66,12 +68,14 @@ class ProbePool:
 
     def add(self, cells: np.ndarray) -> None:
         """Add cells `[n, d]` (any order: the pooled result does not depend on it)."""
-        s = (self.probes @ cells.T).astype(np.float64) * self.scale  # [P, n]
+        # einsum, not `@`: these products are small, and a threaded BLAS call costs far more
+        # than it computes when another core is busy (measured: 24 ms instead of 0.3 ms).
+        s = np.einsum("pd,nd->pn", self.probes, cells).astype(np.float64) * self.scale
         m_new = np.maximum(self.m, s.max(axis=1))
         shrink = np.exp(self.m - m_new)
         w = np.exp(s - m_new[:, None])
         self.den = self.den * shrink + w.sum(axis=1)
-        self.acc = self.acc * shrink[:, None] + w @ cells.astype(np.float64)
+        self.acc = self.acc * shrink[:, None] + np.einsum("pn,nd->pd", w, cells)
         self.m = m_new
 
     def output(self) -> np.ndarray:
@@ -127,7 +131,10 @@ class ReferenceEngine:
             self._run(ids)
 
     def step(self, token_id: int, candidates: np.ndarray | None = None) -> np.ndarray:
-        row = self._run([token_id])[0]
+        return self.step_many([token_id], candidates)
+
+    def step_many(self, ids: Sequence[int], candidates: np.ndarray | None = None) -> np.ndarray:
+        row = self._run(ids)[-1]
         return row if candidates is None else row[candidates]
 
     def save_state(self) -> Any:
@@ -234,6 +241,21 @@ class NativeSessionEngine:
         self._ids[0] = token_id
         c = None if candidates is None else np.ascontiguousarray(candidates, dtype=np.int32)
         return self._forward(self._ids[:1], c)
+
+    def step_many(self, ids: Sequence[int], candidates: np.ndarray | None = None) -> np.ndarray:
+        """Feed several tokens as one batch (forced spans reuse each weight group across
+        them) and return the logits after the last one."""
+        n = len(ids)
+        if n == 1:
+            return self.step(ids[0], candidates)
+        c = None if candidates is None else np.ascontiguousarray(candidates, dtype=np.int32)
+        out = None
+        for i in range(0, n, self.CHUNK):
+            part = ids[i : i + self.CHUNK]
+            self._ids[: len(part)] = part
+            last = i + self.CHUNK >= n
+            out = self._forward(self._ids[: len(part)], c if last else _NO_ROWS)
+        return out
 
     def save_state(self) -> Any:
         return self.eng.save_state(), {k: p.snapshot() for k, p in self.pools.items()}

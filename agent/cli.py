@@ -10,9 +10,13 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
+# The native engine owns the CPU cores; NumPy only does small bookkeeping here, and a threaded
+# BLAS spinning beside the engine's threads slows both. Must be set before NumPy loads.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from .errors import CactError
+import numpy as np  # noqa: E402
+
+from .errors import CactError  # noqa: E402
 
 Handler = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Handler] = {}

@@ -265,9 +265,7 @@ class Session:
 
         def score(cands: np.ndarray) -> np.ndarray:
             nonlocal steps
-            for tid in pending[:-1]:
-                eng.step(tid, _EMPTY)
-            out = eng.step(pending[-1], cands)
+            out = eng.step_many(pending, cands)  # forced tokens ride along in one batch
             steps += len(pending)
             pending.clear()
             return out
@@ -284,8 +282,8 @@ class Session:
         if res.ok and (self.has_confidence or self._conversation):
             # The head scores the prompt plus the whole call, and a conversation continues
             # after it: either way the tail of the turn must be in the cache.
-            for tid in pending:
-                eng.step(tid, _EMPTY)
+            if pending:
+                eng.step_many(pending, _EMPTY)
             steps += len(pending)
             pending.clear()
         if res.ok and self.has_confidence:
