@@ -189,6 +189,8 @@ class NativeSessionEngine:
         self._none = np.zeros(0, np.float32)
         self._ids = np.zeros(self.CHUNK, np.int32)
         self.eng = NativeEngine(cf, mode=mode, window=window, sinks=sinks, threads=threads)
+        self._owner_seq = 0
+        self._sink_owner: int | None = None  # which saved prefix the sink slots hold
 
     @property
     def isa(self) -> str:
@@ -200,6 +202,7 @@ class NativeSessionEngine:
 
     def reset(self, sinks: int | None = None) -> None:
         if sinks is not None and self.window is not None and sinks > self.eng.max_sinks:
+            self._sink_owner = None
             # Only a prefix longer than the sink region needs a new engine (a bigger one).
             self.eng = self._cls(
                 self.cf,
@@ -233,6 +236,8 @@ class NativeSessionEngine:
         return out
 
     def prefill(self, ids: Sequence[int]) -> None:
+        if self.eng.position < self.eng.sinks:
+            self._sink_owner = None  # these tokens land in the sink slots
         a = np.asarray(ids, dtype=np.int32)
         for i in range(0, a.size, self.CHUNK):
             self._forward(np.ascontiguousarray(a[i : i + self.CHUNK]), _NO_ROWS)
@@ -265,6 +270,29 @@ class NativeSessionEngine:
         self.eng.restore_state(st)
         for k, snap in pools.items():
             self.pools[k].restore(snap)
+        if not st.keep_sinks:
+            self._sink_owner = None  # the sink slots now hold whatever this state carried
+
+    # A tools prefix fills exactly the sink slots, which later tokens never overwrite, so the
+    # session keeps only a small snapshot (engram history, pools) per prefix and returns to it
+    # in place, as long as the slots still hold that prefix. This saves the prefix's KV copy
+    # (about 14 KB per token in int8 at the release geometry).
+    def save_prefix(self) -> Any:
+        assert self.eng.position == self.eng.sinks, "a prefix must fill the sink slots exactly"
+        self._owner_seq += 1
+        self._sink_owner = self._owner_seq
+        state = self.eng.save_state(keep_sinks=True)
+        return self._owner_seq, state, {k: p.snapshot() for k, p in self.pools.items()}
+
+    def restore_prefix(self, prefix: Any) -> bool:
+        """Back to a saved prefix; False when its sink slots were overwritten since."""
+        owner, st, pools = prefix
+        if owner != self._sink_owner:
+            return False
+        self.eng.restore_state(st)
+        for k, snap in pools.items():
+            self.pools[k].restore(snap)
+        return True
 
     def head_logits(self, name: str) -> np.ndarray | None:
         p = self.pools.get(name)

@@ -79,6 +79,8 @@ class PrefixState:
     position: int
     key: str  # mode/window/max sinks/model fingerprint of the engines it fits
     sinks: int = 0  # pinned positions in use when it was saved (restored with it)
+    # True: the sink slots were left out (see `save_state(keep_sinks=True)`)
+    keep_sinks: bool = False
 
 
 class NativeEngine:
@@ -251,9 +253,15 @@ class NativeEngine:
             self._fingerprint = self.cf.sha256()
         return f"{self._fingerprint}:{self.mode}:{self.window}:{self.max_sinks}:{self.capacity}"
 
-    def save_state(self) -> PrefixState:
-        """Snapshot the sequence state (used KV slots, engram history, position, sinks count)."""
-        return PrefixState(self._eng.save_state(), self.position, self._key(), self.sinks)
+    def save_state(self, keep_sinks: bool = False) -> PrefixState:
+        """Snapshot the sequence state (used KV slots, engram history, position, sinks count).
+
+        With `keep_sinks` the sink slots stay out of the snapshot: a few kilobytes instead of
+        the prefix's KV. Restoring it is only right while the sink slots still hold the same
+        tokens, i.e. no other prefix was prefilled into them since (the caller tracks that).
+        """
+        data = self._eng.save_state(keep_sinks)
+        return PrefixState(data, self.position, self._key(), self.sinks, keep_sinks)
 
     def restore_state(self, state: PrefixState) -> None:
         """Return to a snapshot taken by `save_state` on an engine with the same model, mode,

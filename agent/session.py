@@ -114,6 +114,16 @@ class Session:
             return hit
         text = P.tools_prefix(render_tools_json(tools), self.system)
         ids = [P.BOS_ID] + self.tok.encode(text)
+        pre = _Prefix(list(tools), text, ids, None)
+        self._fill(pre)
+        self._prefixes[key] = pre
+        if len(self._prefixes) > 4:
+            self._prefixes.popitem(last=False)
+        return pre
+
+    def _fill(self, pre: _Prefix) -> None:
+        """Put the prefix's KV in the sink slots (from the disk cache or a prefill)."""
+        ids = pre.ids
         self.engine.reset(sinks=len(ids))
         path = None
         if self.cache_dir is not None and hasattr(self.engine, "load_prefix"):
@@ -129,11 +139,17 @@ class Session:
                     self.engine.persist_prefix(path, ids)
                 except OSError as e:  # a read-only cache costs a prefill per start, nothing more
                     log.warning("cannot persist the tools prefix to %s: %s", path, e)
-        pre = _Prefix(list(tools), text, ids, self.engine.save_state())
-        self._prefixes[key] = pre
-        if len(self._prefixes) > 4:
-            self._prefixes.popitem(last=False)
-        return pre
+        in_place = hasattr(self.engine, "save_prefix")
+        pre.state = self.engine.save_prefix() if in_place else self.engine.save_state()
+
+    def _enter(self, pre: _Prefix) -> None:
+        """Return the engine to the end of the prefix, ready for a query."""
+        self.engine.reset(sinks=len(pre.ids))  # the prefix's KV layout: its tokens pinned
+        if hasattr(self.engine, "restore_prefix"):
+            if not self.engine.restore_prefix(pre.state):
+                self._fill(pre)  # another prefix used the sink slots since
+        else:
+            self.engine.restore_state(pre.state)
 
     def masker_for(self, tools: Sequence[Tool], require_call: bool) -> TokenMasker:
         """Token masks for a tool subset's call grammar (cached: masks are reused across turns)."""
@@ -226,8 +242,7 @@ class Session:
         full = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(text))
         t_tok = time.perf_counter()
         if full[: len(pre.ids)] == pre.ids:
-            self.engine.reset(sinks=len(pre.ids))  # the prefix's KV layout: its tokens pinned
-            self.engine.restore_state(pre.state)
+            self._enter(pre)
             new = full[len(pre.ids) :]
         else:  # the query merged with the prefix's last piece: prefill it all (rare)
             self.engine.reset(sinks=len(pre.ids))

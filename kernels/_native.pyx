@@ -96,6 +96,8 @@ cdef extern from "src/nd_engine.h":
     int nd_engine_forward(nd_engine_t *e, const int32_t *ids, int n, float *logits, int mode,
                           const int32_t *cand, int ncand, float *cells) noexcept nogil
     size_t nd_state_size(const nd_engine_t *e) noexcept nogil
+    size_t nd_state_size_ex(const nd_engine_t *e, int keep_sinks) noexcept nogil
+    size_t nd_state_save_ex(const nd_engine_t *e, void *buf, size_t cap, int keep_sinks) noexcept nogil
     size_t nd_state_save(const nd_engine_t *e, void *buf, size_t cap) noexcept nogil
     int nd_state_load(nd_engine_t *e, const void *buf, size_t n) noexcept nogil
     void nd_engine_timers(const nd_engine_t *e, double *out, int n) noexcept nogil
@@ -499,12 +501,14 @@ cdef class _Engine:
         if rc != 0:
             raise ValueError(f"invalid arguments to the native forward (code {rc})")
 
-    def save_state(self) -> bytes:
-        cdef size_t n = nd_state_size(self.e)
+    def save_state(self, bint keep_sinks=False) -> bytes:
+        """The sequence state; with `keep_sinks` the sink slots are left out (restoring it is
+        only valid while the engine's sink slots still hold the same prefix)."""
+        cdef size_t n = nd_state_size_ex(self.e, keep_sinks)
         buf = bytearray(n)
         cdef unsigned char[::1] b = buf
         with nogil:
-            nd_state_save(self.e, &b[0], n)
+            nd_state_save_ex(self.e, &b[0], n, keep_sinks)
         return bytes(buf)
 
     def save_into(self, unsigned char[::1] b) -> int:

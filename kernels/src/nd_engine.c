@@ -878,13 +878,21 @@ static size_t vhist_bytes(const nd_engine_t *e) {
     return (size_t)(e->m->nsites ? e->m->nsites : 1) * e->R * e->m->d * 4;
 }
 
-size_t nd_state_size(const nd_engine_t *e) {
+/* A state either carries every used slot, or (keep_sinks) only the ring: the sink slots are
+   never written after the prefix that fills them, so a session returning to its tools prefix
+   can leave them in place and restore a few kilobytes instead of the prefix's whole KV. */
+#define ND_STATE_MAGIC_KEEP 0x4E44534Bu /* "NDSK": sink slots not included */
+
+static int stored_sink_slots(int n0, int keep_sinks) { return keep_sinks ? 0 : n0; }
+
+size_t nd_state_size_ex(const nd_engine_t *e, int keep_sinks) {
     int n0, a1, n1;
     used_runs(e, e->pos, e->sinks, &n0, &a1, &n1);
     return ND_STATE_WORDS * 4 + sizeof(e->tokhist) + vhist_bytes(e) +
-           (size_t)e->m->L * (n0 + n1) * slot_bytes(e);
+           (size_t)e->m->L * (stored_sink_slots(n0, keep_sinks) + n1) * slot_bytes(e);
 }
 
+size_t nd_state_size(const nd_engine_t *e) { return nd_state_size_ex(e, 0); }
 /* copy slots [a, a + n) of every layer out of (dir 0) or into (dir 1) the cache */
 static uint8_t *copy_slots(nd_engine_t *e, uint8_t *p, int a, int n, int dir) {
     const int kvd = e->m->KV * e->m->hd, KV = e->m->KV;
@@ -911,24 +919,35 @@ static uint8_t *copy_slots(nd_engine_t *e, uint8_t *p, int a, int n, int dir) {
     return p;
 }
 
-size_t nd_state_save(const nd_engine_t *e, void *buf, size_t cap) {
-    size_t need = nd_state_size(e);
+size_t nd_state_save_ex(const nd_engine_t *e, void *buf, size_t cap, int keep_sinks) {
+    size_t need = nd_state_size_ex(e, keep_sinks);
     if (cap < need) return 0;
     uint8_t *p = buf;
     int n0, a1, n1;
     used_runs(e, e->pos, e->sinks, &n0, &a1, &n1);
-    uint32_t hdr[ND_STATE_WORDS] = {ND_STATE_MAGIC,        (uint32_t)e->pos,   (uint32_t)e->int8,
-                                    (uint32_t)e->window,   (uint32_t)e->sinks, (uint32_t)e->max_sinks,
-                                    (uint32_t)e->cap,      (uint32_t)e->R,     (uint32_t)(n0 + n1)};
+    const int s0 = stored_sink_slots(n0, keep_sinks);
+    uint32_t hdr[ND_STATE_WORDS] = {keep_sinks ? ND_STATE_MAGIC_KEEP : ND_STATE_MAGIC,
+                                    (uint32_t)e->pos,
+                                    (uint32_t)e->int8,
+                                    (uint32_t)e->window,
+                                    (uint32_t)e->sinks,
+                                    (uint32_t)e->max_sinks,
+                                    (uint32_t)e->cap,
+                                    (uint32_t)e->R,
+                                    (uint32_t)(s0 + n1)};
     memcpy(p, hdr, sizeof(hdr));
     p += sizeof(hdr);
     memcpy(p, e->tokhist, sizeof(e->tokhist));
     p += sizeof(e->tokhist);
     memcpy(p, e->vhist, vhist_bytes(e));
     p += vhist_bytes(e);
-    p = copy_slots((nd_engine_t *)e, p, 0, n0, 0);
+    p = copy_slots((nd_engine_t *)e, p, 0, s0, 0);
     p = copy_slots((nd_engine_t *)e, p, a1, n1, 0);
     return need;
+}
+
+size_t nd_state_save(const nd_engine_t *e, void *buf, size_t cap) {
+    return nd_state_save_ex(e, buf, cap, 0);
 }
 
 int nd_state_load(nd_engine_t *e, const void *buf, size_t n) {
@@ -936,16 +955,19 @@ int nd_state_load(nd_engine_t *e, const void *buf, size_t n) {
     uint32_t hdr[ND_STATE_WORDS];
     if (n < sizeof(hdr)) return ND_ERR_STATE;
     memcpy(hdr, p, sizeof(hdr));
-    if (hdr[0] != ND_STATE_MAGIC || hdr[2] != (uint32_t)e->int8 || hdr[3] != (uint32_t)e->window ||
-        hdr[5] != (uint32_t)e->max_sinks || hdr[6] != (uint32_t)e->cap || hdr[7] != (uint32_t)e->R ||
+    const int keep_sinks = hdr[0] == ND_STATE_MAGIC_KEEP;
+    if ((hdr[0] != ND_STATE_MAGIC && !keep_sinks) || hdr[2] != (uint32_t)e->int8 ||
+        hdr[3] != (uint32_t)e->window || hdr[5] != (uint32_t)e->max_sinks ||
+        hdr[6] != (uint32_t)e->cap || hdr[7] != (uint32_t)e->R ||
         hdr[4] > (uint32_t)e->max_sinks || hdr[1] > 0x7FFFFFFFu)
         return ND_ERR_STATE;
     const int pos = (int)hdr[1], sinks = (int)hdr[4];
     int n0, a1, n1;
     used_runs(e, pos, sinks, &n0, &a1, &n1);
-    if (hdr[8] != (uint32_t)(n0 + n1)) return ND_ERR_STATE;
+    const int s0 = stored_sink_slots(n0, keep_sinks);
+    if (hdr[8] != (uint32_t)(s0 + n1)) return ND_ERR_STATE;
     size_t need = sizeof(hdr) + sizeof(e->tokhist) + vhist_bytes(e) +
-                  (size_t)e->m->L * (n0 + n1) * slot_bytes(e);
+                  (size_t)e->m->L * (s0 + n1) * slot_bytes(e);
     if (n != need) return ND_ERR_STATE;
     p += sizeof(hdr);
     memcpy(e->tokhist, p, sizeof(e->tokhist));
@@ -953,7 +975,7 @@ int nd_state_load(nd_engine_t *e, const void *buf, size_t n) {
     memcpy(e->vhist, p, vhist_bytes(e));
     p += vhist_bytes(e);
     uint8_t *q = (uint8_t *)p;
-    q = copy_slots(e, q, 0, n0, 1);
+    q = copy_slots(e, q, 0, s0, 1);
     copy_slots(e, q, a1, n1, 1);
     e->pos = pos;
     e->sinks = e->window > 0 ? sinks : 0;

@@ -55,6 +55,8 @@ size_t nd_engine_bytes(const nd_engine_t *e);
 int nd_engine_forward(nd_engine_t *e, const int32_t *ids, int n, float *logits, int mode,
                       const int32_t *cand, int ncand, float *cells);
 size_t nd_state_size(const nd_engine_t *e);
+size_t nd_state_size_ex(const nd_engine_t *e, int keep_sinks);
+size_t nd_state_save_ex(const nd_engine_t *e, void *buf, size_t cap, int keep_sinks);
 size_t nd_state_save(const nd_engine_t *e, void *buf, size_t cap);
 int nd_state_load(nd_engine_t *e, const void *buf, size_t n);
 /* the step's stage timers (ns), for profiling: see nd_engine.c for the stage list */
