@@ -131,6 +131,7 @@ class NativeEngine:
             int(capacity or g.max_seq_len) if window is None else self.max_sinks + window
         )
         self._model = _native._Model(cf)
+        cf.release_pages()  # the model copied its small tensors; keep only what runs
         self._eng = _native._Engine(
             self._model,
             isa,
