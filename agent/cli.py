@@ -200,6 +200,28 @@ def _ask(a: argparse.Namespace) -> int:
     return 0
 
 
+# The model toolkit (agent/train) is loaded only when one of its commands runs: some of it
+# needs PyTorch, which the daemon must never import.
+_TOOLKIT = {
+    "train": ("trainer", "train_main", "train a small model from tool schemas and sentences"),
+    "finetune": ("finetune", "finetune_main", "LoRA fine-tune an existing .cact"),
+    "slice": ("slice", "slice_main", "keep the first N layers of a .cact"),
+    "eval": ("evaluate", "eval_main", "accuracy of a model on held-out cases (JSON + table)"),
+    "synth": ("synth", "synth_main", "generate training examples from templates (JSONL)"),
+}
+
+
+def _toolkit(name: str, argv: list[str]) -> int:
+    import importlib
+
+    module, fn, text = _TOOLKIT[name]
+    mod = importlib.import_module(f"agent.train.{module}")
+    p = argparse.ArgumentParser(prog=f"needled {name}", description=text)
+    mod.add_arguments(p)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+    return getattr(mod, fn)(p.parse_args(argv))
+
+
 # ------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
@@ -263,6 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--config", default=None)
     s.add_argument("--model", default=None)
 
+    for name, (_, _, text) in _TOOLKIT.items():
+        sub.add_parser(name, help=text)
+
     s = sub.add_parser("tokenize", help="encode text with a model's tokenizer")
     s.add_argument("model")
     s.add_argument("text")
@@ -275,6 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .bench import main as bench_main
 
         return bench_main(argv[1:])
+    if argv[:1] and argv[0] in _TOOLKIT:
+        return _toolkit(argv[0], argv[1:])
     args = build_parser().parse_args(argv)
     # stdout carries results (JSON envelopes, tables); every log line goes to stderr.
     logging.basicConfig(

@@ -21,7 +21,8 @@ if ((${#missing[@]})); then
     fi
 fi
 
-python3 -m pip install -q -e '.[test]'
+# .[train] brings PyTorch (CPU) for the toolkit's tests; the daemon never imports it.
+python3 -m pip install -q -e '.[test,train]'
 python3 -m ruff check .
 python3 -m ruff format --check .
 python3 -m pytest -q "$@"

@@ -1,0 +1,245 @@
+"""Evaluate a `.cact` on a JSONL case file through the real daemon path.
+
+    needled eval --model M.cact --cases CASES.jsonl [--tools T.json] [--json REPORT.json]
+
+Each case is a vendor-format row (`query`, `answers`, optional `tools`, `system`, and our
+`category`). Every query goes through `Session.complete()`: the prompt as trained, the tools
+prefix cache, grammar-constrained greedy decoding, on the native engine when it is built (else
+the NumPy reference). No PyTorch needed.
+
+Scoring. A case is an exact match when the produced call list equals the expected one: same
+number of calls, tool names equal, argument values equal (numbers compared by value, so `21`
+equals `21.0`), object key order ignored; the order of the calls is ignored too (two independent
+actions may be listed either way). Refusals: the expected answer is `[]`; refusal precision is
+the share of produced `[]` that were expected, recall the share of expected `[]` produced.
+Reported per category (`positive`, `two_actions`, `negated`, `off_topic`, `missing`, ...),
+plus latency (median and p95 of `complete()` wall time, prefill and decode tokens/s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+JsonDict = dict[str, Any]
+REFUSAL_CATEGORIES = ("negated", "off_topic", "unsupported", "missing")
+
+
+def _canon(v: Any) -> Any:
+    if isinstance(v, bool) or v is None or isinstance(v, str):
+        return v
+    if isinstance(v, int | float):
+        return int(v) if float(v) == int(v) else float(v)
+    if isinstance(v, Mapping):
+        return {k: _canon(x) for k, x in v.items()}
+    if isinstance(v, list | tuple):
+        return [_canon(x) for x in v]
+    return v
+
+
+def _call_key(c: Mapping[str, Any]) -> str:
+    return json.dumps(
+        {"name": c.get("name"), "arguments": _canon(c.get("arguments") or {})},
+        sort_keys=True,
+        ensure_ascii=False,
+    )
+
+
+def calls_match(got: Sequence[Mapping[str, Any]], want: Sequence[Mapping[str, Any]]) -> bool:
+    """Exact match: names and argument values equal; key order and call order ignored."""
+    return sorted(_call_key(c) for c in got) == sorted(_call_key(c) for c in want)
+
+
+def score(results: Sequence[JsonDict]) -> JsonDict:
+    """Aggregate per-case results (`category`, `expected`, `got`, `ms`, ...) into metrics."""
+    cats: dict[str, list[JsonDict]] = {}
+    for r in results:
+        cats.setdefault(r["category"], []).append(r)
+    per_cat = {
+        c: {"n": len(rs), "exact": round(sum(r["ok"] for r in rs) / len(rs), 4)}
+        for c, rs in sorted(cats.items())
+    }
+    exp_ref = [r for r in results if not r["expected"]]
+    got_ref = [r for r in results if r["got"] is not None and not r["got"]]
+    both = [r for r in exp_ref if r["got"] is not None and not r["got"]]
+    ms = [r["ms"] for r in results]
+    refusal_cases = [r for r in results if r["category"] in REFUSAL_CATEGORIES]
+    summary = {
+        "cases": len(results),
+        "exact": round(sum(r["ok"] for r in results) / max(1, len(results)), 4),
+        "positive_exact": per_cat.get("positive", {}).get("exact"),
+        "two_actions_exact": per_cat.get("two_actions", {}).get("exact"),
+        "refusal_correct": round(sum(r["ok"] for r in refusal_cases) / len(refusal_cases), 4)
+        if refusal_cases
+        else None,
+        "refusal_precision": round(len(both) / len(got_ref), 4) if got_ref else None,
+        "refusal_recall": round(len(both) / len(exp_ref), 4) if exp_ref else None,
+        "errors": sum(r["got"] is None for r in results),
+        "latency_ms_median": round(statistics.median(ms), 2) if ms else None,
+        "latency_ms_p95": round(sorted(ms)[int(0.95 * (len(ms) - 1))], 2) if ms else None,
+        "prefill_tps_median": _median([r.get("prefill_tps") for r in results]),
+        "decode_tps_median": _median([r.get("decode_tps") for r in results]),
+    }
+    return {"summary": summary, "categories": per_cat}
+
+
+def _median(v: list[Any]) -> float | None:
+    xs = [x for x in v if x]
+    return round(statistics.median(xs), 1) if xs else None
+
+
+def evaluate(
+    model: str | Path,
+    cases: Sequence[Mapping[str, Any]],
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    backend: str = "auto",
+    mode: str = "int8",
+    threads: int | None = 1,
+    progress: bool = False,
+    forced_spans: bool = False,
+) -> JsonDict:
+    """Run every case through `Session.complete()`; returns the report (summary, categories,
+    per-case results).
+
+    `forced_spans` is the session option of the same name (spell grammar-forced byte runs
+    with the tokenizer instead of forcing only single allowed tokens); the daemon's default
+    is off.
+    """
+    from agent.cact import read_cact
+    from agent.session import Session
+
+    cf = read_cact(model)
+    sessions: dict[tuple[str, str], Session] = {}
+    results = []
+    for i, case in enumerate(cases):
+        case_tools = case.get("tools") or tools
+        if not case_tools:
+            raise ValueError(f"case {i} has no tools and none were given")
+        system = case.get("system") or None
+        key = (json.dumps(case_tools, sort_keys=True), system or "")
+        sess = sessions.get(key)
+        if sess is None:
+            sess = Session(
+                cf,
+                case_tools,
+                system=system,
+                backend=backend,
+                mode=mode,
+                threads=threads,
+                forced_spans=forced_spans,
+            )
+            sessions[key] = sess
+        t0 = time.perf_counter()
+        env = sess.complete(case["query"])
+        ms = (time.perf_counter() - t0) * 1e3
+        got = env.get("function_calls") if env.get("success") else None
+        want = case.get("answers") or []
+        results.append(
+            {
+                "query": case["query"],
+                "category": case.get("category", "positive" if want else "refusal"),
+                "expected": want,
+                "got": got,
+                "ok": got is not None and calls_match(got, want),
+                "ms": round(ms, 3),
+                "prefill_tps": env.get("prefill_tps"),
+                "decode_tps": env.get("decode_tps"),
+                "error": env.get("error"),
+            }
+        )
+        if progress and (i + 1) % 20 == 0:
+            print(f"  {i + 1}/{len(cases)}", flush=True)
+    report = score(results)
+    engine = next(iter(sessions.values())).engine if sessions else None
+    report["backend"] = type(engine).__name__ if engine is not None else None
+    report["model"] = str(model)
+    report["results"] = results
+    return report
+
+
+def evaluate_file(
+    model: str | Path,
+    cases_path: str | Path,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    **kw: Any,
+) -> JsonDict:
+    from .synth import read_jsonl
+
+    return evaluate(model, read_jsonl(cases_path), tools, **kw)
+
+
+def table(report: Mapping[str, Any]) -> str:
+    """A plain-text table of the per-category results and the summary."""
+    lines = [f"{'category':<14}{'n':>5}{'exact':>9}"]
+    for c, v in report["categories"].items():
+        lines.append(f"{c:<14}{v['n']:>5}{v['exact'] * 100:>8.1f}%")
+    s = report["summary"]
+
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{x * 100:.1f}%"
+
+    lines += [
+        "",
+        f"overall exact match   {pct(s['exact'])} of {s['cases']}",
+        f"refusals correct      {pct(s['refusal_correct'])}",
+        f"refusal precision     {pct(s['refusal_precision'])}",
+        f"refusal recall        {pct(s['refusal_recall'])}",
+        f"latency median / p95  {s['latency_ms_median']} / {s['latency_ms_p95']} ms",
+        f"decode tokens/s       {s['decode_tps_median']}",
+        f"backend               {report.get('backend')}",
+    ]
+    return "\n".join(lines)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Arguments of `needled eval`."""
+    p.add_argument("--model", required=True, help=".cact model")
+    p.add_argument("--cases", required=True, help="JSONL cases (query, answers, category)")
+    p.add_argument("--tools", help="tool schemas for cases that carry none (JSON list)")
+    p.add_argument("--config", help="needled TOML config whose [devices] give the tools")
+    p.add_argument("--backend", default="auto", choices=("auto", "native", "reference"))
+    p.add_argument("--mode", default="int8", help="native engine mode (int8 or fp32)")
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--json", help="write the full report here")
+    p.add_argument("--failures", type=int, default=10, help="list this many failed cases")
+    p.add_argument(
+        "--forced-spans",
+        action="store_true",
+        help="spell grammar-forced byte runs with the tokenizer (session option)",
+    )
+
+
+def eval_main(args: argparse.Namespace) -> int:
+    tools = None
+    if args.tools:
+        from .synth import load_tools_json
+
+        tools = load_tools_json(args.tools)
+    elif args.config:
+        from .synth import tools_from_config
+
+        tools = tools_from_config(args.config)
+    report = evaluate_file(
+        args.model,
+        args.cases,
+        tools,
+        backend=args.backend,
+        mode=args.mode,
+        threads=args.threads,
+        forced_spans=args.forced_spans,
+    )
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    print(table(report))
+    bad = [r for r in report["results"] if not r["ok"]][: args.failures]
+    for r in bad:
+        print(
+            f"  FAIL [{r['category']}] {r['query']!r}: got {json.dumps(r['got'])} "
+            f"want {json.dumps(r['expected'])}"
+        )
+    return 0

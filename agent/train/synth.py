@@ -1,0 +1,880 @@
+"""Training data from tool schemas and a sentences file, without any network model.
+
+The sentences file is in the spirit of Rhasspy's `sentences.ini`. Sections::
+
+    [set_light]                     ; a tool name: one template per line
+    turn on{on:true} [the] {room} light[s]
+    (switch | turn) (off){on:false} the {room} light[s]
+    (dim | set) the {room} light[s] to (0..100){brightness} [percent]
+    it's too dark in the {room} {on:true}
+    turn on{on:true} the light      ; leaves required `room` unset: a "missing value" refusal
+
+    [slot room]                     ; spoken forms of a slot's values (`[slot set_light.room]`
+    living room = living room | lounge | front room      ; limits it to one tool)
+    _unknown = garage | hallway     ; values the tools do not have: "unsupported" refusals
+
+    [negation]                      ; how requests are negated ({request} = a positive request)
+    don't {request}
+
+    [join]                          ; how two requests become one (two calls)
+    {first} and {second}
+
+    [offtopic]                      ; requests no tool serves (answer [])
+    what's the weather like [today]
+
+Template syntax:
+
+- words are literal; `(a | b | c)` picks one alternative; `[a | b]` is optional (or one of);
+- `{name}` (after a space) is a slot reference: a value of the tool parameter `name`, drawn from
+  its schema (`enum` values with their spoken forms from `[slot name]`; integers and numbers
+  inside `minimum`/`maximum`, spoken as digits or as words; booleans as on/off unless a
+  `[slot]` section says otherwise);
+- `(lo..hi)` is a number range, spoken as digits or words; `(lo..hi,step)` with a step;
+- a tag written right after an item, `item{name}` or `item{name:value}`, binds the parameter:
+  `(on | up){on:true}`; `(0..100){brightness}` binds the number; `(lounge){room:living room}`;
+  `{name:value}` alone binds without words (`it's too dark in the {room} {on:true}`);
+  values are JSON literals (`true`, `21.5`, `"x"`) or bare strings;
+- `#` or `;` starts a comment.
+
+Every template line of a tool yields calls of that tool with exactly the parameters it binds (in
+the schema's declared order, as the grammar emits them). A line that leaves a required parameter
+unbound, or binds nothing for a tool that has parameters, yields the refusal `[]` (category
+`missing`): the contract refuses rather than invents a value. Generated categories: `positive`
+(one call), `two_actions` (two requests joined, two calls), `negated` (`[]`), `off_topic`
+(`[]`), `unsupported` (a value the tools do not have, `[]`), `missing` (`[]`). Tools without a
+section get examples built from their schema alone (name words, parameter names, values).
+Augmentation: politeness, casing, punctuation, small typos, numbers in words.
+
+Output rows are the vendor's JSONL format: `query`, `tools` (schema list), `answers` (call
+list), optional `reasoning` and `system`, plus our `category`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+JsonDict = dict[str, Any]
+
+DEFAULT_MIX = {
+    "positive": 0.44,
+    "two_actions": 0.20,
+    "negated": 0.12,
+    "off_topic": 0.10,
+    "unsupported": 0.06,
+    "missing": 0.08,
+}
+REFUSAL_CATEGORIES = ("negated", "off_topic", "unsupported", "missing")
+
+DEFAULT_NEGATION = [
+    "don't {request}",
+    "do not {request}",
+    "please don't {request}",
+    "please do not {request}",
+    "never {request}",
+    "I don't want you to {request}",
+    "no need to {request}",
+    "you don't have to {request}",
+    "don't bother to {request}",
+    "{request}. actually, never mind",
+    "{request}... no wait, cancel that",
+    "{request}, no, forget it",
+    "I said don't {request}",
+    "stop, don't {request}",
+    "dont {request}",
+    "do NOT {request}",
+    "DON'T {request}",
+    "please dont {request}",
+    "better not {request}",
+    "no, don't {request}",
+    "let's not {request}",
+]
+DEFAULT_JOIN = [
+    "{first} and {second}",
+    "{first}, and {second}",
+    "{first} then {second}",
+    "{first}, then {second}",
+    "{first} and also {second}",
+    "{first}. also {second}",
+    "{first} and after that {second}",
+    "{first}; {second}",
+    "{first}, {second}",
+]
+DEFAULT_OFFTOPIC = [
+    "what's the weather (like | going to be) [today | tomorrow]",
+    "tell me a joke",
+    "what time is it",
+    "who (are you | made you)",
+    "how are you [today]",
+    "what is (two plus two | the capital of France | the meaning of life)",
+    "(play | put on) some (music | jazz | rock)",
+    "set (a | an) (timer | alarm) for (ten minutes | seven am)",
+    "remind me to (call mom | buy milk) [tomorrow]",
+    "(order | buy) (a pizza | more coffee)",
+    "how tall is mount everest",
+    "translate hello into spanish",
+    "(thanks | thank you) [so much]",
+    "(good morning | good night | hello | hi there)",
+    "what's on my calendar",
+    "send a message to (john | my sister)",
+    "(call | phone) (mom | the office)",
+    "how many days until christmas",
+    "what's (the news | new) today",
+    "spell (necessary | restaurant)",
+    "(can you | do you) hear me",
+    "I'm (bored | tired | hungry)",
+    "recommend a (movie | book)",
+    "what's twelve times eight",
+    "(turn | switch) (on | off) the (TV | PC | xbox)",
+    "how (old | tall) are you",
+    "who (won | is winning) the (game | match) [yesterday | tonight]",
+    "how do I (make pancakes | fix a flat tire | boil an egg)",
+]
+_POLITE_PRE = [
+    "please ",
+    "could you ",
+    "can you ",
+    "would you ",
+    "hey, ",
+    "ok, ",
+    "I'd like you to ",
+    "kindly ",
+    "would you please ",
+    "hey needle, ",
+]
+_POLITE_POST = [" please", " thanks", " thank you", " now", " right now", " for me", " pls"]
+
+_ONES = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen".split()
+)
+_TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def number_words(n: float, hyphen: bool = False) -> str:
+    """`21` -> `twenty one` (`twenty-one` with `hyphen`), `21.5` -> `twenty one point five`,
+    `-3` -> `minus three`; digits beyond 999."""
+    if n < 0:
+        return "minus " + number_words(-n, hyphen)
+    if n != int(n):
+        whole, frac = f"{n:.10g}".split(".")
+        tail = " ".join(_ONES[int(c)] for c in frac)
+        return number_words(int(whole), hyphen) + " point " + tail
+    n = int(n)
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        t, o = divmod(n, 10)
+        return _TENS[t] + (("-" if hyphen else " ") + _ONES[o] if o else "")
+    if n < 1000:
+        h, r = divmod(n, 100)
+        if not r:
+            return _ONES[h] + " hundred"
+        return _ONES[h] + " hundred " + ("and " if r < 10 else "") + number_words(r, hyphen)
+    return str(n)
+
+
+def _fmt_number(v: float, integer: bool) -> int | float:
+    return int(round(v)) if integer or v == int(v) else round(v, 2)
+
+
+# ----------------------------------------------------------------------------------------------
+# template AST
+
+
+@dataclass
+class Word:
+    text: str
+
+
+@dataclass
+class Seq:
+    items: list[Any]
+    glue: list[bool] = field(default_factory=list)  # item i follows i-1 with no space
+
+
+@dataclass
+class Alt:
+    options: list[Seq]
+    optional: bool = False
+
+
+@dataclass
+class Slot:
+    name: str
+
+
+@dataclass
+class Range:
+    lo: float
+    hi: float
+    step: float
+    integer: bool
+
+
+@dataclass
+class Tag:
+    item: Any | None
+    name: str
+    value: Any = None
+    has_value: bool = False
+
+
+class TemplateError(ValueError):
+    pass
+
+
+_RANGE = re.compile(
+    r"^\s*(-?\d+(?:\.\d+)?)\s*\.\.\s*(-?\d+(?:\.\d+)?)\s*(?:,\s*(\d+(?:\.\d+)?))?\s*$"
+)
+
+
+def _literal(raw: str) -> Any:
+    raw = raw.strip()
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw
+
+
+class _Parser:
+    def __init__(self, src: str, where: str) -> None:
+        self.s = src
+        self.i = 0
+        self.where = where
+
+    def error(self, msg: str) -> TemplateError:
+        return TemplateError(f"{self.where}: {msg} at column {self.i + 1}: {self.s!r}")
+
+    def parse(self) -> Seq:
+        alt = self.alternatives(end=None)
+        if self.i < len(self.s):
+            raise self.error(f"unexpected {self.s[self.i]!r}")
+        return alt.options[0] if len(alt.options) == 1 else Seq([alt])
+
+    def alternatives(self, end: str | None) -> Alt:
+        options = [self.sequence(end)]
+        while self.i < len(self.s) and self.s[self.i] == "|":
+            self.i += 1
+            options.append(self.sequence(end))
+        return Alt(options)
+
+    def sequence(self, end: str | None) -> Seq:
+        items: list[Any] = []
+        glue: list[bool] = []
+        spaced = True
+        while self.i < len(self.s):
+            c = self.s[self.i]
+            if c == "|" or (end is not None and c == end):
+                break
+            if c in ")]" and c != end:
+                raise self.error(f"unbalanced {c!r}")
+            if c.isspace():
+                self.i += 1
+                spaced = True
+                continue
+            glue.append(bool(items) and not spaced)
+            spaced = False
+            if c == "{":
+                items.append(self.brace(None))
+                continue
+            if c in "([":
+                close = ")" if c == "(" else "]"
+                start = self.i + 1
+                depth = 1
+                j = start
+                while j < len(self.s) and depth:
+                    depth += {c: 1, close: -1}.get(self.s[j], 0)
+                    j += 1
+                if depth:
+                    raise self.error(f"unclosed {c!r}")
+                m = _RANGE.match(self.s[start : j - 1]) if c == "(" else None
+                if m:
+                    lo, hi, step = m.group(1), m.group(2), m.group(3)
+                    integer = "." not in lo + hi + (step or "")
+                    item: Any = Range(float(lo), float(hi), float(step or 1), integer)
+                    self.i = j
+                else:
+                    self.i += 1
+                    item = self.alternatives(close)
+                    if self.i >= len(self.s) or self.s[self.i] != close:
+                        raise self.error(f"expected {close!r}")
+                    self.i += 1
+                    item.optional = c == "["
+            else:
+                j = self.i
+                while j < len(self.s) and not self.s[j].isspace() and self.s[j] not in "()[]{}|":
+                    j += 1
+                item = Word(self.s[self.i : j])
+                self.i = j
+            if self.i < len(self.s) and self.s[self.i] == "{":
+                item = self.brace(item)
+            items.append(item)
+        return Seq(items, glue)
+
+    def brace(self, item: Any | None) -> Any:
+        j = self.s.find("}", self.i)
+        if j < 0:
+            raise self.error("unclosed '{'")
+        body = self.s[self.i + 1 : j].strip()
+        self.i = j + 1
+        if not body:
+            raise self.error("empty '{}'")
+        name, sep, value = body.partition(":")
+        name = name.strip()
+        if item is None and not sep:
+            return Slot(name)
+        return Tag(item, name, _literal(value) if sep else None, bool(sep))
+
+
+def parse_template(src: str, where: str = "template") -> Seq:
+    """Parse one template line into its syntax tree (raises `TemplateError`)."""
+    return _Parser(src, where).parse()
+
+
+# ----------------------------------------------------------------------------------------------
+# sentences file
+
+
+@dataclass
+class SentencesFile:
+    tools: dict[str, list[tuple[Seq, str]]] = field(default_factory=dict)
+    slots: dict[str, dict[Any, list[str]]] = field(default_factory=dict)  # "room"/"tool.room"
+    unknown: dict[str, list[str]] = field(default_factory=dict)
+    negation: list[Seq] = field(default_factory=list)
+    join: list[str] = field(default_factory=list)
+    offtopic: list[Seq] = field(default_factory=list)
+
+
+def parse_sentences(text: str, path: str = "<sentences>") -> SentencesFile:
+    """Parse a sentences file (see the module docstring)."""
+    sf = SentencesFile()
+    section: str | None = None
+    for lineno, raw in enumerate(text.splitlines(), 1):
+        line = re.split(r"(?:^|\s)[#;]", raw, maxsplit=1)[0].strip()
+        if not line:
+            continue
+        where = f"{path}:{lineno}"
+        if line.startswith("[") and line.endswith("]") and "|" not in line:
+            section = line[1:-1].strip()
+            if section.startswith("slot "):
+                sf.slots.setdefault(section[5:].strip(), {})
+            elif section not in ("negation", "join", "offtopic"):
+                sf.tools.setdefault(section, [])
+            continue
+        if section is None:
+            raise TemplateError(f"{where}: a line before any [section]")
+        if section.startswith("slot "):
+            key = section[5:].strip()
+            value, sep, forms = line.partition("=")
+            if not sep:
+                raise TemplateError(f"{where}: slot lines are `value = form | form`")
+            spoken = [f.strip() for f in forms.split("|") if f.strip()]
+            if value.strip() == "_unknown":
+                sf.unknown.setdefault(key, []).extend(spoken)
+            else:
+                sf.slots[key].setdefault(_literal(value), []).extend(spoken)
+        elif section == "negation":
+            if "{request}" not in line:
+                raise TemplateError(f"{where}: a negation pattern needs {{request}}")
+            sf.negation.append(line)  # type: ignore[arg-type]
+        elif section == "join":
+            if "{first}" not in line or "{second}" not in line:
+                raise TemplateError(f"{where}: a join pattern needs {{first}} and {{second}}")
+            sf.join.append(line)
+        elif section == "offtopic":
+            sf.offtopic.append(parse_template(line, where))
+        else:
+            sf.tools[section].append((parse_template(line, where), where))
+    return sf
+
+
+# ----------------------------------------------------------------------------------------------
+# generation
+
+
+@dataclass
+class Sample:
+    text: str
+    args: dict[str, Any]
+    spans: dict[str, str]
+
+
+def _params(tool: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    p = tool.get("parameters") or {}
+    return dict(p.get("properties") or {}), list(p.get("required") or [])
+
+
+class Generator:
+    """Draws examples for a tool list from a parsed sentences file; deterministic per seed."""
+
+    def __init__(
+        self,
+        tools: Sequence[Mapping[str, Any]],
+        sentences: SentencesFile | None = None,
+        seed: int = 0,
+        mix: Mapping[str, float] | None = None,
+        reasoning: bool = False,
+        system: str | None = None,
+    ) -> None:
+        self.tools = [dict(t) for t in tools]
+        self.by_name = {t["name"]: t for t in self.tools}
+        self.sf = sentences or SentencesFile()
+        unknown = set(self.sf.tools) - set(self.by_name)
+        if unknown:
+            raise TemplateError(f"sentences name tools that are not declared: {sorted(unknown)}")
+        self.rng = random.Random(seed)
+        self.mix = dict(mix or DEFAULT_MIX)
+        self.reasoning = reasoning
+        self.system = system
+        # The file's sections add to the built-in lists.
+        self.negation = DEFAULT_NEGATION + list(self.sf.negation)
+        self.join = DEFAULT_JOIN + list(self.sf.join)
+        self.offtopic = [parse_template(t) for t in DEFAULT_OFFTOPIC] + list(self.sf.offtopic)
+        self._check_templates()
+
+    def _check_templates(self) -> None:
+        for name, lines in self.sf.tools.items():
+            props, _ = _params(self.by_name[name])
+            for tree, where in lines:
+                for node in _walk(tree):
+                    ref = node.name if isinstance(node, Slot | Tag) else None
+                    if ref is not None and ref not in props:
+                        raise TemplateError(f"{where}: tool {name} has no parameter {ref!r}")
+
+    # -- slot values ---------------------------------------------------------------------------
+    def _forms(self, tool: str, param: str) -> dict[Any, list[str]]:
+        return self.sf.slots.get(f"{tool}.{param}") or self.sf.slots.get(param) or {}
+
+    def _unknown_forms(self, tool: str, param: str) -> list[str]:
+        return self.sf.unknown.get(f"{tool}.{param}") or self.sf.unknown.get(param) or []
+
+    def _speak_number(self, v: float) -> str:
+        r = self.rng.random()
+        if r < 0.55:
+            return f"{v:g}"
+        return number_words(v, hyphen=self.rng.random() < 0.3)
+
+    def _number_in(self, lo: float, hi: float, integer: bool, step: float = 1.0) -> float:
+        r = self.rng.random()
+        if integer or r < 0.7:
+            lo_i, hi_i = int(-(-lo // 1)), int(hi // 1)
+            if self.rng.random() < 0.4:  # round values are the common request
+                cands = [v for v in range(lo_i, hi_i + 1) if v % 5 == 0] or [lo_i]
+                v: float = self.rng.choice(cands)
+            else:
+                v = self.rng.randint(lo_i, hi_i)
+            if step != 1 and integer:
+                v = lo + round((v - lo) / step) * step
+                v = min(hi, max(lo, v))
+            return v
+        v = self.rng.randint(int(lo * 2), int(hi * 2)) / 2
+        return min(hi, max(lo, v))
+
+    def slot_value(self, tool: str, param: str) -> tuple[str, Any]:
+        """(spoken text, JSON value) for a slot reference."""
+        schema = self.by_name[tool]["parameters"]["properties"][param]
+        forms = self._forms(tool, param)
+        if "enum" in schema:
+            value = self.rng.choice(schema["enum"])
+            spoken = forms.get(value) or [str(value)]
+            return self.rng.choice(spoken), value
+        t = schema.get("type")
+        if t == "boolean":
+            value = self.rng.random() < 0.5
+            spoken = forms.get(value) or (["on"] if value else ["off"])
+            return self.rng.choice(spoken), value
+        if t in ("integer", "number"):
+            lo = float(schema.get("minimum", 0))
+            hi = float(schema.get("maximum", lo + 100))
+            v = self._number_in(lo, hi, t == "integer")
+            return self._speak_number(v), _fmt_number(v, t == "integer")
+        if forms:
+            value = self.rng.choice(list(forms))
+            return self.rng.choice(forms[value]), value
+        word = self.rng.choice(["alpha", "kitchen", "note", "hello world", "blue", "report"])
+        return word, word
+
+    # -- template sampling ---------------------------------------------------------------------
+    def sample(self, tree: Any, tool: str | None, unknown_slot: str | None = None) -> Sample:
+        """One random expansion of a template. `unknown_slot`: put a foreign value there."""
+        out: list[str] = []
+        args: dict[str, Any] = {}
+        spans: dict[str, str] = {}
+
+        def go(node: Any) -> str:
+            if isinstance(node, Word):
+                return node.text
+            if isinstance(node, Seq):
+                text = ""
+                for i, item in enumerate(node.items):
+                    part = go(item)
+                    if part:
+                        glued = i < len(node.glue) and node.glue[i]
+                        text += part if glued or not text else " " + part
+                return text
+            if isinstance(node, Alt):
+                if node.optional and self.rng.random() < 0.5:
+                    return ""
+                return go(self.rng.choice(node.options))
+            if isinstance(node, Range):
+                v = self._number_in(node.lo, node.hi, node.integer, node.step)
+                return self._speak_number(v)
+            if isinstance(node, Slot):
+                owner = tool if tool is not None else self._owner(node.name)
+                if node.name == unknown_slot:
+                    return self.rng.choice(self._unknown_forms(owner, node.name))
+                spoken, value = self.slot_value(owner, node.name)
+                args[node.name] = value
+                spans[node.name] = spoken
+                return spoken
+            if isinstance(node, Tag):
+                text = ""
+                if node.item is not None:
+                    if isinstance(node.item, Range):
+                        v = self._number_in(
+                            node.item.lo, node.item.hi, node.item.integer, node.item.step
+                        )
+                        text = self._speak_number(v)
+                        value: Any = _fmt_number(v, node.item.integer)
+                    else:
+                        text = go(node.item)
+                        value = text
+                    if node.has_value:
+                        value = node.value
+                    elif tool is not None and not isinstance(node.item, Range):
+                        value = self._reverse(tool, node.name, text)
+                else:
+                    value = node.value
+                args[node.name] = value
+                if text:
+                    spans[node.name] = text
+                return text
+            raise TypeError(node)
+
+        out.append(go(tree))
+        return Sample(_tidy(" ".join(out)), args, spans)
+
+    def _owner(self, param: str) -> str:
+        """The first tool with a parameter `param` (slots in off-topic lines borrow its values)."""
+        for t in self.tools:
+            if param in _params(t)[0]:
+                return t["name"]
+        raise TemplateError(f"slot {{{param}}} names no parameter of any tool")
+
+    def _reverse(self, tool: str, param: str, text: str) -> Any:
+        for value, forms in self._forms(tool, param).items():
+            if text in forms:
+                return value
+        schema = self.by_name[tool]["parameters"]["properties"][param]
+        if schema.get("type") == "integer":
+            try:
+                return int(text)
+            except ValueError:
+                pass
+        return text
+
+    # -- calls and contract --------------------------------------------------------------------
+    def call(self, tool: str, args: Mapping[str, Any]) -> JsonDict | None:
+        """The call for bound arguments, or None where the contract refuses (missing value)."""
+        props, required = _params(self.by_name[tool])
+        if any(r not in args for r in required) or (props and not args):
+            return None
+        ordered = {k: args[k] for k in props if k in args}  # the grammar's key order
+        return {"name": tool, "arguments": ordered}
+
+    def _schema_only(self, tool: str, with_all_required: bool = True) -> Sample:
+        """A request built from the schema alone (for tools without templates)."""
+        t = self.by_name[tool]
+        props, required = _params(t)
+        words = t["name"].replace("_", " ").replace("-", " ")
+        chosen = [p for p in props if p in required] if with_all_required else []
+        optional = [p for p in props if p not in required]
+        self.rng.shuffle(optional)
+        k = self.rng.randint(0 if chosen else 1, len(optional)) if optional else 0
+        chosen += optional[:k]
+        parts, args, spans = [], {}, {}
+        for p in [p for p in props if p in chosen]:
+            spoken, value = self.slot_value(tool, p)
+            args[p] = value
+            spans[p] = spoken
+            pw = p.replace("_", " ")
+            parts.append(self.rng.choice([f"{pw} {spoken}", f"{pw} to {spoken}", f"{spoken} {pw}"]))
+        join = self.rng.choice([" and ", ", ", " with "])
+        text = words + (
+            " " + self.rng.choice(["", "with ", "set "]) + join.join(parts) if parts else ""
+        )
+        return Sample(_tidy(text), args, spans)
+
+    def positive(self, tool: str | None = None) -> tuple[Sample, JsonDict]:
+        """A single-call request (retries templates until the contract yields a call)."""
+        for _ in range(200):
+            name = tool or self.rng.choice(list(self.by_name))
+            lines = self.sf.tools.get(name)
+            s = self.sample(self.rng.choice(lines)[0], name) if lines else self._schema_only(name)
+            c = self.call(name, s.args)
+            if c is not None:
+                return s, c
+        raise TemplateError(f"no template of {tool or 'any tool'} yields a complete call")
+
+    def missing(self) -> Sample | None:
+        """A request that leaves a required value out (answer [])."""
+        cands = []
+        for name, lines in self.sf.tools.items():
+            for tree, _ in lines:
+                cands.append((name, tree))
+        self.rng.shuffle(cands)
+        for name, tree in cands[:60]:
+            s = self.sample(tree, name)
+            if self.call(name, s.args) is None:
+                return s
+        # Schema-only: a tool with required parameters, named without them.
+        req = [t["name"] for t in self.tools if _params(t)[1] and t["name"] not in self.sf.tools]
+        if req:
+            return self._schema_only(self.rng.choice(req), with_all_required=False)
+        return None
+
+    def unsupported(self) -> Sample | None:
+        """A request naming a value the tools do not offer (answer [])."""
+        cands = []
+        for name, lines in self.sf.tools.items():
+            props, _ = _params(self.by_name[name])
+            for tree, _w in lines:
+                for node in _walk(tree):
+                    if isinstance(node, Slot) and self._unknown_forms(name, node.name):
+                        cands.append((name, tree, node.name))
+        if not cands:
+            return None
+        name, tree, slot = self.rng.choice(cands)
+        return self.sample(tree, name, unknown_slot=slot)
+
+    def example(self, category: str) -> JsonDict | None:
+        rng = self.rng
+        if category == "positive":
+            s, c = self.positive()
+            return self._row(self.augment(s.text), [c], category, [s])
+        if category == "two_actions":
+            s1, c1 = self.positive()
+            for _ in range(20):
+                s2, c2 = self.positive()
+                if c2["name"] != c1["name"] or c2["arguments"] != c1["arguments"]:
+                    if c2["name"] != c1["name"] or _key_args(c1) != _key_args(c2):
+                        break
+            else:
+                return None
+            text = rng.choice(self.join).format(first=s1.text, second=_lower_first(s2.text))
+            return self._row(self.augment(text), [c1, c2], category, [s1, s2])
+        if category == "negated":
+            s, _ = self.positive()
+            pattern = rng.choice(self.negation)
+            return self._row(
+                self.augment(pattern.format(request=_lower_first(s.text))), [], category, []
+            )
+        if category == "off_topic":
+            s = self.sample(rng.choice(self.offtopic), None)
+            return self._row(self.augment(s.text), [], category, [])
+        if category == "unsupported":
+            s = self.unsupported()
+            return None if s is None else self._row(self.augment(s.text), [], category, [])
+        if category == "missing":
+            s = self.missing()
+            return None if s is None else self._row(self.augment(s.text), [], category, [])
+        raise ValueError(f"unknown category {category!r}")
+
+    def _row(
+        self, query: str, answers: list[JsonDict], category: str, samples: list[Sample]
+    ) -> JsonDict:
+        row: JsonDict = {"query": query, "tools": self.tools, "answers": answers}
+        if self.reasoning:
+            parts = []
+            for s, c in zip(samples, answers, strict=False):
+                for k, v in c["arguments"].items():
+                    src = s.spans.get(k)
+                    val = json.dumps(v, ensure_ascii=False)
+                    parts.append(f"{k}={val} from '{src}'" if src else f"{k}={val}")
+            row["reasoning"] = "; ".join(parts) if parts else "no tool applies"
+        if self.system:
+            row["system"] = self.system
+        row["category"] = category
+        return row
+
+    def augment(self, text: str) -> str:
+        rng = self.rng
+        if rng.random() < 0.08:
+            text = _typo(text, rng)
+        if rng.random() < 0.3:
+            text = rng.choice(_POLITE_PRE) + text
+        if rng.random() < 0.15:
+            text = text + rng.choice(_POLITE_POST)
+        r = rng.random()
+        if r < 0.35:
+            text = text[:1].upper() + text[1:]
+        elif r < 0.38:
+            text = text.upper()
+        if rng.random() < 0.35:
+            text += rng.choice([".", "!", "?", "."])
+        return text
+
+    def generate(self, n: int) -> list[JsonDict]:
+        """`n` examples in the category mix, deduplicated (query, answers)."""
+        cats = list(self.mix)
+        weights = [self.mix[c] for c in cats]
+        seen: set[tuple[str, str]] = set()
+        out: list[JsonDict] = []
+        attempts = 0
+        while len(out) < n and attempts < n * 20:
+            attempts += 1
+            cat = self.rng.choices(cats, weights)[0]
+            row = self.example(cat)
+            if row is None:
+                continue
+            key = (row["query"].lower(), json.dumps(row["answers"], sort_keys=True))
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append(row)
+        return out
+
+
+def _walk(node: Any):
+    yield node
+    if isinstance(node, Seq):
+        for i in node.items:
+            yield from _walk(i)
+    elif isinstance(node, Alt):
+        for o in node.options:
+            yield from _walk(o)
+    elif isinstance(node, Tag) and node.item is not None:
+        yield from _walk(node.item)
+
+
+def _key_args(call: Mapping[str, Any]) -> Any:
+    """What identifies the device a call acts on (its string/enum arguments)."""
+    return {k: v for k, v in call["arguments"].items() if isinstance(v, str)}
+
+
+def _lower_first(s: str) -> str:
+    return s[:1].lower() + s[1:] if s[:2] != "I " and s[:2] != "I'" else s
+
+
+def _tidy(s: str) -> str:
+    s = re.sub(r"\s+", " ", s).strip()
+    return re.sub(r"\s+([,.!?;])", r"\1", s)
+
+
+# Typos never hit the words that carry a negation: the answer hinges on them.
+_NO_TYPO = frozenset("never need mind cancel forget bother want wait actually dont better".split())
+
+
+def _typo(text: str, rng: random.Random) -> str:
+    words = text.split(" ")
+    idx = [
+        i for i, w in enumerate(words) if len(w) >= 4 and w.isalpha() and w.lower() not in _NO_TYPO
+    ]
+    if not idx:
+        return text
+    i = rng.choice(idx)
+    w = words[i]
+    j = rng.randrange(1, len(w) - 1)
+    op = rng.randrange(3)
+    if op == 0:
+        w = w[:j] + w[j + 1] + w[j] + w[j + 2 :]
+    elif op == 1:
+        w = w[:j] + w[j + 1 :]
+    else:
+        w = w[:j] + w[j] + w[j:]
+    words[i] = w
+    return " ".join(words)
+
+
+# ----------------------------------------------------------------------------------------------
+# files and CLI
+
+
+def load_tools_json(path: str | Path) -> list[JsonDict]:
+    """A tools file: a JSON list of schemas (or `{"tools": [...]}`)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(data, dict) and "tools" in data:
+        data = data["tools"]
+    if not isinstance(data, list):
+        raise ValueError(f"{path}: expected a JSON list of tool schemas")
+    return data
+
+
+def tools_from_config(path: str | Path | None = None) -> list[JsonDict]:
+    """Tool schemas generated by the `[devices]` of a needled TOML config (default: the bundled
+    demo home)."""
+    import tomllib
+
+    from devices import build_registry
+
+    path = path or Path(__file__).parent.parent / "data" / "default.toml"
+    with open(path, "rb") as f:
+        cfg = tomllib.load(f)
+    return build_registry(cfg.get("devices", {})).tools()
+
+
+def synthesize(
+    tools: Sequence[Mapping[str, Any]],
+    sentences: str | Path | None,
+    n: int,
+    seed: int = 0,
+    mix: Mapping[str, float] | None = None,
+    reasoning: bool = False,
+    system: str | None = None,
+) -> list[JsonDict]:
+    """Examples for `tools` from a sentences file path (or None: schemas alone)."""
+    sf = None
+    if sentences is not None:
+        p = Path(sentences)
+        sf = parse_sentences(p.read_text(encoding="utf-8"), str(p))
+    return Generator(tools, sf, seed, mix, reasoning, system).generate(n)
+
+
+def write_jsonl(rows: Sequence[Mapping[str, Any]], path: str | Path) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        for r in rows:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+
+def read_jsonl(path: str | Path) -> list[JsonDict]:
+    rows = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("//"):
+                rows.append(json.loads(line))
+    return rows
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """`needled synth --tools T.json [--sentences S.ini] -n N --out data.jsonl`."""
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--tools", help="tool schemas (JSON list)")
+    src.add_argument("--config", help="needled TOML config whose [devices] give the tools")
+    p.add_argument("--sentences", help="sentences file (templates); omitted: schemas alone")
+    p.add_argument("-n", "--num", type=int, default=2000, help="examples to generate")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--reasoning", action="store_true", help="add a reasoning line per example")
+    p.add_argument("--system", help="system facts to attach to every example")
+    p.add_argument("--out", required=True, help="output JSONL")
+
+
+def synth_main(args: argparse.Namespace) -> int:
+    tools = load_tools_json(args.tools) if args.tools else tools_from_config(args.config)
+    rows = synthesize(
+        tools,
+        args.sentences,
+        args.num,
+        args.seed,
+        reasoning=args.reasoning,
+        system=args.system,
+    )
+    write_jsonl(rows, args.out)
+    return 0

@@ -1,0 +1,397 @@
+"""Train a small Needle 2 geometry from scratch on synthetic data, then quantization-aware, export.
+
+    needled train --tools T.json --sentences S.ini --out M.cact [--geometry demo] [--seed 0]
+    needled train --config agent/data/default.toml --sentences S.ini --out M.cact
+
+Pipeline: synthesize examples (:mod:`.synth`), train a SentencePiece BPE tokenizer on them (the
+10 chat markers at ids 4-13), train the model in FP32, continue with CQ/A8 fake quantization
+(:mod:`.qat`) at the bits map that ships, export the `.cact`, write a loss curve PNG and a JSON
+report beside it. Deterministic for a seed (single process, fixed thread count, every random
+draw seeded; the batch order is a function of seed and step, so a resumed run continues the same
+sequence). A checkpoint (`M.cact.ckpt`, or `--checkpoint`) is written every
+`--checkpoint-every` steps and at the end of each phase; `--resume` continues from it; it is
+removed once the model is exported (`--keep-checkpoint` keeps it).
+
+Training cost is dominated by the tools prefix (hundreds of tokens, identical in every example):
+each batch runs it once with batch size 1 and attends every example to its cached keys (the
+gradient still flows through it), so a step costs prefix + B x suffix tokens, not B x both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from agent.cact import Geometry, write_file
+from agent.tokenizer import Tokenizer, tokenizer_blob_from_sentencepiece, train_tokenizer
+
+from . import plot
+from .data import Encoded, corpus_lines, encode_example
+from .qat import disable_qat, enable_qat
+from .synth import load_tools_json, synthesize, tools_from_config, write_jsonl
+from .torch_model import Needle, set_threads
+
+DEMO = Geometry(
+    vocab=1024,
+    d_model=256,
+    num_heads=4,
+    num_kv_heads=2,
+    num_layers=4,
+    head_dim=64,
+    max_seq_len=2048,
+    hada_n=256,
+    mhc_lanes=4,
+    engram_slots=1024,
+    engram_sub_dim=128,
+    num_engram_tables=2,
+    engram_conv_taps=4,
+    engram_conv_dilation=3,
+    engram_orders=(2, 3),
+    engram_sites=(1, 3),
+    rope_theta=100000.0,
+    kv_window=256,
+    kv_bits=8,
+)
+GEOMETRIES = {"demo": DEMO}
+DEMO_BITS = "embedding=4,mhc=4,default=4"
+
+
+@dataclass
+class TrainConfig:
+    geometry: str | dict = "demo"
+    # Defaults are the bundled demo model's recipe (agent/models/demo.cact.report.json).
+    examples: int = 24000
+    seed: int = 0
+    steps: int = 1100
+    qat_steps: int = 150
+    batch: int = 32
+    lr: float = 2e-3
+    qat_lr: float = 3e-4
+    warmup: int = 100
+    weight_decay: float = 0.01
+    bits: str = DEMO_BITS
+    # One thread: on a shared 2-core machine a second OpenMP thread waits on the first more
+    # than it helps, and results are bit-identical only for the same thread count.
+    threads: int = 1
+    checkpoint_every: int = 100
+    reasoning: bool = False
+    system: str | None = None
+    extra: dict = field(default_factory=dict)
+
+    def geometry_obj(self) -> Geometry:
+        if isinstance(self.geometry, dict):
+            d = dict(self.geometry)
+            d["engram_orders"] = tuple(d["engram_orders"])
+            d["engram_sites"] = tuple(d["engram_sites"])
+            return Geometry(**d)
+        return GEOMETRIES[self.geometry]
+
+
+class Batches:
+    """Encoded examples grouped by their tools prefix; batch `i` is a function of (seed, i)."""
+
+    def __init__(self, encoded: Sequence[Encoded], batch: int, seed: int) -> None:
+        groups: dict[tuple[int, ...], list[Encoded]] = {}
+        for e in encoded:
+            groups.setdefault(e.prefix, []).append(e)
+        self.groups = list(groups.items())
+        self.weights = np.array([len(g) for _, g in self.groups], np.float64)
+        self.weights /= self.weights.sum()
+        self.batch = batch
+        self.seed = seed
+
+    def get(self, step: int) -> tuple[tuple[int, ...], list[Encoded]]:
+        rng = np.random.default_rng([self.seed, step])
+        gi = int(rng.choice(len(self.groups), p=self.weights))
+        prefix, items = self.groups[gi]
+        idx = rng.choice(len(items), size=min(self.batch, len(items)), replace=False)
+        return prefix, [items[i] for i in idx]
+
+
+def batch_loss(model: Needle, prefix: Sequence[int], items: Sequence[Encoded]) -> torch.Tensor:
+    """Mean next-token cross-entropy over the target tokens of a batch sharing one prefix."""
+    pre = model(torch.tensor([list(prefix)]), keep_past=True, skip_logits=True).past
+    T = max(len(e.suffix) for e in items) - 1
+    ids = torch.zeros(len(items), T, dtype=torch.long)
+    labels = torch.full((len(items), T), -100, dtype=torch.long)
+    for b, e in enumerate(items):
+        n = len(e.suffix) - 1
+        ids[b, :n] = torch.tensor(e.suffix[:-1])
+        tgt = torch.tensor(e.suffix[1:])
+        # Position p predicts suffix[p + 1]: targets start at target_start, so inputs at - 1.
+        labels[b, e.target_start - 1 : n] = tgt[e.target_start - 1 :]
+    select = labels >= 0
+    out = model(ids, past=pre, select=select)
+    return F.cross_entropy(out.logits, labels[select])
+
+
+def _lr_at(step: int, total: int, base: float, warmup: int) -> float:
+    if step < warmup:
+        return base * (step + 1) / warmup
+    p = (step - warmup) / max(1, total - warmup)
+    return base * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, p))))
+
+
+def _optimizer(model: Needle, lr: float, wd: float) -> torch.optim.Optimizer:
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    rest = [p for n, p in model.named_parameters() if p.dim() < 2]
+    return torch.optim.AdamW(
+        [{"params": decay, "weight_decay": wd}, {"params": rest, "weight_decay": 0.0}],
+        lr=lr,
+        betas=(0.9, 0.98),
+    )
+
+
+class Progress:
+    """A one-line progress bar on stderr (rate, loss, ETA); silent when `quiet`."""
+
+    def __init__(self, total: int, label: str, quiet: bool = False) -> None:
+        self.total, self.label, self.quiet = total, label, quiet
+        self.t0 = time.perf_counter()
+        self.start_step: int | None = None
+
+    def update(self, step: int, loss: float) -> None:
+        if self.quiet:
+            return
+        if self.start_step is None:
+            self.start_step = step
+        done = step + 1
+        el = time.perf_counter() - self.t0
+        rate = (done - self.start_step) / el if el > 0 else 0.0
+        eta = (self.total - done) / rate if rate > 0 else 0.0
+        w = 30
+        fill = int(w * done / self.total)
+        sys.stderr.write(
+            f"\r{self.label} [{'#' * fill}{'.' * (w - fill)}] {done}/{self.total} "
+            f"loss {loss:.4f} {rate:.2f} it/s ETA {eta / 60:.1f} min "
+        )
+        sys.stderr.flush()
+        if done == self.total:
+            sys.stderr.write("\n")
+
+
+def train(
+    tools: Sequence[Mapping[str, Any]],
+    sentences: str | Path | None,
+    out: str | Path,
+    cfg: TrainConfig | None = None,
+    resume: bool = False,
+    quiet: bool = False,
+    data_out: str | Path | None = None,
+    checkpoint: str | Path | None = None,
+    stop_after: int | None = None,
+    keep_checkpoint: bool = False,
+) -> dict[str, Any] | None:
+    """Run the whole pipeline; returns the report (also written to `<out>.report.json`).
+
+    `stop_after`: stop once that many steps are done, leaving a checkpoint and no model (for
+    time-boxed sessions; `resume=True` continues). Returns None then.
+    """
+    cfg = cfg or TrainConfig()
+    set_threads(cfg.threads)
+    torch.manual_seed(cfg.seed)
+    out = Path(out)
+    ckpt_path = Path(checkpoint) if checkpoint else out.with_name(out.name + ".ckpt")
+    t_start = time.perf_counter()
+    g = cfg.geometry_obj()
+
+    rows = synthesize(
+        tools, sentences, cfg.examples, cfg.seed, reasoning=cfg.reasoning, system=cfg.system
+    )
+    if data_out:
+        write_jsonl(rows, data_out)
+    state: dict[str, Any] | None = None
+    if resume and ckpt_path.exists():
+        state = torch.load(ckpt_path, weights_only=False)
+        sp_model = state["tokenizer"]
+    else:
+        sp_model = train_tokenizer(corpus_lines(rows), g.vocab, seed=cfg.seed)
+    blob = tokenizer_blob_from_sentencepiece(sp_model)
+    tok = Tokenizer(blob)  # exactly what the session will rebuild from the file
+    encoded = [e for e in (encode_example(tok, r, cfg.reasoning) for r in rows) if e is not None]
+    batches = Batches(encoded, cfg.batch, cfg.seed)
+    t_data = time.perf_counter() - t_start
+
+    model = Needle(g)
+    model.init_weights(cfg.seed)
+    total = cfg.steps + cfg.qat_steps
+    opt = _optimizer(model, cfg.lr, cfg.weight_decay)
+    losses: list[float] = []
+    step = 0
+    train_seconds = 0.0
+    if state is not None:
+        model.load_state_dict(state["model"])
+        step = state["step"]
+        losses = state["losses"]
+        train_seconds = state.get("train_seconds", 0.0)
+        if step > cfg.steps:
+            enable_qat(model, cfg.bits)
+            opt = _optimizer(model, cfg.qat_lr, 0.0)
+        opt.load_state_dict(state["opt"])
+
+    def save() -> None:
+        tmp = ckpt_path.with_name(ckpt_path.name + ".tmp")
+        torch.save(
+            {
+                "model": model.state_dict(),
+                "opt": opt.state_dict(),
+                "step": step,
+                "losses": losses,
+                "tokenizer": sp_model,
+                "config": asdict(cfg),
+                "train_seconds": train_seconds,
+            },
+            tmp,
+        )
+        os.replace(tmp, ckpt_path)
+
+    bar = Progress(total, "train", quiet)
+    model.train()
+    while step < total:
+        if step == cfg.steps:
+            # Phase 2: the forward now sees the shipped weights and int8 activations.
+            save()
+            enable_qat(model, cfg.bits)
+            opt = _optimizer(model, cfg.qat_lr, 0.0)
+        t0 = time.perf_counter()
+        qat = step >= cfg.steps
+        lr = (
+            _lr_at(step - cfg.steps, cfg.qat_steps, cfg.qat_lr, 20)
+            if qat
+            else _lr_at(step, cfg.steps, cfg.lr, cfg.warmup)
+        )
+        for grp in opt.param_groups:
+            grp["lr"] = lr
+        prefix, items = batches.get(step)
+        loss = batch_loss(model, prefix, items)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        lv = loss.item()
+        losses.append(lv)
+        train_seconds += time.perf_counter() - t0
+        bar.update(step, lv)
+        step += 1
+        if step % cfg.checkpoint_every == 0 or step == total or step == stop_after:
+            save()
+        if stop_after is not None and step >= stop_after and step < total:
+            return None
+
+    disable_qat(model)
+    data = model.to_cact(blob, cfg.bits)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_file(out, data)
+    png = out.with_suffix(".loss.png")
+    plot.loss_curve_png(losses, png, phase_split=cfg.steps)
+    report = {
+        "model": str(out),
+        "bytes": len(data),
+        "geometry": asdict(g),
+        "config": asdict(cfg),
+        "examples": len(rows),
+        "encoded": len(encoded),
+        "prefix_tokens": [len(p) for p, _ in batches.groups],
+        "loss_first": losses[0] if losses else None,
+        "loss_fp32_end": float(np.mean(losses[max(0, cfg.steps - 50) : cfg.steps]))
+        if losses
+        else None,
+        "loss_final": float(np.mean(losses[-50:])) if losses else None,
+        "train_seconds": round(train_seconds, 1),
+        "data_seconds": round(t_data, 1),
+        "wall_seconds": round(time.perf_counter() - t_start, 1),
+        "torch": torch.__version__,
+        "threads": cfg.threads,
+        "loss_curve": str(png),
+    }
+    Path(str(out) + ".report.json").write_text(json.dumps(report, indent=2) + "\n")
+    if not keep_checkpoint:
+        # The model is out; a finished run's checkpoint is only dead weight beside it.
+        ckpt_path.unlink(missing_ok=True)
+    return report
+
+
+def tools_from_args(args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Tool schemas from `--tools T.json` or from the devices of `--config` (default config)."""
+    if getattr(args, "tools", None):
+        return load_tools_json(args.tools)
+    return tools_from_config(getattr(args, "config", None))
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """Arguments of `needled train`."""
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--tools", help="tool schemas (JSON list)")
+    src.add_argument("--config", help="needled TOML config whose [devices] give the tools")
+    p.add_argument("--sentences", help="sentences file (templates); omitted: schemas alone")
+    p.add_argument("--out", required=True, help="output .cact")
+    p.add_argument("--geometry", default="demo", help="demo, or a JSON file of Geometry fields")
+    p.add_argument("--examples", type=int, default=TrainConfig.examples)
+    p.add_argument("--steps", type=int, default=TrainConfig.steps, help="FP32 steps")
+    p.add_argument("--qat-steps", type=int, default=TrainConfig.qat_steps)
+    p.add_argument("--batch", type=int, default=TrainConfig.batch)
+    p.add_argument("--lr", type=float, default=TrainConfig.lr)
+    p.add_argument("--qat-lr", type=float, default=TrainConfig.qat_lr)
+    p.add_argument("--warmup", type=int, default=TrainConfig.warmup)
+    p.add_argument("--bits", default=DEMO_BITS, help="CQ bits map of the exported file")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=TrainConfig.threads)
+    p.add_argument("--checkpoint-every", type=int, default=100)
+    p.add_argument("--checkpoint", help="checkpoint file (default OUT.ckpt)")
+    p.add_argument("--resume", action="store_true", help="continue from the checkpoint")
+    p.add_argument("--keep-checkpoint", action="store_true", help="keep it after a finished run")
+    p.add_argument("--data-out", help="also write the synthetic JSONL here")
+    p.add_argument("--eval", dest="eval_cases", help="evaluate the result on this JSONL")
+    p.add_argument("--quiet", action="store_true")
+
+
+def train_main(args: argparse.Namespace) -> int:
+    geometry: str | dict = args.geometry
+    if args.geometry not in GEOMETRIES:
+        geometry = json.loads(Path(args.geometry).read_text())
+    cfg = TrainConfig(
+        geometry=geometry,
+        examples=args.examples,
+        seed=args.seed,
+        steps=args.steps,
+        qat_steps=args.qat_steps,
+        batch=args.batch,
+        lr=args.lr,
+        bits=args.bits,
+        threads=args.threads,
+        checkpoint_every=args.checkpoint_every,
+        qat_lr=args.qat_lr,
+        warmup=args.warmup,
+    )
+    tools = tools_from_args(args)
+    report = train(
+        tools,
+        args.sentences,
+        args.out,
+        cfg,
+        args.resume,
+        args.quiet,
+        args.data_out,
+        args.checkpoint,
+        keep_checkpoint=args.keep_checkpoint,
+    )
+    if args.eval_cases:
+        from .evaluate import evaluate_file
+
+        ev = evaluate_file(args.out, args.eval_cases, tools)
+        report["eval"] = ev["summary"]
+        Path(str(args.out) + ".report.json").write_text(json.dumps(report, indent=2) + "\n")
+    print(json.dumps(report, indent=2))
+    return 0
