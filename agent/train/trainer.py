@@ -20,6 +20,7 @@ gradient still flows through it), so a step costs prefix + B x suffix tokens, no
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -35,6 +36,7 @@ import torch
 import torch.nn.functional as F
 
 from agent.cact import Geometry, write_file
+from agent.makemodel import TINY
 from agent.tokenizer import Tokenizer, tokenizer_blob_from_sentencepiece, train_tokenizer
 
 from . import plot
@@ -43,27 +45,8 @@ from .qat import disable_qat, enable_qat
 from .synth import load_tools_json, synthesize, tools_from_config, write_jsonl
 from .torch_model import Needle, set_threads
 
-DEMO = Geometry(
-    vocab=1024,
-    d_model=256,
-    num_heads=4,
-    num_kv_heads=2,
-    num_layers=4,
-    head_dim=64,
-    max_seq_len=2048,
-    hada_n=256,
-    mhc_lanes=4,
-    engram_slots=1024,
-    engram_sub_dim=128,
-    num_engram_tables=2,
-    engram_conv_taps=4,
-    engram_conv_dilation=3,
-    engram_orders=(2, 3),
-    engram_sites=(1, 3),
-    rope_theta=100000.0,
-    kv_window=256,
-    kv_bits=8,
-)
+# The tiny golden geometry with the release's position range: small enough to train here.
+DEMO = dataclasses.replace(TINY, max_seq_len=2048)
 GEOMETRIES = {"demo": DEMO}
 DEMO_BITS = "embedding=4,mhc=4,default=4"
 
