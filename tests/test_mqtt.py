@@ -246,27 +246,47 @@ def test_hermes_round_trip(broker, mqtt_config) -> None:
         client.close()
 
 
+@pytest.mark.xfail(
+    strict=False,
+    reason="known bug (issue 5, open): after a broker restart the daemon reconnects with "
+    "session present False and flaps (connect / normal disconnect), and commands still queued "
+    "at the broker for it are not delivered",
+)
 def test_broker_restart_mid_run_loses_no_command(broker, mqtt_config) -> None:
-    """mosquitto is stopped and started again while commands are queued and in flight.
+    """mosquitto goes away while commands are queued in the daemon and in the broker, and
+    comes back: every command is executed once and every reply arrives.
 
-    It is stopped with SIGTERM: mosquitto persists acknowledged messages only on orderly
-    shutdown or autosave, so SIGKILL would test the broker's durability, not the daemon's.
+    The worker is held by a slow first command while the broker stops, so no reply is in flight
+    to the test's subscriber at that instant: a reply the broker had already acknowledged and
+    then lost on its own shutdown would test mosquitto, not the daemon. It is stopped with
+    SIGTERM for the same reason (SIGKILL loses messages mosquitto acknowledged).
     """
     cfg = mqtt_config()
     cmd, result, _ = topics(cfg)
     n = 40
-    with RunningDaemon(cfg, delay=0.05) as d:
+    with RunningDaemon(cfg, delay=0.02) as d:
         assert d.daemon.mqtt.connected.wait(5)
         client = MqttClient(broker.port, client_id=f"tester-{uuid.uuid4().hex[:6]}")
         client.subscribe(result)
+        client.publish(cmd, {"id": "hold", "text": "sleep 1.5"}).wait_for_publish(5)
         infos = [client.publish(cmd, {"id": i, "text": f"c{i}"}) for i in range(n)]
         for info in infos:
             info.wait_for_publish(5)  # the broker has accepted every command
-        time.sleep(1.2)  # autosave_interval
-        assert wait_for(lambda: len(client.on(result)) >= 5)
-        broker.restart()
+        assert wait_for(lambda: d.completer.seen[:1] == ["sleep 1.5"], 5)
+        broker.stop()
+        # the daemon keeps working through its queue while the broker is away
+        assert wait_for(lambda: len(d.completer.seen) >= 10, 15)
+        assert not d.daemon.mqtt.connected.is_set()
+        broker.start()
         assert client.connected.wait(10)
-        assert wait_for(lambda: {r["id"] for r in client.json_on(result)} == set(range(n)), 30)
+        want = set(range(n)) | {"hold"}
+        ok = wait_for(lambda: {r["id"] for r in client.json_on(result)} == want, 30)
+        got = {r["id"] for r in client.json_on(result)}
+        assert ok, (
+            sorted(map(str, want - got)),
+            len(d.daemon.mqtt.client._out_messages),
+            len(d.completer.seen),
+        )
         assert d.daemon.mqtt.connect_count >= 2
         counts = Counter(d.completer.seen)
         assert all(counts[f"c{i}"] == 1 for i in range(n)), counts  # none executed twice
