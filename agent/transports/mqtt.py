@@ -87,10 +87,6 @@ class MqttTransport:
         c.reconnect_delay_set(self.cfg.reconnect_min, self.cfg.reconnect_max)
         # 0 = unbounded: replies produced while the broker is away must wait, never be dropped
         c.max_queued_messages_set(0)
-        # Also no in-flight cap: paho's reconnect handler stops resending at the first message
-        # parked in its "queued" state, so with a cap, replies made while the broker was away
-        # could stay behind it unsent (seen as lost replies across a broker restart).
-        c.max_inflight_messages_set(0)
         if self.cfg.username:
             c.username_pw_set(self.cfg.username, self.cfg.read_password())
         if self.cfg.tls:
