@@ -10,6 +10,7 @@ here and anything else in a schema is rejected when the handler is registered.
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import math
 import re
@@ -463,3 +464,50 @@ class TopicState:
     def wait_newer(self, version: int, timeout: float) -> bool:
         with self._cond:
             return self._cond.wait_for(lambda: self._version > version, timeout)
+
+
+class MqttStateHandler(BaseHandler):
+    """A handler for devices driven over MQTT that report their state on a topic per device.
+
+    Subclasses set `key`, `mqtt`, `confirm_timeout`, `what` (for the error when MQTT is off),
+    `state_topics` (label -> state topic) and `_states` (label -> TopicState), and say which
+    part of a state message to keep (`state_value`).
+    """
+
+    what = "these devices"
+    key: str
+    mqtt: MqttLink | None
+    confirm_timeout: float
+    state_topics: dict[str, str]
+    _states: dict[str, TopicState]
+
+    def state_value(self, data: Any) -> Any | None:
+        """What to store from a decoded state message; None ignores the message."""
+        return data if isinstance(data, dict) else None
+
+    def open(self) -> None:
+        if self.mqtt is None:
+            raise DeviceConfigError(self.key, f"{self.what} need the MQTT transport enabled")
+        for label, topic in self.state_topics.items():
+            self.mqtt.subscribe(topic, self._on_state(label))
+
+    def _on_state(self, label: str) -> Any:
+        def handle(_topic: str, payload: bytes) -> None:
+            try:
+                data = json.loads(payload)
+            except ValueError:
+                return
+            value = self.state_value(data)
+            if value is not None:
+                self._states[label].update(value)
+
+        return handle
+
+    def send(self, label: str, topic: str, payload: str) -> tuple[TopicState, bool]:
+        """Publish a command (never retained) and wait for the device's next state report."""
+        if self.mqtt is None:
+            raise RuntimeError("MQTT is not available")
+        st = self._states[label]
+        before = st.version()
+        self.mqtt.publish(topic, payload, qos=1, retain=False)
+        return st, st.wait_newer(before, self.confirm_timeout)

@@ -7,22 +7,23 @@ reconnects to the broker.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from devices.registry import (
-    BaseHandler,
     DeviceConfigError,
     JsonDict,
     MqttLink,
+    MqttStateHandler,
     Options,
     TopicState,
     tool_schema,
 )
 
 
-class TasmotaSwitches(BaseHandler):
+class TasmotaSwitches(MqttStateHandler):
+    what = "Tasmota switches"
+
     def __init__(self, key: str, table: Mapping[str, Any], mqtt: MqttLink | None = None) -> None:
         o = Options(key, table, {"switches", "confirm_timeout"})
         self.key = key
@@ -41,33 +42,15 @@ class TasmotaSwitches(BaseHandler):
             },
             ["device", "action"],
         )
+        self.state_topics = {label: f"stat/{t}/RESULT" for label, t in self.switches.items()}
         self._states = {label: TopicState() for label in self.switches}
 
-    def open(self) -> None:
-        if self.mqtt is None:
-            raise DeviceConfigError(self.key, "Tasmota switches need the MQTT transport enabled")
-        for label, topic in self.switches.items():
-            self.mqtt.subscribe(f"stat/{topic}/RESULT", self._on_result(label))
-
-    def _on_result(self, label: str) -> Any:
-        def handle(_topic: str, payload: bytes) -> None:
-            try:
-                data = json.loads(payload)
-            except ValueError:
-                return
-            if isinstance(data, dict) and "POWER" in data:
-                self._states[label].update(data["POWER"])
-
-        return handle
+    def state_value(self, data: Any) -> Any | None:
+        return data["POWER"] if isinstance(data, dict) and "POWER" in data else None
 
     def call(self, arguments: JsonDict) -> JsonDict:
-        if self.mqtt is None:
-            raise RuntimeError("MQTT is not available")
         label, action = arguments["device"], arguments["action"]
-        st = self._states[label]
-        before = st.version()
-        self.mqtt.publish(f"cmnd/{self.switches[label]}/POWER", action, qos=1, retain=False)
-        confirmed = st.wait_newer(before, self.confirm_timeout)
+        st, confirmed = self.send(label, f"cmnd/{self.switches[label]}/POWER", action)
         return {"device": label, "sent": action, "power": st.payload, "confirmed": confirmed}
 
     def state(self) -> JsonDict:

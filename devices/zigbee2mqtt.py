@@ -8,10 +8,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from devices.registry import (
-    BaseHandler,
     DeviceConfigError,
     JsonDict,
     MqttLink,
+    MqttStateHandler,
     Options,
     TopicState,
     tool_schema,
@@ -31,7 +31,9 @@ COLORS = {
 }
 
 
-class Zigbee2MqttLights(BaseHandler):
+class Zigbee2MqttLights(MqttStateHandler):
+    what = "zigbee2mqtt devices"
+
     def __init__(self, key: str, table: Mapping[str, Any], mqtt: MqttLink | None = None) -> None:
         o = Options(key, table, {"devices", "base_topic", "confirm_timeout"})
         self.key = key
@@ -53,24 +55,8 @@ class Zigbee2MqttLights(BaseHandler):
             },
             ["room"],
         )
+        self.state_topics = {label: f"{self.base}/{n}" for label, n in self.devices.items()}
         self._states = {label: TopicState() for label in self.devices}
-
-    def open(self) -> None:
-        if self.mqtt is None:
-            raise DeviceConfigError(self.key, "zigbee2mqtt devices need the MQTT transport enabled")
-        for label, name in self.devices.items():
-            self.mqtt.subscribe(f"{self.base}/{name}", self._on_state(label))
-
-    def _on_state(self, label: str) -> Any:
-        def handle(_topic: str, payload: bytes) -> None:
-            try:
-                data = json.loads(payload)
-            except ValueError:
-                return
-            if isinstance(data, dict):
-                self._states[label].update(data)
-
-        return handle
 
     @staticmethod
     def payload(arguments: JsonDict) -> JsonDict:
@@ -90,16 +76,10 @@ class Zigbee2MqttLights(BaseHandler):
         return out
 
     def call(self, arguments: JsonDict) -> JsonDict:
-        if self.mqtt is None:
-            raise RuntimeError("MQTT is not available")
         label = arguments["room"]
-        st = self._states[label]
-        before = st.version()
         message = self.payload(arguments)
-        self.mqtt.publish(
-            f"{self.base}/{self.devices[label]}/set", json.dumps(message), qos=1, retain=False
-        )
-        confirmed = st.wait_newer(before, self.confirm_timeout)
+        topic = f"{self.base}/{self.devices[label]}/set"
+        st, confirmed = self.send(label, topic, json.dumps(message))
         return {"room": label, "sent": message, "state": st.payload, "confirmed": confirmed}
 
     def state(self) -> JsonDict:
