@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 import pytest
+from conftest import GOLDEN as CONF_GOLDEN
 
 from agent.cact import read_cact
 
@@ -20,7 +21,7 @@ if not engine_mod.native_available():
     pytest.skip("compiled kernels not built", allow_module_level=True)
 NativeEngine = engine_mod.NativeEngine
 
-GOLDEN = "/work/shared/golden"
+GOLDEN = str(CONF_GOLDEN)
 FP32_REL = 1e-4
 # int8 mode (int8 activations, int8 KV with integer q.k), measured on both golden files: max
 # relative logit error 3.5e-3 (tiny) and 3.1e-3 (release), argmax identical on every row. FP32
@@ -118,6 +119,22 @@ def test_threads_do_not_change_fp32_results() -> None:
     a = NativeEngine(cf, "fp32", threads=1).prefill(tok)
     b = NativeEngine(cf, "fp32", threads=3).prefill(tok)
     assert np.array_equal(a, b)
+
+
+def test_threaded_attention_over_long_caches_is_bit_identical() -> None:
+    # Attention splits the KV heads over threads once a query attends 256 keys or more, and the
+    # queries of a chunk share one pass over the keys while the window does not slide (300 sinks
+    # here: it slides only after position 363). Neither may change a bit of the result.
+    cf, _ = _load("tiny")
+    tok = np.random.default_rng(0).integers(3, cf.geometry.vocab, 420).astype(np.int32)
+    ref = NativeEngine(cf, "int8", window=64, sinks=300, threads=1, chunk=1).prefill(tok)
+    for threads, chunk in ((2, 1), (2, 32), (1, 32), (3, 7)):
+        e = NativeEngine(cf, "int8", window=64, sinks=300, threads=threads, chunk=chunk)
+        assert np.array_equal(e.prefill(tok), ref), (threads, chunk)
+    for chunk in (1, 32):  # FP32: the blocked product sums in another order than one row
+        a = NativeEngine(cf, "fp32", window=64, sinks=300, threads=1, chunk=chunk).prefill(tok)
+        b = NativeEngine(cf, "fp32", window=64, sinks=300, threads=2, chunk=chunk).prefill(tok)
+        assert np.array_equal(a, b), chunk
 
 
 def test_chunk_size_and_step_vs_prefill() -> None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import random
 import time
-from pathlib import Path
 
 import jsonschema
 import numpy as np
 import pytest
+from conftest import GOLDEN as CONF_GOLDEN
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +26,7 @@ from agent.grammar import (
 )
 from agent.grammar.regex import RegexError, compile_pattern
 
-GOLDEN = Path("/work/shared/golden")
+GOLDEN = CONF_GOLDEN
 FORMAT_CHECKER = jsonschema.Draft202012Validator.FORMAT_CHECKER
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from conftest import GOLDEN as CONF_GOLDEN
 
 from kernels import cq
 
@@ -45,7 +46,7 @@ def test_isa_is_chosen_at_run_time() -> None:
 
 # ---- CQ products -------------------------------------------------------------------------------
 
-GOLDEN = "/work/shared/golden"
+GOLDEN = str(CONF_GOLDEN)
 
 
 @pytest.fixture(scope="module")

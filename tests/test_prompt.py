@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from conftest import GOLDEN as CONF_GOLDEN
 
 from agent.prompt import (
     render_assistant_turn,
@@ -73,7 +73,7 @@ def test_multi_step_turns() -> None:
 
 def test_markers_tokenize_to_their_ids() -> None:
     spm = pytest.importorskip("sentencepiece")
-    model = Path("/work/shared/golden/tok8192.model")
+    model = CONF_GOLDEN / "tok8192.model"
     if not model.exists():
         pytest.skip("golden tokenizer missing")
     sp = spm.SentencePieceProcessor(model_file=str(model))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import GOLDEN as CONF_GOLDEN
 
 from agent.cact import CQ, Geometry, parse, read_cact
 from agent.reference import ReferenceModel
@@ -28,9 +29,7 @@ except ImportError:  # pragma: no cover - depends on the environment
 
 needs_torch = pytest.mark.skipif(torch is None, reason="PyTorch (the .[train] extra) missing")
 
-GOLDEN = Path(__file__).resolve().parents[1].parent / "shared" / "golden"
-if not GOLDEN.exists():
-    GOLDEN = Path("/work/shared/golden")
+GOLDEN = CONF_GOLDEN
 ROOT = Path(__file__).resolve().parents[1]
 HELDOUT = ROOT / "tests" / "data" / "heldout.jsonl"
 DEMO_MODEL = ROOT / "agent" / "models" / "demo.cact"

@@ -87,6 +87,11 @@ typedef struct nd_vops {
     void (*attn_v_f32)(float *out, const void *const *vp, int off, const float *w, int rep, int n, int hd);
     void (*scores_i8)(float *s, const int32_t *dot, const float *ks, float qs, float scale, int n);
     void (*perm_group)(const int8_t *nat, int8_t *q, int cbits); /* 128 bytes, nd_perm_index */
+    /* out[r][:hd] (+)= sum_{i<n} w[r * ldw + i] * v_i for r < rows; init 0 adds to out */
+    void (*attn_v_i8_acc)(float *out, const void *const *vp, int off, const float *w, int ldw,
+                          int rows, int n, int hd, int init);
+    void (*attn_v_f32_acc)(float *out, const void *const *vp, int off, const float *w, int ldw,
+                           int rows, int n, int hd, int init);
 } nd_vops_t;
 
 typedef struct nd_isa {

@@ -79,6 +79,14 @@ static void pool_run(pool_t *p, pool_fn fn, void *ctx, int parts) {
 
 /* ---------------------------------------------------------------------------------------- */
 
+/* per-thread attention scratch: ND_ATT_GROUP queries x (H / KV) heads rows */
+typedef struct {
+    float *scores;  /* [rows][cap] */
+    int32_t *idot;  /* [rows][cap] */
+    int8_t *q8;     /* [rows][hd] */
+    float *obuf;    /* [rows][hd] */
+} nd_scratch_t;
+
 struct nd_engine {
     const nd_model_t *m;
     const nd_isa_t *isa;
@@ -98,12 +106,13 @@ struct nd_engine {
     int32_t tokhist[8];
     /* per-chunk buffers */
     float *x0, *X, *nx, *hp, *hq, *hr, *u, *bx, *blk, *h, *qb, *kb, *vb, *gb, *att, *ao, *z;
-    float *e, *ek, *ev, *xf, *cosb, *sinb, *scores, *tmp, *freq;
-    int8_t *k8c, *v8c, *q8; /* the chunk's own int8 K/V [T][kvd] and one int8 query head */
+    float *e, *ek, *ev, *xf, *cosb, *sinb, *tmp, *freq;
+    int8_t *k8c, *v8c; /* the chunk's own int8 K/V [T][kvd] */
     float *ksc, *vsc;       /* [T][KV] */
-    int32_t *idot;
     const void **kp, **vp;  /* per query: key/value pointers in position order */
     float *kscl, *vscl;     /* their scales, [KV][cap] */
+    nd_scratch_t scr[16];   /* one per thread */
+    int att_group;          /* queries per shared pass over the keys */
     nd_act_t act;
     int32_t *tokwin;
     double timers[8];
@@ -243,94 +252,174 @@ static void quant_head(const nd_vops_t *v, const float *x, int n, int8_t *q, flo
  * ring slot reused inside the chunk is never read after being overwritten). Each query sees its
  * keys in absolute position order (sinks, then the window), so a token gets the same bits
  * whatever the chunking. int8 mode: q quantised per head, exact int32 q.k against the int8 K,
- * one float scale per score, softmax, then the int8 V accumulated in FP32. */
+ * one float scale per score, softmax, then the int8 V accumulated in FP32.
+ *
+ * Key lists: gather_keys() lays out the slot pointers (and int8 scales) of the keys query `pt`
+ * attends. While the window does not slide inside the chunk, every query's list is a prefix of
+ * the last query's, so the chunk is done in groups of queries that share one pass over K and V
+ * (the cache is read once per group instead of once per query); the per-query arithmetic, and so
+ * every bit of the result, is the same as one query at a time. KV heads are split over threads. */
+static int gather_keys(nd_engine_t *e, int l, int pt) {
+    const int KV = e->m->KV, kvd = KV * e->m->hd, p0 = e->pos;
+    const size_t lbase = (size_t)l * e->cap;
+    int s_end, lo;
+    if (e->window <= 0) {
+        s_end = 0;
+        lo = 0;
+    } else {
+        s_end = e->sinks < pt + 1 ? e->sinks : pt + 1;
+        lo = pt - e->window + 1;
+        if (lo < e->sinks) lo = e->sinks;
+    }
+    int n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const int a = pass ? lo : 0, b = pass ? pt + 1 : s_end;
+        const int bc = b < p0 ? b : p0; /* [a, bc) from the cache, [max(a, p0), b) the chunk */
+        int p = a;
+        if (p < bc) {
+            int slot = kv_slot(e, p);
+            const int ring = e->window > 0 && p >= e->sinks;
+            const int wrap = e->max_sinks + e->window;
+            for (; p < bc; p++, n++) {
+                const size_t sl = lbase + slot;
+                if (e->int8) {
+                    e->kp[n] = e->k8 + sl * kvd;
+                    e->vp[n] = e->v8 + sl * kvd;
+                    for (int h = 0; h < KV; h++) {
+                        e->kscl[(size_t)h * e->cap + n] = e->ks[sl * KV + h];
+                        e->vscl[(size_t)h * e->cap + n] = e->vs[sl * KV + h];
+                    }
+                } else {
+                    e->kp[n] = e->kf + sl * kvd;
+                    e->vp[n] = e->vf + sl * kvd;
+                }
+                if (++slot == wrap && ring) slot = e->max_sinks;
+            }
+        }
+        for (p = a > p0 ? a : p0; p < b; p++, n++) {
+            const size_t c = (size_t)(p - p0);
+            if (e->int8) {
+                e->kp[n] = e->k8c + c * kvd;
+                e->vp[n] = e->v8c + c * kvd;
+                for (int h = 0; h < KV; h++) {
+                    e->kscl[(size_t)h * e->cap + n] = e->ksc[c * KV + h];
+                    e->vscl[(size_t)h * e->cap + n] = e->vsc[c * KV + h];
+                }
+            } else {
+                e->kp[n] = e->kb + c * kvd;
+                e->vp[n] = e->vb + c * kvd;
+            }
+        }
+    }
+    return n;
+}
+
+/* queries per shared pass over the keys, and keys per block (a block of K or V stays in L1 while
+ * every query of the group uses it) */
+#define ND_ATT_GROUP 8
+#define ND_ATT_KBLOCK 64
+
+typedef struct {
+    nd_engine_t *e;
+    int t0, nq, n_last; /* queries t0 .. t0+nq-1 of the chunk; the last one attends n_last keys */
+    int T;              /* chunk length: query t attends n_last - (T - 1 - t) keys */
+} att_job;
+
+static void att_part(void *ctx, int part, int nparts) {
+    const att_job *j = ctx;
+    nd_engine_t *e = j->e;
+    const nd_model_t *m = e->m;
+    const nd_vops_t *v = e->v;
+    const int hd = m->hd, KV = m->KV, rep = m->H / m->KV, qd = m->H * hd;
+    const float scale = 1.f / sqrtf((float)hd);
+    const int kh0 = KV * part / nparts, kh1 = KV * (part + 1) / nparts;
+    nd_scratch_t *sc = &e->scr[part];
+    const int rows = j->nq * rep;
+    int nrow[ND_ATT_GROUP * 16];
+    float qs[ND_ATT_GROUP * 16], inv[ND_ATT_GROUP * 16];
+    int nmax = 0;
+    for (int r = 0; r < rows; r++) {
+        const int t = j->t0 + r / rep;
+        nrow[r] = j->n_last - (j->T - 1 - t);
+        nmax = nrow[r] > nmax ? nrow[r] : nmax;
+    }
+    const size_t ld = (size_t)e->cap; /* row stride of scores and dots */
+    for (int kh = kh0; kh < kh1; kh++) {
+        const int off = kh * hd;
+        for (int r = 0; r < rows; r++) {
+            const int t = j->t0 + r / rep, h = kh * rep + r % rep;
+            const float *qh = e->qb + (size_t)t * qd + h * hd;
+            if (e->int8) quant_head(v, qh, hd, sc->q8 + (size_t)r * hd, &qs[r]);
+        }
+        /* q.k, key block by key block so each block of K serves every row while in L1 */
+        for (int i0 = 0; i0 < nmax; i0 += ND_ATT_KBLOCK) {
+            for (int r = 0; r < rows; r++) {
+                int nb = nrow[r] - i0;
+                if (nb <= 0) continue;
+                if (nb > ND_ATT_KBLOCK) nb = ND_ATT_KBLOCK;
+                if (e->int8) {
+                    e->isa->qk_i8(sc->q8 + (size_t)r * hd, (const int8_t *const *)e->kp + i0, off,
+                                  nb, hd, sc->idot + r * ld + i0);
+                } else {
+                    const int t = j->t0 + r / rep, h = kh * rep + r % rep;
+                    const float *qh = e->qb + (size_t)t * qd + h * hd;
+                    float *s = sc->scores + r * ld + i0;
+                    for (int i = 0; i < nb; i++)
+                        s[i] = e->isa->dot(qh, (const float *)e->kp[i0 + i] + off, hd) * scale;
+                }
+            }
+        }
+        for (int r = 0; r < rows; r++) {
+            float *s = sc->scores + r * ld;
+            if (e->int8)
+                v->scores_i8(s, sc->idot + r * ld, e->kscl + (size_t)kh * e->cap, qs[r], scale,
+                             nrow[r]);
+            inv[r] = 1.f / v->softmax_exp(s, nrow[r]);
+            if (e->int8) v->mul(s, e->vscl + (size_t)kh * e->cap, nrow[r]);
+            /* a zero weight adds nothing to an FMA sum: rows shorter than the block pass */
+            for (int i = nrow[r]; i < nmax; i++) s[i] = 0.f;
+        }
+        for (int i0 = 0; i0 < nmax; i0 += ND_ATT_KBLOCK) {
+            const int nb = nmax - i0 < ND_ATT_KBLOCK ? nmax - i0 : ND_ATT_KBLOCK;
+            if (e->int8)
+                v->attn_v_i8_acc(sc->obuf, e->vp + i0, off, sc->scores + i0, (int)ld, rows, nb,
+                                 hd, i0 == 0);
+            else
+                v->attn_v_f32_acc(sc->obuf, e->vp + i0, off, sc->scores + i0, (int)ld, rows, nb,
+                                  hd, i0 == 0);
+        }
+        for (int r = 0; r < rows; r++) {
+            const int t = j->t0 + r / rep, h = kh * rep + r % rep;
+            float *o = e->att + (size_t)t * qd + h * hd;
+            const float *ob = sc->obuf + (size_t)r * hd;
+            for (int i = 0; i < hd; i++) o[i] = ob[i] * inv[r];
+        }
+    }
+}
+
 static void attention_chunk(nd_engine_t *e, int l, int T) {
     const nd_model_t *m = e->m;
-    const int hd = m->hd, KV = m->KV, rep = m->H / m->KV, kvd = KV * hd, qd = m->H * hd;
-    const float scale = 1.f / sqrtf((float)hd);
+    const int hd = m->hd, KV = m->KV, kvd = KV * hd;
     const size_t lbase = (size_t)l * e->cap;
     const int p0 = e->pos;
-    const nd_vops_t *v = e->v;
-    for (int t = 0; t < T; t++) {
-        const int pt = p0 + t;
-        /* positions attended, in order: [0, s_end) then [lo, pt] */
-        int s_end, lo;
-        if (e->window <= 0) {
-            s_end = 0;
-            lo = 0;
-        } else {
-            s_end = e->sinks < pt + 1 ? e->sinks : pt + 1;
-            lo = pt - e->window + 1;
-            if (lo < e->sinks) lo = e->sinks;
+    /* the window start stays put over the chunk: every key list is a prefix of the last one */
+    const int shared = e->window <= 0 || p0 + T - e->window <= e->sinks;
+    att_job j = {e, 0, 1, 0, T};
+    if (shared) {
+        j.n_last = gather_keys(e, l, p0 + T - 1);
+        for (int t0 = 0; t0 < T; t0 += e->att_group) {
+            j.t0 = t0;
+            j.nq = T - t0 < e->att_group ? T - t0 : e->att_group;
+            const long work = (long)j.nq * j.n_last;
+            pool_run(e->pool, att_part, &j, work >= 256 ? e->nthreads : 1);
         }
-        float *o = e->att + (size_t)t * qd;
-        /* slot rows (all heads) of the attended positions, in position order */
-        int n = 0;
-        for (int pass = 0; pass < 2; pass++) {
-            const int a = pass ? lo : 0, b = pass ? pt + 1 : s_end;
-            const int bc = b < p0 ? b : p0; /* [a, bc) from the cache, [max(a, p0), b) the chunk */
-            int p = a;
-            if (p < bc) {
-                int slot = kv_slot(e, p);
-                const int ring = e->window > 0 && p >= e->sinks;
-                const int wrap = e->max_sinks + e->window;
-                for (; p < bc; p++, n++) {
-                    const size_t sl = lbase + slot;
-                    if (e->int8) {
-                        e->kp[n] = e->k8 + sl * kvd;
-                        e->vp[n] = e->v8 + sl * kvd;
-                        for (int h = 0; h < KV; h++) {
-                            e->kscl[(size_t)h * e->cap + n] = e->ks[sl * KV + h];
-                            e->vscl[(size_t)h * e->cap + n] = e->vs[sl * KV + h];
-                        }
-                    } else {
-                        e->kp[n] = e->kf + sl * kvd;
-                        e->vp[n] = e->vf + sl * kvd;
-                    }
-                    if (++slot == wrap && ring) slot = e->max_sinks;
-                }
-            }
-            for (p = a > p0 ? a : p0; p < b; p++, n++) {
-                const size_t c = (size_t)(p - p0);
-                if (e->int8) {
-                    e->kp[n] = e->k8c + c * kvd;
-                    e->vp[n] = e->v8c + c * kvd;
-                    for (int h = 0; h < KV; h++) {
-                        e->kscl[(size_t)h * e->cap + n] = e->ksc[c * KV + h];
-                        e->vscl[(size_t)h * e->cap + n] = e->vsc[c * KV + h];
-                    }
-                } else {
-                    e->kp[n] = e->kb + c * kvd;
-                    e->vp[n] = e->vb + c * kvd;
-                }
-            }
-        }
-        for (int kh = 0; kh < KV; kh++) {
-            /* scores of the rep query heads of this KV head: rows of e->scores, stride n */
-            float inv[16];
-            for (int r = 0; r < rep; r++) {
-                const int h = kh * rep + r;
-                const float *qh = e->qb + (size_t)t * qd + h * hd;
-                float *sc = e->scores + (size_t)r * n;
-                if (e->int8) {
-                    float qs;
-                    quant_head(v, qh, hd, e->q8, &qs);
-                    e->isa->qk_i8(e->q8, (const int8_t *const *)e->kp, kh * hd, n, hd, e->idot);
-                    v->scores_i8(sc, e->idot, e->kscl + (size_t)kh * e->cap, qs, scale, n);
-                } else {
-                    for (int i = 0; i < n; i++)
-                        sc[i] = e->isa->dot(qh, (const float *)e->kp[i] + kh * hd, hd) * scale;
-                }
-                inv[r] = 1.f / v->softmax_exp(sc, n);
-                if (e->int8) v->mul(sc, e->vscl + (size_t)kh * e->cap, n);
-            }
-            float *oh = o + kh * rep * hd;
-            if (e->int8)
-                v->attn_v_i8(oh, e->vp, kh * hd, e->scores, rep, n, hd);
-            else
-                v->attn_v_f32(oh, e->vp, kh * hd, e->scores, rep, n, hd);
-            for (int r = 0; r < rep; r++)
-                for (int i = 0; i < hd; i++) oh[r * hd + i] *= inv[r];
+    } else {
+        for (int t = 0; t < T; t++) {
+            j.n_last = gather_keys(e, l, p0 + t);
+            j.t0 = t;
+            j.nq = 1;
+            j.T = t + 1;
+            pool_run(e->pool, att_part, &j, j.n_last >= 256 ? e->nthreads : 1);
         }
     }
     /* now the chunk's keys enter the cache */
@@ -748,13 +837,21 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
     e->xf = xalloc(e, (size_t)T * d * 4);
     e->cosb = xalloc(e, (size_t)T * m->hd * 2);
     e->sinb = xalloc(e, (size_t)T * m->hd * 2);
-    e->scores = xalloc(e, (size_t)e->cap * (m->H / m->KV) * 4);
-    e->idot = xalloc(e, (size_t)e->cap * 4);
+    e->att_group = e->tmax < ND_ATT_GROUP ? e->tmax : ND_ATT_GROUP;
+    const int arows = e->att_group * (m->H / m->KV);
+    int scr_ok = 1;
+    for (int i = 0; i < e->nthreads; i++) {
+        /* written before read: untouched rows (short chunks) cost no resident memory */
+        e->scr[i].scores = xalloc_lazy(e, (size_t)arows * e->cap * 4);
+        e->scr[i].idot = xalloc_lazy(e, (size_t)arows * e->cap * 4);
+        e->scr[i].q8 = xalloc(e, (size_t)arows * m->hd);
+        e->scr[i].obuf = xalloc(e, (size_t)arows * m->hd * 4);
+        scr_ok &= e->scr[i].scores && e->scr[i].idot && e->scr[i].q8 && e->scr[i].obuf;
+    }
     e->kp = xalloc(e, (size_t)e->cap * sizeof(void *));
     e->vp = xalloc(e, (size_t)e->cap * sizeof(void *));
     e->kscl = xalloc(e, (size_t)e->cap * m->KV * 4);
     e->vscl = xalloc(e, (size_t)e->cap * m->KV * 4);
-    e->q8 = xalloc(e, (size_t)m->hd);
     if (int8) {
         e->k8c = xalloc(e, (size_t)T * kvd);
         e->v8c = xalloc(e, (size_t)T * kvd);
@@ -770,7 +867,7 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
     if (d > tmpn) tmpn = d;
     e->tmp = xalloc(e, (size_t)(tmpn + m->emb.in_pad + m->eng[0].tables.in_pad) * 4);
     e->tokwin = xalloc(e, (size_t)(T + 8) * 4);
-    if (!e->scores || !e->act.xr || (!e->kf && !e->k8)) {
+    if (!scr_ok || !e->act.xr || (!e->kf && !e->k8)) {
         nd_engine_free(e);
         return NULL;
     }
@@ -807,10 +904,16 @@ void nd_engine_free(nd_engine_t *e) {
     void *bufs[] = {e->kf, e->vf, e->k8, e->v8, e->ks, e->vs, e->vhist, e->act.xr, e->act.xq,
                     e->act.xs, e->act.xsum, e->x0, e->X, e->nx, e->hp, e->hq, e->hr, e->u,
                     e->bx, e->blk, e->h, e->qb, e->kb, e->vb, e->gb, e->att, e->ao, e->z,
-                    e->e, e->ek, e->ev, e->xf, e->cosb, e->sinb, e->scores, e->tmp, e->tokwin,
-                    e->idot, (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->q8, e->k8c,
+                    e->e, e->ek, e->ev, e->xf, e->cosb, e->sinb, e->tmp, e->tokwin,
+                    (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->k8c,
                     e->v8c, e->ksc, e->vsc, e->freq};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
+    for (int i = 0; i < 16; i++) {
+        free(e->scr[i].scores);
+        free(e->scr[i].idot);
+        free(e->scr[i].q8);
+        free(e->scr[i].obuf);
+    }
     free(e);
 }
 

@@ -329,53 +329,63 @@ VATTR static int32_t VPFX(quant)(const float *x, int n, float inv, int8_t *q) {
  * is loaded and converted once for all rep heads. hd % 32 == 0 on the vector path. */
 typedef int8_t nd_v8b __attribute__((vector_size(8)));
 
-/* nr (1..4) heads at a time; constant nr after inlining keeps the accumulators in registers */
-#define ND_ATTN_V(NAME, NAME_NR, VT, LOADV)                                                              \
-    VATTR static inline __attribute__((always_inline)) void NAME_NR(                          \
-        float *out, const void *const *vp, int off, const float *w, int nr, int n, int hd) {             \
-        int k0 = 0;                                                                             \
-        for (; k0 + 32 <= hd; k0 += 32) {                                                       \
-            nd_v8f acc[4][4];                                                                   \
-            for (int r = 0; r < nr; r++)                                                        \
-                for (int j = 0; j < 4; j++) acc[r][j] = VPFX(splat)(0.f);                       \
-            for (int i = 0; i < n; i++) {                                                       \
-                const VT *v = (const VT *)vp[i] + off + k0;                                           \
-                nd_v8f x0 = LOADV(v), x1 = LOADV(v + 8), x2 = LOADV(v + 16), x3 = LOADV(v + 24); \
-                for (int r = 0; r < nr; r++) {                                                  \
-                    const nd_v8f wv = VPFX(splat)(w[(size_t)r * n + i]);                        \
-                    acc[r][0] = VPFX(fma)(wv, x0, acc[r][0]);                                         \
-                    acc[r][1] = VPFX(fma)(wv, x1, acc[r][1]);                                         \
-                    acc[r][2] = VPFX(fma)(wv, x2, acc[r][2]);                                         \
-                    acc[r][3] = VPFX(fma)(wv, x3, acc[r][3]);                                         \
-                }                                                                               \
-            }                                                                                   \
-            for (int r = 0; r < nr; r++)                                                        \
+/* nr (1..4) rows at a time (row r's weights at w[r * ldw]); constant nr after inlining keeps the
+ * accumulators in registers. init 0 continues sums already in out: a key range split into blocks
+ * gives the same bits as one pass, because each accumulator sees the same sequence of FMAs. */
+#define ND_ATTN_V(NAME, NAME_NR, NAME_ACC, VT, LOADV)                                              \
+    VATTR static inline __attribute__((always_inline)) void NAME_NR(                              \
+        float *out, const void *const *vp, int off, const float *w, int ldw, int nr, int n,      \
+        int hd, int init) {                                                                      \
+        int k0 = 0;                                                                              \
+        for (; k0 + 32 <= hd; k0 += 32) {                                                        \
+            nd_v8f acc[4][4];                                                                    \
+            for (int r = 0; r < nr; r++)                                                         \
+                for (int j = 0; j < 4; j++)                                                      \
+                    acc[r][j] = init ? VPFX(splat)(0.f)                                          \
+                                     : VPFX(ld)(out + (size_t)r * hd + k0 + 8 * j);              \
+            for (int i = 0; i < n; i++) {                                                        \
+                const VT *v = (const VT *)vp[i] + off + k0;                                      \
+                nd_v8f x0 = LOADV(v), x1 = LOADV(v + 8), x2 = LOADV(v + 16), x3 = LOADV(v + 24);  \
+                for (int r = 0; r < nr; r++) {                                                   \
+                    const nd_v8f wv = VPFX(splat)(w[(size_t)r * ldw + i]);                       \
+                    acc[r][0] = VPFX(fma)(wv, x0, acc[r][0]);                                    \
+                    acc[r][1] = VPFX(fma)(wv, x1, acc[r][1]);                                    \
+                    acc[r][2] = VPFX(fma)(wv, x2, acc[r][2]);                                    \
+                    acc[r][3] = VPFX(fma)(wv, x3, acc[r][3]);                                    \
+                }                                                                                \
+            }                                                                                    \
+            for (int r = 0; r < nr; r++)                                                         \
                 for (int j = 0; j < 4; j++) VPFX(st)(out + (size_t)r * hd + k0 + 8 * j, acc[r][j]); \
-        }                                                                                       \
-        for (; k0 < hd; k0++)                                                                   \
-            for (int r = 0; r < nr; r++) {                                                      \
-                float a = 0.f;                                                                  \
-                for (int i = 0; i < n; i++) a = a + w[(size_t)r * n + i] * (float)((const VT *)vp[i])[off + k0]; \
-                out[(size_t)r * hd + k0] = a;                                                   \
-            }                                                                                   \
-    }                                                                                           \
+        }                                                                                        \
+        for (; k0 < hd; k0++)                                                                    \
+            for (int r = 0; r < nr; r++) {                                                       \
+                float a = init ? 0.f : out[(size_t)r * hd + k0];                                 \
+                for (int i = 0; i < n; i++)                                                      \
+                    a = a + w[(size_t)r * ldw + i] * (float)((const VT *)vp[i])[off + k0];       \
+                out[(size_t)r * hd + k0] = a;                                                    \
+            }                                                                                    \
+    }                                                                                            \
+    VATTR static void NAME_ACC(float *out, const void *const *vp, int off, const float *w,       \
+                               int ldw, int rows, int n, int hd, int init) {                     \
+        for (int r0 = 0; r0 < rows;) {                                                           \
+            const int left = rows - r0;                                                          \
+            float *o = out + (size_t)r0 * hd;                                                    \
+            const float *wr = w + (size_t)r0 * ldw;                                              \
+            if (left >= 4) {                                                                     \
+                NAME_NR(o, vp, off, wr, ldw, 4, n, hd, init);                                    \
+                r0 += 4;                                                                         \
+            } else if (left >= 2) {                                                              \
+                NAME_NR(o, vp, off, wr, ldw, 2, n, hd, init);                                    \
+                r0 += 2;                                                                         \
+            } else {                                                                             \
+                NAME_NR(o, vp, off, wr, ldw, 1, n, hd, init);                                    \
+                r0 += 1;                                                                         \
+            }                                                                                    \
+        }                                                                                        \
+    }                                                                                            \
     VATTR static void NAME(float *out, const void *const *vp, int off, const float *w, int rep,  \
-                           int n, int hd) {                                                            \
-        for (int r0 = 0; r0 < rep;) {                                                           \
-            const int left = rep - r0;                                                          \
-            float *o = out + (size_t)r0 * hd;                                                   \
-            const float *wr = w + (size_t)r0 * n;                                               \
-            if (left >= 4) {                                                                    \
-                NAME_NR(o, vp, off, wr, 4, n, hd);                                                 \
-                r0 += 4;                                                                        \
-            } else if (left >= 2) {                                                             \
-                NAME_NR(o, vp, off, wr, 2, n, hd);                                                 \
-                r0 += 2;                                                                        \
-            } else {                                                                            \
-                NAME_NR(o, vp, off, wr, 1, n, hd);                                                 \
-                r0 += 1;                                                                        \
-            }                                                                                   \
-        }                                                                                       \
+                           int n, int hd) {                                                      \
+        NAME_ACC(out, vp, off, w, n, rep, n, hd, 1);                                             \
     }
 
 /* a * b + c, fused where the ISA has it (ND_FMA8): attention only, where the ISAs need not agree
@@ -398,8 +408,8 @@ VATTR static inline nd_v8f VPFX(ldb)(const int8_t *p) {
 #endif
 }
 
-ND_ATTN_V(VPFX(attn_v_i8), VPFX(attn_v_i8_nr), int8_t, VPFX(ldb))
-ND_ATTN_V(VPFX(attn_v_f32), VPFX(attn_v_f32_nr), float, VPFX(ld))
+ND_ATTN_V(VPFX(attn_v_i8), VPFX(attn_v_i8_nr), VPFX(attn_v_i8_acc), int8_t, VPFX(ldb))
+ND_ATTN_V(VPFX(attn_v_f32), VPFX(attn_v_f32_nr), VPFX(attn_v_f32_acc), float, VPFX(ld))
 #undef ND_ATTN_V
 
 /* The kernels' int8 activation layout of one 128-group (nd_perm_index) from natural order:
@@ -432,4 +442,5 @@ static const nd_vops_t VPFX(vops) = {
     VPFX(mul),       VPFX(add_scaled), VPFX(add_mul), VPFX(lane_sum),  VPFX(mhc_mix),
     VPFX(lane_mean), VPFX(softmax_exp), VPFX(amax),  VPFX(quant),      VPFX(sigm1),
     VPFX(expf1),     VPFX(attn_v_i8), VPFX(attn_v_f32), VPFX(scores_i8), VPFX(perm_group),
+    VPFX(attn_v_i8_acc), VPFX(attn_v_f32_acc),
 };
