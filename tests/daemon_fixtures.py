@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import pwd
 import queue
 import signal
 import socket
@@ -197,7 +198,13 @@ def wait_for(pred: Any, timeout: float = 10.0, interval: float = 0.02) -> bool:
 
 
 class Broker:
-    """A real mosquitto on 127.0.0.1, with persistence so a restart keeps sessions."""
+    """A real mosquitto on 127.0.0.1, with persistence so a restart keeps sessions.
+
+    Started as root, mosquitto drops to the ``mosquitto`` user unless ``user`` says otherwise,
+    and that user cannot write into pytest's private tmp dir: persistence then fails silently
+    and a restart forgets every session and queued message. So ``user`` is the current user
+    (ignored by mosquitto when not started as root), and start() checks that it could write.
+    """
 
     def __init__(self, workdir: Path) -> None:
         self.dir = workdir
@@ -205,17 +212,22 @@ class Broker:
         self.port = free_port()
         self.proc: subprocess.Popen[bytes] | None = None
         self.conf = self.dir / "mosquitto.conf"
+        self.log = self.dir / "mosquitto.log"
+        self.db = self.dir / "mosquitto.db"
         self.conf.write_text(
             f"listener {self.port} 127.0.0.1\n"
             "allow_anonymous true\n"
+            f"user {pwd.getpwuid(os.geteuid()).pw_name}\n"
             "persistence true\n"
             f"persistence_location {self.dir}/\n"
             "autosave_interval 1\n"
             # the defaults (1000 queued per client) would drop part of a 1,000-command burst
             "max_queued_messages 0\n"
             "max_inflight_messages 20\n"
-            f"log_dest file {self.dir}/mosquitto.log\n"
-            "log_type error\nlog_type warning\nlog_type notice\n"
+            f"log_dest file {self.log}\n"
+            # every packet with its flags (clean start, session present): the place to look when
+            # a delivery test fails
+            "log_type all\n"
         )
 
     def start(self) -> None:
@@ -228,9 +240,20 @@ class Broker:
                 contextlib.suppress(OSError),
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
             ):
+                self._check_writable()
                 return
             time.sleep(0.05)
         raise RuntimeError("mosquitto did not start")
+
+    def _check_writable(self) -> None:
+        # mosquitto opens its log after dropping privileges; no log means it cannot write the
+        # persistence file either, and it would run on regardless
+        if not self.log.exists():
+            self.stop()
+            raise RuntimeError(
+                f"mosquitto cannot write to {self.dir} (check the user it runs as); "
+                "without it persistence silently fails"
+            )
 
     def stop(self, sig: int = signal.SIGTERM) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -36,10 +36,45 @@ from agent.config import MqttConfig
 from agent.pipeline import Command, JsonDict, Submit, error_envelope, make_reply
 
 log = logging.getLogger("needled.mqtt")
+paho_log = logging.getLogger("needled.mqtt.paho")
 
 VERSION = "0.1.0"
 
 SubmitFn = Callable[[Command], Submit]
+
+
+class _RetryNoiseFilter(logging.Filter):
+    """Demote paho's ERRORs for an expected broker outage.
+
+    paho logs the lost connection ("failed to receive on socket: ...") and then, on every failed
+    reconnect, "Client is not connected", all at ERROR. A daemon waiting for its broker would fill
+    the journal with errors for a condition it handles; the transport reports the outage once, at
+    WARNING with the backoff, so the cause stays at INFO and the per-retry line goes to DEBUG.
+    """
+
+    DEMOTE = (
+        ("Client is not connected", logging.DEBUG),
+        ("failed to receive on socket", logging.INFO),
+        ("timeout on socket", logging.INFO),
+    )
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.ERROR:
+            return True
+        msg = str(record.msg)
+        for prefix, level in self.DEMOTE:
+            if msg.startswith(prefix):
+                # the logger already admitted the record at ERROR: drop it unless the lower
+                # level is wanted, or handlers without a level of their own would still print it
+                if not paho_log.isEnabledFor(level):
+                    return False
+                record.levelno = level
+                record.levelname = logging.getLevelName(level)
+                break
+        return True
+
+
+_retry_noise_filter = _RetryNoiseFilter()
 
 
 def _topic_ok(topic: Any) -> bool:
@@ -69,7 +104,12 @@ class MqttTransport:
         self._pending_cond = threading.Condition()
         self.connected = threading.Event()
         self._paused = False
+        self._stopping = False
+        self._retry_logged = False  # the current outage has been reported at WARNING
         self.connect_count = 0
+        # CONNACK's flag from the latest connection: False after a reconnect means the broker
+        # lost our session (no persistence), and with it the commands it was holding for us
+        self.session_present: bool | None = None
         self._state: JsonDict = {"last_command": None, "last_call": None, "confidence": None}
         self.client = self._make_client()
 
@@ -82,7 +122,9 @@ class MqttTransport:
             protocol=mqtt.MQTTv5,
             manual_ack=True,
         )
-        c.enable_logger(logging.getLogger("needled.mqtt.paho"))
+        # addFilter ignores a filter already present, so reloads do not stack them
+        paho_log.addFilter(_retry_noise_filter)
+        c.enable_logger(paho_log)
         c.will_set(self.status_topic, "offline", qos=1, retain=True)
         c.reconnect_delay_set(self.cfg.reconnect_min, self.cfg.reconnect_max)
         # 0 = unbounded: replies produced while the broker is away must wait, never be dropped
@@ -99,6 +141,7 @@ class MqttTransport:
                 c.tls_insecure_set(True)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
         c.on_publish = self._on_publish
         return c
@@ -122,6 +165,7 @@ class MqttTransport:
 
     def stop(self, timeout: float = 5.0) -> None:
         """Flush replies, publish ``offline`` and disconnect (a clean disconnect sends no will)."""
+        self._stopping = True
         if self.connected.is_set():
             self.wait_published(timeout)
             info = self.client.publish(self.status_topic, "offline", qos=1, retain=True)
@@ -170,13 +214,23 @@ class MqttTransport:
         with self._lock:
             self._gen += 1
             device_topics = list(self._subs)
+        reconnect = self.connect_count > 0
         self.connect_count += 1
+        self.session_present = bool(flags.session_present)
+        self._retry_logged = False
         log.info(
             "MQTT connected to %s:%s (session present: %s)",
             self.cfg.host,
             self.cfg.port,
             flags.session_present,
         )
+        if reconnect and not flags.session_present:
+            log.warning(
+                "MQTT broker %s:%s did not keep this client's session across the outage; "
+                "commands it held for us are lost (is broker persistence on and writable?)",
+                self.cfg.host,
+                self.cfg.port,
+            )
         subs = [
             (self.command_topic, SubscribeOptions(qos=1)),
             (f"{self.command_topic}/+", SubscribeOptions(qos=1)),
@@ -194,7 +248,33 @@ class MqttTransport:
 
     def _on_disconnect(self, _c: Any, _ud: Any, _flags: Any, reason: Any, _p: Any) -> None:
         self.connected.clear()
-        log.warning("MQTT disconnected (%s); reconnecting with backoff", reason)
+        if self._stopping:
+            log.info("MQTT disconnected (%s)", reason)
+            return
+        self._retry_logged = True
+        log.warning(
+            "MQTT disconnected from %s:%s (%s); %s",
+            self.cfg.host,
+            self.cfg.port,
+            reason,
+            self._backoff_text(),
+        )
+
+    def _on_connect_fail(self, _c: Any, _ud: Any) -> None:
+        # paho retries on its own; one WARNING per outage, the rest only at DEBUG
+        if self._retry_logged or self._stopping:
+            log.debug("MQTT connect to %s:%s failed again", self.cfg.host, self.cfg.port)
+            return
+        self._retry_logged = True
+        log.warning(
+            "MQTT broker %s:%s unreachable; %s", self.cfg.host, self.cfg.port, self._backoff_text()
+        )
+
+    def _backoff_text(self) -> str:
+        return (
+            f"retrying in the background with backoff "
+            f"{self.cfg.reconnect_min}-{self.cfg.reconnect_max} s"
+        )
 
     def _on_publish(self, _c: Any, _ud: Any, mid: int, _reason: Any, _p: Any) -> None:
         with self._pending_cond:
