@@ -70,7 +70,10 @@ def _read(
     for name, size in (("zcn", tc), ("softmax", tc), ("sums", T), ("gate", tc), ("silu", tc)):
         out[name] = a[o : o + size]
         o += size
-    out["qk"] = a[o : o + T * in_pad // 64].view(np.int32)
+    nk = T * in_pad // 64
+    out["qk"] = a[o : o + nk].view(np.int32)
+    out["attn_v"] = a[o + nk : o + nk + 3 * 64].view(np.int32)
+    out["rows"] = a[o + nk + 3 * 64 : o + nk + 3 * 64 + nk * 16].view(np.int8).reshape(nk, 64)
     return out
 
 
@@ -103,8 +106,13 @@ def test_aarch64_kernels_match_x86(tmp_path: Path, bits: int) -> None:
         assert np.abs(r["fp32"] - ref["fp32"]).max() <= FP32_TOL * scale, label
         # the per-token vector ops (norms, softmax with its exp, gates, SiLU) and the int8
         # attention dots: the same bits on every ISA
-        for k in ("zcn", "softmax", "sums", "gate", "silu", "qk"):
+        for k in ("zcn", "softmax", "sums", "gate", "silu", "qk", "attn_v"):
             assert np.array_equal(r[k], ref[k]), (label, k)
+    # the integer V product is exactly sum_i w[r][i] * v_i over the harness's int8 rows
+    nk = ref["qk"].size
+    w = np.array([[1000 * (r + 1) - 37 * i for i in range(nk)] for r in range(3)], np.int64)
+    want = (w @ ref["rows"].astype(np.int64)).reshape(-1)
+    assert np.array_equal(ref["attn_v"].astype(np.int64), want)
     # and they compute what they claim (the exp is a polynomial: within a few ulp of NumPy's)
     x = np.fromfile(inp, np.uint8)[20 + 64 :]
     x = x[-9 * 384 * 4 :].view(np.float32).reshape(9, 384)

@@ -537,6 +537,78 @@ ND_AVX2 static void avx2_qk_i8(const int8_t *q, const int8_t *const *keys, int o
     }
 }
 
+
+/* Integer V accumulation (attn_v_q16): two keys at a time, their int8 rows widened to int16 and
+ * interleaved so one pair-dot (vpmaddwd + add, or VNNI vpdpwssd) adds w_i v_i[d] + w_j v_j[d]
+ * to dim d's int32 sum. Inside the loop a 16-dim chunk lives as lo = dims {0-3, 8-11} and
+ * hi = dims {4-7, 12-15} (the 128-bit lanes of the unpacks); ND_Q16_SWAP converts both ways. */
+#define ND_Q16_SWAP(a, b)                                                                         \
+    do {                                                                                          \
+        __m256i t0_ = _mm256_permute2x128_si256((a), (b), 0x20);                                  \
+        __m256i t1_ = _mm256_permute2x128_si256((a), (b), 0x31);                                  \
+        (a) = t0_;                                                                                \
+        (b) = t1_;                                                                                \
+    } while (0)
+#define ND_AVX2_ATTN_Q16(NAME, ATTR, PAIRDOT)                                                     \
+    ATTR static void NAME(int32_t *acc, const void *const *vp, int off, const int16_t *w, int ldw, \
+                          int rows, int n, int hd, int init) {                                    \
+        if (hd % 32) {                                                                            \
+            port_attn_v_q16(acc, vp, off, w, ldw, rows, n, hd, init);                             \
+            return;                                                                               \
+        }                                                                                         \
+        const __m128i z16 = _mm_setzero_si128();                                                  \
+        for (int r0 = 0; r0 < rows; r0 += 2) {                                                    \
+            const int nr = rows - r0 >= 2 ? 2 : 1;                                                \
+            for (int k0 = 0; k0 < hd; k0 += 32) {                                                 \
+                __m256i a[2][4];                                                                  \
+                for (int r = 0; r < nr; r++) {                                                    \
+                    int32_t *ar = acc + (size_t)(r0 + r) * hd + k0;                              \
+                    for (int c = 0; c < 2; c++) {                                                 \
+                        __m256i x = init ? _mm256_setzero_si256()                                 \
+                                         : _mm256_loadu_si256((const __m256i *)(ar + 16 * c));    \
+                        __m256i y = init ? _mm256_setzero_si256()                                 \
+                                         : _mm256_loadu_si256((const __m256i *)(ar + 16 * c + 8)); \
+                        ND_Q16_SWAP(x, y);                                                        \
+                        a[r][2 * c] = x;                                                          \
+                        a[r][2 * c + 1] = y;                                                      \
+                    }                                                                             \
+                }                                                                                 \
+                for (int i = 0; i < n; i += 2) {                                                  \
+                    const int8_t *pa = (const int8_t *)vp[i] + off + k0;                          \
+                    const int two = i + 1 < n;                                                    \
+                    const int8_t *pb = two ? (const int8_t *)vp[i + 1] + off + k0 : NULL;         \
+                    __m256i wp[2];                                                                \
+                    for (int r = 0; r < nr; r++) {                                                \
+                        const int16_t *wr = w + (size_t)(r0 + r) * ldw + i;                       \
+                        const uint32_t pr = (uint16_t)wr[0] | (two ? (uint32_t)(uint16_t)wr[1] << 16 : 0u); \
+                        wp[r] = _mm256_set1_epi32((int32_t)pr);                                   \
+                    }                                                                             \
+                    for (int c = 0; c < 2; c++) {                                                 \
+                        __m256i xa = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(pa + 16 * c))); \
+                        __m256i xb = _mm256_cvtepi8_epi16(                                        \
+                            two ? _mm_loadu_si128((const __m128i *)(pb + 16 * c)) : z16);         \
+                        __m256i lo = _mm256_unpacklo_epi16(xa, xb), hi = _mm256_unpackhi_epi16(xa, xb); \
+                        for (int r = 0; r < nr; r++) {                                            \
+                            a[r][2 * c] = PAIRDOT(a[r][2 * c], lo, wp[r]);                        \
+                            a[r][2 * c + 1] = PAIRDOT(a[r][2 * c + 1], hi, wp[r]);                \
+                        }                                                                         \
+                    }                                                                             \
+                }                                                                                 \
+                for (int r = 0; r < nr; r++) {                                                    \
+                    int32_t *ar = acc + (size_t)(r0 + r) * hd + k0;                              \
+                    for (int c = 0; c < 2; c++) {                                                 \
+                        __m256i x = a[r][2 * c], y = a[r][2 * c + 1];                             \
+                        ND_Q16_SWAP(x, y);                                                        \
+                        _mm256_storeu_si256((__m256i *)(ar + 16 * c), x);                         \
+                        _mm256_storeu_si256((__m256i *)(ar + 16 * c + 8), y);                     \
+                    }                                                                             \
+                }                                                                                 \
+            }                                                                                     \
+        }                                                                                         \
+    }
+#define ND_AVX2_PAIRDOT(s, x, w) _mm256_add_epi32((s), _mm256_madd_epi16((x), (w)))
+ND_AVX2_ATTN_Q16(avx2_attn_v_q16, ND_AVX2, ND_AVX2_PAIRDOT)
+
 /* Peak of the instruction sequence the int8 kernels use (maddubs + madd + add per 32 MACs). */
 ND_AVX2 static double avx2_peak_i8(long iters) {
     __m256i acc[8], w = _mm256_set1_epi8(3), x = _mm256_set1_epi8(-5);
@@ -592,6 +664,9 @@ ND_VNNI static void vnni_qk_i8(const int8_t *q, const int8_t *const *keys, int o
     }
     if (i < n) avx2_qk_i8(q, keys + i, off, n - i, hd, out + i);
 }
+
+#define ND_VNNI_PAIRDOT(s, x, w) _mm256_dpwssd_avx_epi32((s), (x), (w))
+ND_AVX2_ATTN_Q16(vnni_attn_v_q16, ND_VNNI, ND_VNNI_PAIRDOT)
 
 ND_VNNI static double vnni_peak_i8(long iters) {
     __m256i acc[8], w = _mm256_set1_epi8(3), x = _mm256_set1_epi8(-5);

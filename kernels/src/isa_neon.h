@@ -232,6 +232,38 @@ static void neon_axpy_i8(float a, const int8_t *x, float *y, int n) {
 
 ND_NEON_QK(neon_qk_i8, , neon_dot16)
 
+/* Integer V accumulation (attn_v_q16): int8 rows widened to int16, multiply-accumulate-long by
+ * the key's int16 weight into int32 sums (exact, so the same bits as every other ISA). */
+static void neon_attn_v_q16(int32_t *acc, const void *const *vp, int off, const int16_t *w,
+                            int ldw, int rows, int n, int hd, int init) {
+    if (hd % 16) {
+        port_attn_v_q16(acc, vp, off, w, ldw, rows, n, hd, init);
+        return;
+    }
+    for (int r0 = 0; r0 < rows; r0 += 2) {
+        const int nr = rows - r0 >= 2 ? 2 : 1;
+        for (int k0 = 0; k0 < hd; k0 += 16) {
+            int32x4_t a[2][4];
+            for (int r = 0; r < nr; r++)
+                for (int j = 0; j < 4; j++)
+                    a[r][j] = init ? vdupq_n_s32(0) : vld1q_s32(acc + (size_t)(r0 + r) * hd + k0 + 4 * j);
+            for (int i = 0; i < n; i++) {
+                const int8x16_t v8 = vld1q_s8((const int8_t *)vp[i] + off + k0);
+                const int16x8_t lo = vmovl_s8(vget_low_s8(v8)), hi = vmovl_high_s8(v8);
+                for (int r = 0; r < nr; r++) {
+                    const int16_t wi = w[(size_t)(r0 + r) * ldw + i];
+                    a[r][0] = vmlal_n_s16(a[r][0], vget_low_s16(lo), wi);
+                    a[r][1] = vmlal_high_n_s16(a[r][1], lo, wi);
+                    a[r][2] = vmlal_n_s16(a[r][2], vget_low_s16(hi), wi);
+                    a[r][3] = vmlal_high_n_s16(a[r][3], hi, wi);
+                }
+            }
+            for (int r = 0; r < nr; r++)
+                for (int j = 0; j < 4; j++) vst1q_s32(acc + (size_t)(r0 + r) * hd + k0 + 4 * j, a[r][j]);
+        }
+    }
+}
+
 static double neon_peak_i8(long iters) {
     int32x4_t acc[8];
     int8x16_t w = vdupq_n_s8(3), x = vdupq_n_s8(-5);

@@ -2,6 +2,7 @@
 #ifndef ND_ISA_PORTABLE_H
 #define ND_ISA_PORTABLE_H
 #include <math.h>
+#include <string.h>
 
 #include "nd_common.h"
 
@@ -145,6 +146,20 @@ static void port_qk_i8(const int8_t *q, const int8_t *const *keys, int off, int 
         int32_t d = 0;
         for (int j = 0; j < hd; j++) d += q[j] * k[j];
         out[i] = d;
+    }
+}
+
+static void port_attn_v_q16(int32_t *acc, const void *const *vp, int off, const int16_t *w,
+                            int ldw, int rows, int n, int hd, int init) {
+    for (int r = 0; r < rows; r++) {
+        int32_t *a = acc + (size_t)r * hd;
+        if (init) memset(a, 0, (size_t)hd * sizeof(int32_t));
+        const int16_t *wr = w + (size_t)r * ldw;
+        for (int i = 0; i < n; i++) {
+            const int8_t *v = (const int8_t *)vp[i] + off;
+            const int32_t wi = wr[i];
+            for (int d = 0; d < hd; d++) a[d] += wi * v[d];
+        }
     }
 }
 

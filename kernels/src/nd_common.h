@@ -92,6 +92,9 @@ typedef struct nd_vops {
                           int rows, int n, int hd, int init);
     void (*attn_v_f32_acc)(float *out, const void *const *vp, int off, const float *w, int ldw,
                            int rows, int n, int hd, int init);
+    /* s *= vs, then q = int16 weights for attn_v_q16 (zero-padded to an even count); returns
+     * the factor back to s's scale (q[i] ~ s[i] / factor), 0 when every s is 0 */
+    float (*quant_w16)(float *s, const float *vs, int n, int16_t *q);
 } nd_vops_t;
 
 typedef struct nd_isa {
@@ -116,6 +119,11 @@ typedef struct nd_isa {
     double (*peak_i8)(long iters);
     /* attention over the int8 K cache: exact int32 dots of int8 q (hd) with n int8 keys (keys[i] + off) */
     void (*qk_i8)(const int8_t *q, const int8_t *const *keys, int off, int n, int hd, int32_t *out);
+    /* attention over the int8 V cache with int16 weights: acc[r][:hd] (+)= sum_{i<n}
+     * w[r * ldw + i] * v_i (v_i = vp[i] + off), exact in int32 (so every ISA gets the same
+     * bits); init 0 adds to acc. The caller keeps sum |w| * 127 below 2^31. */
+    void (*attn_v_q16)(int32_t *acc, const void *const *vp, int off, const int16_t *w, int ldw,
+                       int rows, int n, int hd, int init);
     const nd_vops_t *v;
 } nd_isa_t;
 

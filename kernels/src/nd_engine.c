@@ -369,21 +369,30 @@ static void att_part(void *ctx, int part, int nparts) {
                 }
             }
         }
+        /* int8: the softmax weights times the V scales become int16 weights (in the dots'
+         * buffer, free once the scores are made) and V is summed exactly in int32 */
+        int16_t *w16 = (int16_t *)sc->idot;
+        const size_t ld16 = 2 * ld;
+        float back[ND_ATT_GROUP * 16];
         for (int r = 0; r < rows; r++) {
             float *s = sc->scores + r * ld;
-            if (e->int8)
+            if (e->int8) {
                 v->scores_i8(s, sc->idot + r * ld, e->kscl + (size_t)kh * e->cap, qs[r], scale,
                              nrow[r]);
-            inv[r] = 1.f / v->softmax_exp(s, nrow[r]);
-            if (e->int8) v->mul(s, e->vscl + (size_t)kh * e->cap, nrow[r]);
-            /* a zero weight adds nothing to an FMA sum: rows shorter than the block pass */
-            for (int i = nrow[r]; i < nmax; i++) s[i] = 0.f;
+                inv[r] = 1.f / v->softmax_exp(s, nrow[r]);
+                back[r] = v->quant_w16(s, e->vscl + (size_t)kh * e->cap, nrow[r], w16 + r * ld16);
+                /* a zero weight adds nothing: rows shorter than the group's pass */
+                for (int i = nrow[r]; i < nmax; i++) w16[r * ld16 + i] = 0;
+            } else {
+                inv[r] = 1.f / v->softmax_exp(s, nrow[r]);
+                for (int i = nrow[r]; i < nmax; i++) s[i] = 0.f; /* FMA with 0 leaves a sum as is */
+            }
         }
         for (int i0 = 0; i0 < nmax; i0 += ND_ATT_KBLOCK) {
             const int nb = nmax - i0 < ND_ATT_KBLOCK ? nmax - i0 : ND_ATT_KBLOCK;
             if (e->int8)
-                v->attn_v_i8_acc(sc->obuf, e->vp + i0, off, sc->scores + i0, (int)ld, rows, nb,
-                                 hd, i0 == 0);
+                e->isa->attn_v_q16((int32_t *)sc->obuf, e->vp + i0, off, w16 + i0, (int)ld16, rows,
+                                   nb, hd, i0 == 0);
             else
                 v->attn_v_f32_acc(sc->obuf, e->vp + i0, off, sc->scores + i0, (int)ld, rows, nb,
                                   hd, i0 == 0);
@@ -391,8 +400,14 @@ static void att_part(void *ctx, int part, int nparts) {
         for (int r = 0; r < rows; r++) {
             const int t = j->t0 + r / rep, h = kh * rep + r % rep;
             float *o = e->att + (size_t)t * qd + h * hd;
-            const float *ob = sc->obuf + (size_t)r * hd;
-            for (int i = 0; i < hd; i++) o[i] = ob[i] * inv[r];
+            if (e->int8) {
+                const int32_t *ob = (const int32_t *)sc->obuf + (size_t)r * hd;
+                const float f = back[r] * inv[r];
+                for (int i = 0; i < hd; i++) o[i] = (float)ob[i] * f;
+            } else {
+                const float *ob = sc->obuf + (size_t)r * hd;
+                for (int i = 0; i < hd; i++) o[i] = ob[i] * inv[r];
+            }
         }
     }
 }

@@ -437,10 +437,49 @@ VATTR static void VPFX(perm_group)(const int8_t *nat, int8_t *q, int cbits) {
     }
 }
 
+/* s *= vs (the V scales), then the int16 weights of the integer V product:
+ * q[i] = rint(s[i] * k), k = min(32767 / max s, 16e6 / sum s). The second bound keeps
+ * sum |q| * 127 (the largest |sum q v|) below 2^31, so the int32 sums never overflow; either
+ * way a weight keeps at least ~14 bits relative to the row's total. Returns 1 / k. */
+typedef int16_t nd_v8s __attribute__((vector_size(16)));
+VATTR static float VPFX(quant_w16)(float *s, const float *vs, int n, int16_t *q) {
+    nd_v8f mv = VPFX(splat)(0.f), sv = VPFX(splat)(0.f);
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const nd_v8f x = VPFX(ld)(s + i) * VPFX(ld)(vs + i);
+        VPFX(st)(s + i, x);
+        mv = VPFX(vmax)(x, mv);
+        sv = sv + x;
+    }
+    float mx = VPFX(hmax)(mv), sum = VPFX(hsum)(sv);
+    for (; i < n; i++) {
+        s[i] = s[i] * vs[i];
+        mx = s[i] > mx ? s[i] : mx;
+        sum += s[i];
+    }
+    const int np = (n + 1) & ~1;
+    if (!(mx > 0.f)) {
+        memset(q, 0, (size_t)np * sizeof(int16_t));
+        return 0.f;
+    }
+    float k = 32767.f / mx;
+    const float k2 = 16000000.f / sum;
+    if (k2 < k) k = k2;
+    const nd_v8f kv = VPFX(splat)(k), magic = VPFX(splat)(12582912.f);
+    for (i = 0; i + 8 <= n; i += 8) {
+        const nd_v8f r = (VPFX(ld)(s + i) * kv + magic) - magic;
+        const nd_v8s r16 = __builtin_convertvector(__builtin_convertvector(r, nd_v8i), nd_v8s);
+        memcpy(q + i, &r16, sizeof(r16));
+    }
+    for (; i < n; i++) q[i] = (int16_t)((s[i] * k + 12582912.f) - 12582912.f);
+    if (n < np) q[n] = 0;
+    return 1.f / k;
+}
+
 static const nd_vops_t VPFX(vops) = {
     VPFX(sumsq),     VPFX(zcn),      VPFX(rope),     VPFX(gate),       VPFX(silu_mul),
     VPFX(mul),       VPFX(add_scaled), VPFX(add_mul), VPFX(lane_sum),  VPFX(mhc_mix),
     VPFX(lane_mean), VPFX(softmax_exp), VPFX(amax),  VPFX(quant),      VPFX(sigm1),
     VPFX(expf1),     VPFX(attn_v_i8), VPFX(attn_v_f32), VPFX(scores_i8), VPFX(perm_group),
-    VPFX(attn_v_i8_acc), VPFX(attn_v_f32_acc),
+    VPFX(attn_v_i8_acc), VPFX(attn_v_f32_acc), VPFX(quant_w16),
 };
