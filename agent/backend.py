@@ -185,6 +185,11 @@ class NativeSessionEngine:
         self.mode, self.window, self.threads = mode, window, threads
         self.pools = probe_pools(cf)
         self._cells = np.zeros(self.CHUNK * (g.num_layers + 1) * g.d_model, np.float32)
+        self._cell_size = (g.num_layers + 1) * g.d_model
+        # Positions whose cells wait in `_cells` for the probe pools: pooling a whole buffer at
+        # once costs one set of NumPy calls instead of one per decoded token (the pooled result
+        # does not depend on how the cells are grouped, up to rounding).
+        self._ncells = 0
         self._out = np.zeros(g.vocab, np.float32)
         self._none = np.zeros(0, np.float32)
         self._ids = np.zeros(self.CHUNK, np.int32)
@@ -213,26 +218,38 @@ class NativeSessionEngine:
                 max_sinks=sinks,
             )
         self.eng.reset(sinks=sinks if self.window is not None else None)
+        self._ncells = 0
         for p in self.pools.values():
             p.reset()
+
+    def _flush_cells(self) -> None:
+        if self._ncells:
+            flat = self._cells[: self._ncells * self._cell_size].reshape(
+                -1, self.cf.geometry.d_model
+            )
+            for p in self.pools.values():
+                p.add(flat)
+            self._ncells = 0
 
     def _forward(self, ids: np.ndarray, candidates: np.ndarray | None) -> np.ndarray:
         """Run a chunk (<= CHUNK ids); logits of the last position for `candidates`."""
         n = ids.shape[0]
-        g = self.cf.geometry
         want = candidates is None or candidates.size > 0
         out = (
             self._none
             if not want
             else self._out[: self.vocab if candidates is None else candidates.size]
         )
-        cells = self._cells[: n * (g.num_layers + 1) * g.d_model] if self.pools else None
+        cells = None
+        if self.pools:
+            if self._ncells + n > self.CHUNK:
+                self._flush_cells()
+            cs = self._cell_size
+            cells = self._cells[self._ncells * cs : (self._ncells + n) * cs]
         cand = candidates if want else None
         self.eng._eng.forward(ids, out, 1 if want else 0, cand, cells)
         if cells is not None:
-            flat = cells.reshape(-1, g.d_model)
-            for p in self.pools.values():
-                p.add(flat)
+            self._ncells += n
         return out
 
     def prefill(self, ids: Sequence[int]) -> None:
@@ -263,10 +280,12 @@ class NativeSessionEngine:
         return out
 
     def save_state(self) -> Any:
+        self._flush_cells()
         return self.eng.save_state(), {k: p.snapshot() for k, p in self.pools.items()}
 
     def restore_state(self, state: Any) -> None:
         st, pools = state
+        self._ncells = 0  # cells of the abandoned tokens
         self.eng.restore_state(st)
         for k, snap in pools.items():
             self.pools[k].restore(snap)
@@ -279,6 +298,7 @@ class NativeSessionEngine:
     # (about 14 KB per token in int8 at the release geometry).
     def save_prefix(self) -> Any:
         assert self.eng.position == self.eng.sinks, "a prefix must fill the sink slots exactly"
+        self._flush_cells()
         self._owner_seq += 1
         self._sink_owner = self._owner_seq
         state = self.eng.save_state(keep_sinks=True)
@@ -289,6 +309,7 @@ class NativeSessionEngine:
         owner, st, pools = prefix
         if owner != self._sink_owner:
             return False
+        self._ncells = 0
         self.eng.restore_state(st)
         for k, snap in pools.items():
             self.pools[k].restore(snap)
@@ -296,10 +317,14 @@ class NativeSessionEngine:
 
     def head_logits(self, name: str) -> np.ndarray | None:
         p = self.pools.get(name)
-        return None if p is None else p.output()
+        if p is None:
+            return None
+        self._flush_cells()
+        return p.output()
 
     def persist_prefix(self, path: Path, prefix_ids: Sequence[int]) -> None:
         """Write the current state (exactly `prefix_ids` from a reset) for a later process."""
+        self._flush_cells()
         self.eng.persist(path, prefix_ids)
         pools = {f"{k}.{i}": a for k, p in self.pools.items() for i, a in enumerate(p.snapshot())}
         tmp = path.with_name(path.name + ".pools.tmp.npz")
@@ -311,6 +336,7 @@ class NativeSessionEngine:
         side = path.with_name(path.name + ".pools.npz")
         if self.pools and not side.exists():
             return False
+        self._ncells = 0
         if not self.eng.load(path, prefix_ids):
             return False
         if self.pools:
@@ -331,8 +357,11 @@ class NativeSessionEngine:
         # A conversation may be in the cache: put it back afterwards.
         saved = self.save_state() if self.eng.position else None
         self.eng.reset()
-        pool.reset()
+        self._ncells = 0
+        for p in self.pools.values():
+            p.reset()
         self.prefill(ids)
+        self._flush_cells()
         z = pool.output()
         if saved is None:
             self.reset()

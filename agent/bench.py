@@ -370,9 +370,11 @@ def bench_grammar(model_path: Path, args: argparse.Namespace) -> dict[str, Any]:
     tools5 = tool_set(5)
     t0 = time.perf_counter()
     sess = Session(
-        str(model_path), tools5, backend="native", threads=args.threads, max_new_tokens=48
+        str(model_path), tools5, backend="native", threads=args.session_threads, max_new_tokens=48
     )
     report["session_open_ms"] = 1e3 * (time.perf_counter() - t0)
+    report["session_threads"] = args.session_threads
+    report["tools_prefix_tokens"] = len(sess.prefix_for(sess.tools).ids)
     masker = sess.masker_for(sess.tools, False)
     aut = masker.automaton
     cold: list[float] = []
@@ -576,6 +578,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--reference-tokens", type=int, default=8)
     p.add_argument("--peak-iters", type=int, default=3_000_000)
     p.add_argument("--grammar-samples", type=int, default=30)
+    p.add_argument(
+        "--session-threads",
+        type=int,
+        default=2,
+        help="engine threads of the Session.complete() section (default 2, the daemon's default)",
+    )
     p.add_argument("--no-grammar", action="store_true", help="skip the grammar section")
     args = p.parse_args(argv)
     r = run(args)

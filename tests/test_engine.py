@@ -323,3 +323,29 @@ def test_release_rss_budget() -> None:
     )
     added = float(out.stdout.strip().splitlines()[-1])
     assert added <= 28.0, f"RSS grew by {added:.1f} MB"
+
+
+def test_session_engine_heads_match_golden_when_fed_token_by_token() -> None:
+    # The session engine pools the probe heads over buffered cells (flushed when the buffer
+    # fills or a head is read); fed one token at a time across several buffer flushes, with a
+    # save/restore of a longer run in between, the heads still match the reference's.
+    from agent.backend import NativeSessionEngine
+
+    cf, g = _load("tiny")
+    tok = [int(t) for t in g["tokens"][: int(g["prompt_len"])]]
+    e = NativeSessionEngine(cf, mode="fp32")
+    assert len(tok) > e.CHUNK  # at least one flush on the way
+    e.prefill(tok[:3])
+    for t in tok[3:20]:
+        e.step(t, np.zeros(0, np.int32))
+    saved = e.save_state()
+    for t in tok[20:30]:  # a detour that is abandoned
+        e.step(t, np.zeros(0, np.int32))
+    e.restore_state(saved)
+    for t in tok[20:]:
+        e.step(t, np.zeros(0, np.int32))
+    conf = float(e.head_logits("confidence_head")[0])
+    z = e.head_logits("contrastive_head")
+    z = z / np.linalg.norm(z)
+    assert abs(conf - g["confidence"]) <= FP32_REL * max(1.0, abs(float(g["confidence"])))
+    assert np.abs(z - g["contrastive"]).max() <= FP32_REL
