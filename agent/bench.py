@@ -383,7 +383,7 @@ def bench_grammar(model_path: Path, args: argparse.Namespace) -> dict[str, Any]:
     seen: set[int] = set()
     for text in sample_calls(tools5, args.grammar_samples):
         state = aut.start
-        for tid in [*sess.tok_cont.encode(text), 11]:
+        for tid in [*sess.tok.encode_continuation(text), 11]:
             t1 = time.perf_counter()
             allowed = masker.allowed(state)
             dt = time.perf_counter() - t1

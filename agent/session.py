@@ -89,7 +89,6 @@ class Session:
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.tok = Tokenizer(bytes(self.cf.tokenizer_blob))
         # Continuation turns start mid-stream, where SentencePiece must not add its "▁" prefix.
-        self.tok_cont = Tokenizer(dataclasses.replace(self.tok.spec, add_dummy_prefix=False))
         special = (PieceType.CONTROL, PieceType.UNKNOWN, PieceType.USER_DEFINED)
         self.trie = VocabTrie(
             self.tok.token_bytes(),
@@ -174,7 +173,7 @@ class Session:
         return hit
 
     def _spell(self, data: bytes) -> list[int]:
-        return self.tok_cont.encode(data.decode("utf-8"))
+        return self.tok.encode_continuation(data.decode("utf-8"))
 
     # -- retrieval -------------------------------------------------------------------------------
     def _fingerprint(self) -> str:
@@ -240,7 +239,7 @@ class Session:
         key = tuple(t.name for t in tools)
         budget = max_new_tokens or self.max_new_tokens
         if self.conversation and self._live == key:
-            ids = self.tok_cont.encode("\n" + P.user_turn(text))
+            ids = self.tok.encode_continuation("\n" + P.user_turn(text))
             if self.engine.position + len(ids) + budget < self.cf.geometry.max_seq_len:
                 t_tok = time.perf_counter()
                 return self._decode(ids, grammar_tools, require_call, max_new_tokens, t0, t_tok)
@@ -403,7 +402,7 @@ class Session:
         t0 = time.perf_counter()
         text = "\n" + P.IM_START + "user\n" + P.TOOL_RESULT + P.render_tool_results(turn)
         text += P.TOOL_RESULT_END + P.IM_END + "\n" + P.IM_START + "assistant\n"
-        ids = self.tok_cont.encode(text)
+        ids = self.tok.encode_continuation(text)
         t_tok = time.perf_counter()
         if self.engine.position + len(ids) + self.max_new_tokens >= self.cf.geometry.max_seq_len:
             return error_envelope("too_long", "the conversation reached the model's length limit")

@@ -3,7 +3,9 @@
 The `.cact` file does not carry a SentencePiece `.model`; it carries a compact piece table (spec
 section 4). The model was trained on SentencePiece's own encoding, so rather than re-implement BPE
 we rebuild a `ModelProto` from that table and let the `sentencepiece` library do the encoding:
-that is what reproduces the golden `tokenizer_cases` id for id.
+that is what reproduces the golden `tokenizer_cases` id for id. The `ModelProto` is written (and,
+for the blob writer, read) by the small wire-format code below, not by protobuf: the daemon does
+not load the protobuf runtime at all.
 
 Also here: the inverse (`.model` -> blob, for the writer), and training a compatible tokenizer
 from sentences (for tests and small-model experiments without the vendor's tokenizer).
@@ -15,12 +17,11 @@ import io
 import math
 import random
 import struct
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 import sentencepiece as spm
-from sentencepiece import sentencepiece_model_pb2 as sp_pb2
 
 from agent.errors import CactError
 
@@ -102,16 +103,6 @@ class PieceType(IntEnum):
     CONTROL = 2
     USER_DEFINED = 3
     BYTE = 4
-
-
-_MP = sp_pb2.ModelProto.SentencePiece
-_BLOB_TO_PROTO = {
-    PieceType.NORMAL: _MP.NORMAL,
-    PieceType.UNKNOWN: _MP.UNKNOWN,
-    PieceType.CONTROL: _MP.CONTROL,
-    PieceType.USER_DEFINED: _MP.USER_DEFINED,
-    PieceType.BYTE: _MP.BYTE,
-}
 
 
 @dataclass(frozen=True)
@@ -273,33 +264,283 @@ def _check_fixed_piece(i: int, off: int, text: str, kind: PieceType, unk_id: int
         raise CactError(f"tokenizer blob: {where} {text!r} is a control piece past id 3")
 
 
-def _model_proto(spec: TokenizerSpec) -> sp_pb2.ModelProto:
-    mp = sp_pb2.ModelProto()
-    for text, score, kind in spec.pieces:
-        p = mp.pieces.add()
-        p.piece = text
-        p.score = score
-        p.type = _BLOB_TO_PROTO[kind]
-    ts = mp.trainer_spec
-    ts.model_type = sp_pb2.TrainerSpec.BPE
-    ts.vocab_size = spec.vocab_size
-    ts.byte_fallback = spec.byte_fallback
-    ts.pad_id, ts.eos_id, ts.bos_id, ts.unk_id = spec.pad_id, spec.eos_id, spec.bos_id, spec.unk_id
-    # The processor answers bos_id()/eos_id()... by looking these texts up, so they must be the
-    # blob's own spellings.
-    ts.pad_piece = spec.pieces[spec.pad_id][0]
-    ts.eos_piece = spec.pieces[spec.eos_id][0]
-    ts.bos_piece = spec.pieces[spec.bos_id][0]
-    ts.unk_piece = spec.pieces[spec.unk_id][0]
-    ns = mp.normalizer_spec
-    ns.name = "identity"
-    ns.precompiled_charsmap = b""
-    ns.add_dummy_prefix = spec.add_dummy_prefix
-    # Set explicitly (these are the proto defaults) because the model was trained with them:
-    # leading/trailing spaces dropped and runs collapsed before encoding.
-    ns.remove_extra_whitespaces = True
-    ns.escape_whitespaces = True
-    return mp
+# --- SentencePiece's ModelProto, by hand ----------------------------------------------------
+# A SentencePiece `.model` is a protobuf message (sentencepiece_model.proto, proto2). This module
+# writes one fixed shape of it and reads a handful of fields back, so a few lines of wire format
+# stand in for the generated `sentencepiece_model_pb2` and the protobuf runtime it would load
+# (about 2 MB resident in the daemon). Field numbers and enum values are the .proto's.
+
+_VARINT, _I64, _LEN, _SGROUP, _EGROUP, _I32 = 0, 1, 2, 3, 4, 5  # wire types
+_U64 = (1 << 64) - 1
+_F32 = struct.Struct("<f")
+
+# ModelProto
+_MP_PIECES, _MP_TRAINER_SPEC, _MP_NORMALIZER_SPEC, _MP_DENORMALIZER_SPEC = 1, 2, 3, 5
+# ModelProto.SentencePiece
+_SP_PIECE, _SP_SCORE, _SP_TYPE = 1, 2, 3
+# TrainerSpec
+_TS_MODEL_TYPE, _TS_VOCAB_SIZE, _TS_BYTE_FALLBACK = 3, 4, 35
+_TS_UNK_ID, _TS_BOS_ID, _TS_EOS_ID, _TS_PAD_ID = 40, 41, 42, 43
+_TS_UNK_PIECE, _TS_BOS_PIECE, _TS_EOS_PIECE, _TS_PAD_PIECE = 45, 46, 47, 48
+# NormalizerSpec
+_NS_NAME, _NS_PRECOMPILED_CHARSMAP, _NS_ADD_DUMMY_PREFIX = 1, 2, 3
+_NS_REMOVE_EXTRA_WHITESPACES, _NS_ESCAPE_WHITESPACES = 4, 5
+
+# ModelProto.SentencePiece.Type (UNUSED = 5 has no blob counterpart).
+_PROTO_NORMAL, _PROTO_UNKNOWN, _PROTO_CONTROL, _PROTO_USER_DEFINED, _PROTO_BYTE = 1, 2, 3, 4, 6
+_PROTO_PIECE_TYPES = frozenset((1, 2, 3, 4, 5, 6))
+_BLOB_TO_PROTO = {
+    PieceType.NORMAL: _PROTO_NORMAL,
+    PieceType.UNKNOWN: _PROTO_UNKNOWN,
+    PieceType.CONTROL: _PROTO_CONTROL,
+    PieceType.USER_DEFINED: _PROTO_USER_DEFINED,
+    PieceType.BYTE: _PROTO_BYTE,
+}
+# TrainerSpec.ModelType
+_MODEL_TYPE_NAMES = {1: "UNIGRAM", 2: "BPE", 3: "WORD", 4: "CHAR"}
+_BPE = 2
+
+
+_ONE_BYTE_VARINTS = [bytes((v,)) for v in range(0x80)]
+
+
+def _varint(value: int) -> bytes:
+    if 0 <= value < 0x80:
+        return _ONE_BYTE_VARINTS[value]
+    # Negative int32 values go out as their 64-bit two's complement (10 bytes), as protobuf does.
+    value &= _U64
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _int_field(number: int, value: int) -> bytes:
+    return _varint(number << 3 | _VARINT) + _varint(value)
+
+
+def _len_field(number: int, payload: bytes) -> bytes:
+    return _varint(number << 3 | _LEN) + _varint(len(payload)) + payload
+
+
+def _str_field(number: int, text: str) -> bytes:
+    return _len_field(number, text.encode("utf-8"))
+
+
+def _float_field(number: int, value: float) -> bytes:
+    try:
+        packed = _F32.pack(value)
+    except OverflowError:  # beyond float32: protobuf stores the infinity C's conversion gives
+        packed = _F32.pack(math.copysign(math.inf, value))
+    return _varint(number << 3 | _I32) + packed
+
+
+def _model_proto_bytes(spec: TokenizerSpec, *, add_dummy_prefix: bool) -> bytes:
+    """The serialized `ModelProto` of `spec` (BPE, identity normalizer, default whitespace rules).
+
+    Fields go out in field-number order, as protobuf itself writes them, so the bytes equal
+    what `sentencepiece_model_pb2` would serialize for the same settings.
+    """
+    out = bytearray()
+    piece_key, text_key = _varint(_MP_PIECES << 3 | _LEN), _varint(_SP_PIECE << 3 | _LEN)
+    type_fields = {kind: _int_field(_SP_TYPE, value) for kind, value in _BLOB_TO_PROTO.items()}
+    for text, score, kind in spec.pieces:  # the hot loop, hence spelled out
+        raw = text.encode("utf-8")
+        body = text_key + _varint(len(raw)) + raw + _float_field(_SP_SCORE, score)
+        body += type_fields[kind]
+        out += piece_key
+        out += _varint(len(body))
+        out += body
+    # The processor answers bos_id()/eos_id()... by looking the *_piece texts up, so they must be
+    # the blob's own spellings.
+    trainer = (
+        _int_field(_TS_MODEL_TYPE, _BPE)
+        + _int_field(_TS_VOCAB_SIZE, spec.vocab_size)
+        + _int_field(_TS_BYTE_FALLBACK, spec.byte_fallback)
+        + _int_field(_TS_UNK_ID, spec.unk_id)
+        + _int_field(_TS_BOS_ID, spec.bos_id)
+        + _int_field(_TS_EOS_ID, spec.eos_id)
+        + _int_field(_TS_PAD_ID, spec.pad_id)
+        + _str_field(_TS_UNK_PIECE, spec.pieces[spec.unk_id][0])
+        + _str_field(_TS_BOS_PIECE, spec.pieces[spec.bos_id][0])
+        + _str_field(_TS_EOS_PIECE, spec.pieces[spec.eos_id][0])
+        + _str_field(_TS_PAD_PIECE, spec.pieces[spec.pad_id][0])
+    )
+    out += _len_field(_MP_TRAINER_SPEC, trainer)
+    # remove_extra_whitespaces / escape_whitespaces are the proto defaults, written explicitly
+    # because the model was trained with them: leading/trailing spaces dropped and runs
+    # collapsed before encoding.
+    normalizer = (
+        _str_field(_NS_NAME, "identity")
+        + _len_field(_NS_PRECOMPILED_CHARSMAP, b"")
+        + _int_field(_NS_ADD_DUMMY_PREFIX, add_dummy_prefix)
+        + _int_field(_NS_REMOVE_EXTRA_WHITESPACES, True)
+        + _int_field(_NS_ESCAPE_WHITESPACES, True)
+    )
+    out += _len_field(_MP_NORMALIZER_SPEC, normalizer)
+    return bytes(out)
+
+
+@dataclass
+class _ModelFields:
+    """The `ModelProto` fields the blob writer reads; absent fields keep the proto defaults."""
+
+    pieces: list[tuple[str, float, int]] = field(default_factory=list)  # (piece, score, type)
+    model_type: int = 1  # UNIGRAM
+    byte_fallback: bool = False
+    unk_id: int = 0
+    bos_id: int = 1
+    eos_id: int = 2
+    pad_id: int = -1
+    add_dummy_prefix: bool = True
+
+
+def _malformed(what: str, offset: int) -> CactError:
+    return CactError(f"not a SentencePiece model: {what} at byte offset {offset}")
+
+
+def _read_varint(data: bytes, pos: int, end: int) -> tuple[int, int]:
+    if pos < end and data[pos] < 0x80:  # the common one-byte case
+        return data[pos], pos + 1
+    start, value, shift = pos, 0, 0
+    while shift < 70:
+        if pos >= end:
+            raise _malformed("truncated varint", start)
+        b = data[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if b < 0x80:
+            return value & _U64, pos  # bits past 64 are dropped, as protobuf does
+        shift += 7
+    raise _malformed("varint longer than 10 bytes", start)
+
+
+def _read_key(data: bytes, pos: int, end: int) -> tuple[int, int, int]:
+    key, after = _read_varint(data, pos, end)
+    number = key >> 3
+    if number == 0 or key > 0xFFFFFFFF:
+        raise _malformed(f"invalid field number {number}", pos)
+    return number, key & 7, after
+
+
+def _value_span(data: bytes, pos: int, end: int, number: int, wire: int) -> tuple[int, int]:
+    """Where the value of a non-group field starts and ends (for a varint: the varint itself)."""
+    if wire == _VARINT:
+        return pos, _read_varint(data, pos, end)[1]
+    if wire == _LEN:
+        length, start = _read_varint(data, pos, end)
+    elif wire in (_I32, _I64):
+        start, length = pos, 4 if wire == _I32 else 8
+    else:
+        raise _malformed(f"field {number} has invalid wire type {wire}", pos)
+    if length > end - start:
+        raise _malformed(f"field {number} ({length} bytes) runs past the end", start)
+    return start, start + length
+
+
+def _skip_group(data: bytes, pos: int, end: int, number: int) -> int:
+    """Skip a (deprecated, always unknown here) group field; returns the offset after it."""
+    open_groups = [number]  # a stack, not recursion: nesting depth is up to the input
+    while open_groups:
+        if pos >= end:
+            raise _malformed(f"group of field {open_groups[-1]} is not closed", pos)
+        key_at = pos
+        n, wire, pos = _read_key(data, pos, end)
+        if wire == _SGROUP:
+            open_groups.append(n)
+        elif wire == _EGROUP:
+            if n != open_groups.pop():
+                raise _malformed(f"end of group {n} does not match its start", key_at)
+        else:
+            pos = _value_span(data, pos, end, n, wire)[1]
+    return pos
+
+
+def _fields(data: bytes, pos: int, end: int) -> Iterator[tuple[int, int, int, int]]:
+    """The fields of the message in `data[pos:end]` as `(number, wire type, start, stop)`."""
+    while pos < end:
+        number, wire, pos = _read_key(data, pos, end)
+        if wire == _SGROUP:
+            pos = _skip_group(data, pos, end, number)
+            continue
+        start, pos = _value_span(data, pos, end, number, wire)
+        yield number, wire, start, pos
+
+
+def _int32(data: bytes, start: int, end: int) -> int:
+    value = _read_varint(data, start, end)[0] & 0xFFFFFFFF
+    return value - (1 << 32) if value >= 1 << 31 else value
+
+
+def _parse_piece(data: bytes, pos: int, end: int, index: int) -> tuple[str, float, int]:
+    raw, score, kind = b"", 0.0, _PROTO_NORMAL
+    for number, wire, start, stop in _fields(data, pos, end):
+        if number == _SP_PIECE and wire == _LEN:
+            raw = data[start:stop]
+        elif number == _SP_SCORE and wire == _I32:
+            score = _F32.unpack_from(data, start)[0]
+        elif number == _SP_TYPE and wire == _VARINT:
+            value = _int32(data, start, stop)
+            # A closed proto2 enum: protobuf keeps an unknown value aside, the field unchanged.
+            if value in _PROTO_PIECE_TYPES:
+                kind = value
+        # Any other field (or a known one with another wire type) is unknown: skipped.
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _malformed(f"piece {index} is not valid UTF-8", pos) from None
+    return text, score, kind
+
+
+def _parse_trainer_spec(data: bytes, pos: int, end: int, out: _ModelFields) -> None:
+    for number, wire, start, stop in _fields(data, pos, end):
+        if wire != _VARINT:
+            continue
+        if number == _TS_MODEL_TYPE:
+            value = _int32(data, start, stop)
+            if value in _MODEL_TYPE_NAMES:
+                out.model_type = value
+        elif number == _TS_BYTE_FALLBACK:
+            out.byte_fallback = _read_varint(data, start, stop)[0] != 0
+        elif number == _TS_UNK_ID:
+            out.unk_id = _int32(data, start, stop)
+        elif number == _TS_BOS_ID:
+            out.bos_id = _int32(data, start, stop)
+        elif number == _TS_EOS_ID:
+            out.eos_id = _int32(data, start, stop)
+        elif number == _TS_PAD_ID:
+            out.pad_id = _int32(data, start, stop)
+
+
+def _parse_normalizer_spec(data: bytes, pos: int, end: int, out: _ModelFields | None) -> None:
+    for number, wire, start, stop in _fields(data, pos, end):
+        if number == _NS_ADD_DUMMY_PREFIX and wire == _VARINT and out is not None:
+            out.add_dummy_prefix = _read_varint(data, start, stop)[0] != 0
+
+
+def _parse_model_proto(data: bytes) -> _ModelFields:
+    """Read a serialized `ModelProto` as protobuf would, keeping only the `_ModelFields`.
+
+    Unknown fields (any wire type, groups included) are skipped; a sub-message given more than
+    once is merged field by field, a scalar given more than once keeps its last value. Bytes
+    protobuf would refuse, and piece texts that are not UTF-8, raise `CactError`.
+    """
+    out = _ModelFields()
+    for number, wire, start, stop in _fields(data, 0, len(data)):
+        if wire != _LEN:
+            continue
+        if number == _MP_PIECES:
+            out.pieces.append(_parse_piece(data, start, stop, len(out.pieces)))
+        elif number == _MP_TRAINER_SPEC:
+            _parse_trainer_spec(data, start, stop, out)
+        elif number == _MP_NORMALIZER_SPEC:
+            _parse_normalizer_spec(data, start, stop, out)
+        elif number == _MP_DENORMALIZER_SPEC:
+            # Not used, but protobuf parses it (a NormalizerSpec) and refuses it if malformed.
+            _parse_normalizer_spec(data, start, stop, None)
+    return out
 
 
 class Tokenizer:
@@ -323,14 +564,31 @@ class Tokenizer:
     def __init__(self, source: bytes | bytearray | memoryview | TokenizerSpec) -> None:
         """Build from a RAW tokenizer blob (or an already parsed `TokenizerSpec`)."""
         self.spec = source if isinstance(source, TokenizerSpec) else parse_tokenizer_blob(source)
-        self._proto = _model_proto(self.spec)
-        self._sp = spm.SentencePieceProcessor(model_proto=self._proto.SerializeToString())
-        if self._sp.get_piece_size() != self.spec.vocab_size:
+        # One processor (about 1.7 MB each) serves both `encode` and `encode_continuation`: it
+        # is built without the dummy prefix and `encode` supplies the prefix itself. Decoding is
+        # unaffected: the library drops a leading "▁" when either add_dummy_prefix or
+        # remove_extra_whitespaces is set, and the latter always is.
+        self._sp = self._processor(add_dummy_prefix=False)
+        self._sp_prefixed: spm.SentencePieceProcessor | None = None
+        if self.spec.add_dummy_prefix and any(
+            kind is PieceType.USER_DEFINED and (" " in text or text.startswith(SPACE_SYMBOL))
+            for text, _score, kind in self.spec.pieces
+        ):
+            # Such user-defined pieces would take part in the normalizer's whitespace handling
+            # where `encode` adds its "▁"; leave the prefix to the library then. Never the case
+            # for a Needle 2 tokenizer, whose only user-defined pieces are the chat markers.
+            self._sp_prefixed = self._processor(add_dummy_prefix=True)
+        self._token_bytes: list[bytes] | None = None
+
+    def _processor(self, *, add_dummy_prefix: bool) -> spm.SentencePieceProcessor:
+        proto = _model_proto_bytes(self.spec, add_dummy_prefix=add_dummy_prefix)
+        sp = spm.SentencePieceProcessor(model_proto=proto)
+        if sp.get_piece_size() != self.spec.vocab_size:
             raise CactError(
-                f"tokenizer: sentencepiece loaded {self._sp.get_piece_size()} pieces, "
+                f"tokenizer: sentencepiece loaded {sp.get_piece_size()} pieces, "
                 f"blob has {self.spec.vocab_size}"
             )
-        self._token_bytes: list[bytes] | None = None
+        return sp
 
     @classmethod
     def from_sentencepiece(cls, model_bytes: bytes) -> Tokenizer:
@@ -346,7 +604,33 @@ class Tokenizer:
         return self.spec.add_dummy_prefix
 
     def encode(self, text: str) -> list[int]:
-        """Token ids of `text`, without BOS/EOS; chat markers come out as their single ids."""
+        """Token ids of `text`, without BOS/EOS; chat markers come out as their single ids.
+
+        `text` starts a sequence: when the blob sets add_dummy_prefix (every Needle 2 tokenizer
+        does) its first word gets SentencePiece's "▁" prefix. For text appended mid-sequence
+        use `encode_continuation`.
+        """
+        if not self.spec.add_dummy_prefix:
+            return self.encode_continuation(text)
+        if self._sp_prefixed is not None:
+            return list(self._sp_prefixed.encode(text, out_type=int))
+        # What SentencePiece's normalizer does with add_dummy_prefix: drop the leading spaces
+        # and, if anything is left, put one "▁" in front before the rest is normalized. Handed
+        # the same "▁" literally (not a space to the leading-space rule), the prefix-free
+        # processor builds the same normalized text, and the ids depend on nothing else.
+        # Collapsing space runs, dropping trailing spaces (and "▁"s) happen in there as usual.
+        body = text.lstrip(" ")
+        if not body:  # only spaces: the library gives no ids either
+            return []
+        return list(self._sp.encode(SPACE_SYMBOL + body, out_type=int))
+
+    def encode_continuation(self, text: str) -> list[int]:
+        """Token ids of `text` appended mid-sequence: as `encode`, never with the dummy prefix.
+
+        The same ids a tokenizer whose blob has add_dummy_prefix=0 gives from `encode`:
+        SentencePiece's whitespace handling still applies (leading and trailing spaces dropped,
+        runs of spaces collapsed), only no "▁" is put in front of the first word.
+        """
         return list(self._sp.encode(text, out_type=int))
 
     def decode(self, ids: Sequence[int]) -> str:
@@ -394,7 +678,7 @@ class Tokenizer:
 
     def model_proto_bytes(self) -> bytes:
         """The rebuilt SentencePiece `ModelProto`, serialized (loadable as a `.model` file)."""
-        return self._proto.SerializeToString()
+        return _model_proto_bytes(self.spec, add_dummy_prefix=self.spec.add_dummy_prefix)
 
 
 def tokenizer_blob_from_sentencepiece(model_bytes: bytes) -> bytes:
@@ -403,47 +687,46 @@ def tokenizer_blob_from_sentencepiece(model_bytes: bytes) -> bytes:
     The result is validated by `parse_tokenizer_blob`, so a model that breaks the Needle 2
     fixed ids raises `CactError` here rather than producing an unloadable file.
     """
-    mp = sp_pb2.ModelProto()
-    try:
-        mp.ParseFromString(bytes(model_bytes))
-    except Exception as e:  # protobuf raises its own DecodeError type
-        raise CactError(f"not a SentencePiece model: {e}") from None
-    if mp.trainer_spec.model_type != sp_pb2.TrainerSpec.BPE:
+    mp = _parse_model_proto(bytes(model_bytes))
+    if mp.model_type != _BPE:
         raise CactError(
-            "SentencePiece model is not BPE (model_type "
-            f"{sp_pb2.TrainerSpec.ModelType.Name(mp.trainer_spec.model_type)})"
+            f"SentencePiece model is not BPE (model_type {_MODEL_TYPE_NAMES[mp.model_type]})"
         )
+    ids = {"pad": (mp.pad_id, PAD_ID), "eos": (mp.eos_id, EOS_ID), "bos": (mp.bos_id, BOS_ID)}
+    ids["unk"] = (mp.unk_id, UNK_ID)
+    for name, (got, want) in ids.items():
+        if got < 0:  # -1 = "no such piece", which the blob header cannot even store
+            raise CactError(f"SentencePiece model has {name}_id {got}, Needle 2 fixes it at {want}")
     markers = set(CHAT_MARKERS)
-    ts = mp.trainer_spec
     out = bytearray(
         _HEADER.pack(
             len(mp.pieces),
-            ts.pad_id,
-            ts.eos_id,
-            ts.bos_id,
-            ts.unk_id,
-            int(mp.normalizer_spec.add_dummy_prefix),
-            int(ts.byte_fallback),
+            mp.pad_id,
+            mp.eos_id,
+            mp.bos_id,
+            mp.unk_id,
+            int(mp.add_dummy_prefix),
+            int(mp.byte_fallback),
             0,
         )
     )
-    for i, p in enumerate(mp.pieces):
-        if p.type == _MP.CONTROL:
+    for i, (piece, score, ptype) in enumerate(mp.pieces):
+        if ptype == _PROTO_CONTROL:
             kind = PieceType.CONTROL
-        elif p.type == _MP.UNKNOWN:
+        elif ptype == _PROTO_UNKNOWN:
             kind = PieceType.UNKNOWN
-        elif p.type == _MP.BYTE:
+        elif ptype == _PROTO_BYTE:
             kind = PieceType.BYTE
-        elif p.type == _MP.USER_DEFINED and p.piece in markers:
+        elif ptype == _PROTO_USER_DEFINED and piece in markers:
             kind = PieceType.USER_DEFINED
         else:
             # The format has no room for other user-defined symbols; like the vendor's writer,
             # keep them as ordinary pieces.
             kind = PieceType.NORMAL
-        raw = p.piece.encode("utf-8")
+        raw = piece.encode("utf-8")
         if len(raw) > 0xFFFF:
             raise CactError(f"piece {i} is {len(raw)} bytes, over the 65535-byte limit")
-        out += _RECORD.pack(p.score, kind, len(raw)) + raw
+        out += _RECORD.pack(score, kind, len(raw)) + raw
     blob = bytes(out)
     parse_tokenizer_blob(blob)
     return blob
