@@ -609,6 +609,29 @@ def test_masks_agree_with_byte_automaton(vocab: tuple[list[bytes], list[int]]) -
     assert masker.advance_token(aut.start, 5) == DEAD  # a chat marker is never grammar text
 
 
+def test_mask_cache_is_compact_and_exact(vocab: tuple[list[bytes], list[int]]) -> None:
+    # Inside a free string almost every token is allowed: such states are cached as a bitset
+    # over the vocabulary (1 KB at 8,192 tokens, not a 32 KB id array), and a cache hit gives
+    # back exactly the ids a fresh computation gives.
+    token_bytes, special = vocab
+    note = {
+        "name": "note",
+        "parameters": {"type": "object", "properties": {"text": {"type": "string"}}},
+    }
+    aut = compile_calls([note])
+    masker = TokenMasker(aut, token_bytes, special)
+    state = aut.feed(aut.start, b'[{"name":"note","arguments":{"text":"')
+    assert state != DEAD
+    first = masker.allowed(state).copy()
+    fresh = TokenMasker(aut, token_bytes, special)._compute(state)[0]
+    assert np.array_equal(first, fresh) and np.array_equal(masker.allowed(state), fresh)
+    cached = masker._cache[state][0]
+    assert first.size > masker.PACK_ABOVE
+    assert cached.dtype == np.uint8 and cached.nbytes <= (len(token_bytes) + 7) // 8
+    small = masker.allowed(aut.start)
+    assert masker._cache[aut.start][0] is small  # small sets stay plain id arrays
+
+
 def test_forced_tokens_and_end_only_when_accepting(vocab: tuple[list[bytes], list[int]]) -> None:
     token_bytes, special = vocab
     aut = compile_calls([LIGHT], require_call=True)

@@ -191,15 +191,33 @@ class TokenMasker:
         arr = np.array(sorted(found), dtype=np.int32)
         return arr, int(arr[0]) if len(arr) == 1 else -1
 
+    # A set larger than this is cached as a bitset over the vocabulary: inside a free string
+    # nearly every token is allowed, and an int32 array per such state (32 KB at 8,192 tokens,
+    # one per string position of every string field) grew the daemon's memory by megabytes.
+    PACK_ABOVE = 256
+
+    def _lookup(self, state: int) -> tuple[np.ndarray, int]:
+        hit = self._cache.get(state)
+        if hit is None:
+            arr, forced = self._compute(state)
+            if arr.size > self.PACK_ABOVE:
+                bits = np.zeros(self.vocab_size, dtype=bool)
+                bits[arr] = True
+                hit = (np.packbits(bits), forced)
+            else:
+                hit = (arr, forced)
+            self._cache[state] = hit
+            return arr, forced
+        if hit[0].dtype == np.uint8:
+            bits = np.unpackbits(hit[0], count=self.vocab_size)
+            return np.flatnonzero(bits).astype(np.int32), hit[1]
+        return hit
+
     def allowed(self, state: int) -> np.ndarray:
         """Sorted int32 array of the token ids allowed in state (cached; do not modify)."""
         if state == END or state == DEAD:
             return np.empty(0, dtype=np.int32)
-        hit = self._cache.get(state)
-        if hit is None:
-            hit = self._compute(state)
-            self._cache[state] = hit
-        return hit[0]
+        return self._lookup(state)[0]
 
     def forced(self, state: int) -> int | None:
         """The only allowed token id when exactly one is allowed, else None."""
@@ -207,8 +225,7 @@ class TokenMasker:
             return None
         hit = self._cache.get(state)
         if hit is None:
-            hit = self._compute(state)
-            self._cache[state] = hit
+            hit = self._lookup(state)
         return hit[1] if hit[1] >= 0 else None
 
     def advance_token(self, state: int, token_id: int) -> int:
