@@ -89,10 +89,12 @@ class ProbePool:
         self.m, self.den, self.acc = (a.copy() for a in snap)
 
 
-def probe_pools(cf: CactFile) -> dict[str, ProbePool]:
+def probe_pools(
+    cf: CactFile, names: Sequence[str] = ("contrastive_head", "confidence_head")
+) -> dict[str, ProbePool]:
     return {
         name: ProbePool(cf.f32(f"{name}.probes"), cf.f32(f"{name}.proj"), cf.f32(f"{name}.bias"))
-        for name in ("contrastive_head", "confidence_head")
+        for name in names
         if f"{name}.probes" in cf.by_name
     }
 
@@ -166,7 +168,10 @@ class NativeSessionEngine:
     of every fed token, in fixed buffers (nothing is allocated per token).
     """
 
-    CHUNK = 32  # prefill chunk: bounds the cells buffer to CHUNK * (L + 1) * d floats
+    # Prefill chunk: sizes the engine's per-chunk buffers and the cells buffer (CHUNK * (L + 1)
+    # * d floats). 16 keeps a query in one or two chunks and, at the release geometry, about
+    # 2 MB less resident than 32; a longer prompt loses a little prefill speed.
+    CHUNK = 16
 
     def __init__(
         self,
@@ -183,7 +188,11 @@ class NativeSessionEngine:
         g = cf.geometry
         self.vocab = g.vocab
         self.mode, self.window, self.threads = mode, window, threads
-        self.pools = probe_pools(cf)
+        # Only the confidence head pools the running sequence; the contrastive (retrieval) head
+        # reads sequences of its own (embed_sequence), so its pool (a 1 MB FP32 projection at
+        # the release geometry) exists only once retrieval is used.
+        self.pools = probe_pools(cf, ("confidence_head",))
+        self._contrastive: ProbePool | None = None
         self._cells = np.zeros(self.CHUNK * (g.num_layers + 1) * g.d_model, np.float32)
         self._cell_size = (g.num_layers + 1) * g.d_model
         # Positions whose cells wait in `_cells` for the probe pools: pooling a whole buffer at
@@ -193,7 +202,9 @@ class NativeSessionEngine:
         self._out = np.zeros(g.vocab, np.float32)
         self._none = np.zeros(0, np.float32)
         self._ids = np.zeros(self.CHUNK, np.int32)
-        self.eng = NativeEngine(cf, mode=mode, window=window, sinks=sinks, threads=threads)
+        self.eng = NativeEngine(
+            cf, mode=mode, window=window, sinks=sinks, threads=threads, chunk=self.CHUNK
+        )
         self._owner_seq = 0
         self._sink_owner: int | None = None  # which saved prefix the sink slots hold
 
@@ -216,6 +227,7 @@ class NativeSessionEngine:
                 sinks=sinks,
                 threads=self.threads,
                 max_sinks=sinks,
+                chunk=self.CHUNK,
             )
         self.eng.reset(sinks=sinks if self.window is not None else None)
         self._ncells = 0
@@ -351,18 +363,26 @@ class NativeSessionEngine:
 
     def embed_sequence(self, ids: Sequence[int]) -> np.ndarray | None:
         """Contrastive embedding of `ids` run from position 0; the engine state is kept."""
-        pool = self.pools.get("contrastive_head")
-        if pool is None:
-            return None
+        if self._contrastive is None:
+            pools = probe_pools(self.cf, ("contrastive_head",))
+            if not pools:
+                return None
+            self._contrastive = pools["contrastive_head"]
+        pool = self._contrastive
         # A conversation may be in the cache: put it back afterwards.
         saved = self.save_state() if self.eng.position else None
-        self.eng.reset()
-        self._ncells = 0
-        for p in self.pools.values():
-            p.reset()
-        self.prefill(ids)
-        self._flush_cells()
-        z = pool.output()
+        running = self.pools
+        self.pools = {"contrastive_head": pool}  # the cells of `ids` feed this pool alone
+        try:
+            self.eng.reset()
+            self._ncells = 0
+            pool.reset()
+            self.prefill(ids)
+            self._flush_cells()
+            z = pool.output()
+        finally:
+            self.pools = running
+            self._ncells = 0
         if saved is None:
             self.reset()
         else:

@@ -345,7 +345,10 @@ def test_session_engine_heads_match_golden_when_fed_token_by_token() -> None:
     for t in tok[20:]:
         e.step(t, np.zeros(0, np.int32))
     conf = float(e.head_logits("confidence_head")[0])
-    z = e.head_logits("contrastive_head")
-    z = z / np.linalg.norm(z)
     assert abs(conf - g["confidence"]) <= FP32_REL * max(1.0, abs(float(g["confidence"])))
+    # the retrieval head reads sequences of its own, and leaves the running one as it was
+    assert e.head_logits("contrastive_head") is None
+    pos = e.position
+    z = e.embed_sequence(tok)
     assert np.abs(z - g["contrastive"]).max() <= FP32_REL
+    assert e.position == pos and float(e.head_logits("confidence_head")[0]) == conf
