@@ -563,30 +563,47 @@ class Tokenizer:
 
     def __init__(self, source: bytes | bytearray | memoryview | TokenizerSpec) -> None:
         """Build from a RAW tokenizer blob (or an already parsed `TokenizerSpec`)."""
-        self.spec = source if isinstance(source, TokenizerSpec) else parse_tokenizer_blob(source)
+        spec = source if isinstance(source, TokenizerSpec) else parse_tokenizer_blob(source)
+        # A daemon keeps one tokenizer for its lifetime: it holds the processor, the piece
+        # types and the output bytes, not the parsed spec (8,192 Python tuples, about 1.2 MB),
+        # which `spec` re-parses from the blob when something asks for it.
+        self._blob = None if isinstance(source, TokenizerSpec) else bytes(source)
+        self._spec: TokenizerSpec | None = spec if self._blob is None else None
+        self._vocab_size = spec.vocab_size
+        self._add_dummy_prefix = spec.add_dummy_prefix
+        self._types = bytes(int(kind) for _text, _score, kind in spec.pieces)
         # One processor (about 1.7 MB each) serves both `encode` and `encode_continuation`: it
         # is built without the dummy prefix and `encode` supplies the prefix itself. Decoding is
         # unaffected: the library drops a leading "▁" when either add_dummy_prefix or
         # remove_extra_whitespaces is set, and the latter always is.
-        self._sp = self._processor(add_dummy_prefix=False)
+        self._sp = self._processor(spec, add_dummy_prefix=False)
         self._sp_prefixed: spm.SentencePieceProcessor | None = None
-        if self.spec.add_dummy_prefix and any(
+        if spec.add_dummy_prefix and any(
             kind is PieceType.USER_DEFINED and (" " in text or text.startswith(SPACE_SYMBOL))
-            for text, _score, kind in self.spec.pieces
+            for text, _score, kind in spec.pieces
         ):
             # Such user-defined pieces would take part in the normalizer's whitespace handling
             # where `encode` adds its "▁"; leave the prefix to the library then. Never the case
             # for a Needle 2 tokenizer, whose only user-defined pieces are the chat markers.
-            self._sp_prefixed = self._processor(add_dummy_prefix=True)
-        self._token_bytes: list[bytes] | None = None
+            self._sp_prefixed = self._processor(spec, add_dummy_prefix=True)
+        self._token_bytes: list[bytes] = self._make_token_bytes(spec)
 
-    def _processor(self, *, add_dummy_prefix: bool) -> spm.SentencePieceProcessor:
-        proto = _model_proto_bytes(self.spec, add_dummy_prefix=add_dummy_prefix)
+    @property
+    def spec(self) -> TokenizerSpec:
+        """The parsed blob (pieces with scores and types, fixed ids, flags)."""
+        if self._spec is not None:
+            return self._spec
+        assert self._blob is not None
+        return parse_tokenizer_blob(self._blob)
+
+    @staticmethod
+    def _processor(spec: TokenizerSpec, *, add_dummy_prefix: bool) -> spm.SentencePieceProcessor:
+        proto = _model_proto_bytes(spec, add_dummy_prefix=add_dummy_prefix)
         sp = spm.SentencePieceProcessor(model_proto=proto)
-        if sp.get_piece_size() != self.spec.vocab_size:
+        if sp.get_piece_size() != spec.vocab_size:
             raise CactError(
                 f"tokenizer: sentencepiece loaded {sp.get_piece_size()} pieces, "
-                f"blob has {self.spec.vocab_size}"
+                f"blob has {spec.vocab_size}"
             )
         return sp
 
@@ -597,11 +614,11 @@ class Tokenizer:
 
     @property
     def vocab_size(self) -> int:
-        return self.spec.vocab_size
+        return self._vocab_size
 
     @property
     def add_dummy_prefix(self) -> bool:
-        return self.spec.add_dummy_prefix
+        return self._add_dummy_prefix
 
     def encode(self, text: str) -> list[int]:
         """Token ids of `text`, without BOS/EOS; chat markers come out as their single ids.
@@ -610,7 +627,7 @@ class Tokenizer:
         does) its first word gets SentencePiece's "▁" prefix. For text appended mid-sequence
         use `encode_continuation`.
         """
-        if not self.spec.add_dummy_prefix:
+        if not self._add_dummy_prefix:
             return self.encode_continuation(text)
         if self._sp_prefixed is not None:
             return list(self._sp_prefixed.encode(text, out_type=int))
@@ -645,12 +662,12 @@ class Tokenizer:
         """The piece text of `token_id` as stored in the blob (spaces as U+2581)."""
         if not 0 <= token_id < self.vocab_size:
             raise ValueError(f"token id {token_id} out of range [0, {self.vocab_size})")
-        return self.spec.pieces[token_id][0]
+        return self._sp.id_to_piece(token_id)
 
     def piece_type(self, token_id: int) -> PieceType:
         if not 0 <= token_id < self.vocab_size:
             raise ValueError(f"token id {token_id} out of range [0, {self.vocab_size})")
-        return self.spec.pieces[token_id][2]
+        return PieceType(self._types[token_id])
 
     def token_bytes(self) -> list[bytes]:
         """Raw output bytes each id contributes, for incremental (streaming) decoding.
@@ -659,26 +676,28 @@ class Tokenizer:
         space the dummy prefix adds, and replaces invalid UTF-8 (split multi-byte characters
         from byte pieces) that a streaming decoder must buffer instead.
         """
-        if self._token_bytes is None:
-            out: list[bytes] = []
-            for i, (text, _score, kind) in enumerate(self.spec.pieces):
-                if kind is PieceType.CONTROL:
-                    out.append(b"")
-                elif kind is PieceType.BYTE:
-                    out.append(bytes([_BYTE_PIECES[text]]))
-                elif kind is PieceType.UNKNOWN:
-                    # What the library prints for an unknown id (its unk_surface).
-                    out.append(self._sp.decode([i]).encode("utf-8"))
-                elif kind is PieceType.USER_DEFINED:
-                    out.append(text.encode("utf-8"))
-                else:
-                    out.append(text.replace(SPACE_SYMBOL, " ").encode("utf-8"))
-            self._token_bytes = out
         return list(self._token_bytes)
+
+    def _make_token_bytes(self, spec: TokenizerSpec) -> list[bytes]:
+        out: list[bytes] = []
+        for i, (text, _score, kind) in enumerate(spec.pieces):
+            if kind is PieceType.CONTROL:
+                out.append(b"")
+            elif kind is PieceType.BYTE:
+                out.append(bytes([_BYTE_PIECES[text]]))
+            elif kind is PieceType.UNKNOWN:
+                # What the library prints for an unknown id (its unk_surface).
+                out.append(self._sp.decode([i]).encode("utf-8"))
+            elif kind is PieceType.USER_DEFINED:
+                out.append(text.encode("utf-8"))
+            else:
+                out.append(text.replace(SPACE_SYMBOL, " ").encode("utf-8"))
+        return out
 
     def model_proto_bytes(self) -> bytes:
         """The rebuilt SentencePiece `ModelProto`, serialized (loadable as a `.model` file)."""
-        return _model_proto_bytes(self.spec, add_dummy_prefix=self.spec.add_dummy_prefix)
+        spec = self.spec
+        return _model_proto_bytes(spec, add_dummy_prefix=spec.add_dummy_prefix)
 
 
 def tokenizer_blob_from_sentencepiece(model_bytes: bytes) -> bytes:

@@ -1006,3 +1006,19 @@ def test_exotic_user_defined_pieces_keep_the_library_prefix() -> None:
 )
 def test_exotic_user_defined_pieces_random(text: str) -> None:
     _assert_one_like_two(_exotic_tokenizer(), _exotic_blob(), text)
+
+
+@pytest.mark.parametrize("name", ["tok1024.model", "tok8192.model"])
+def test_tokenizer_keeps_no_parsed_spec_but_answers_the_same(name: str) -> None:
+    # The tokenizer drops its parsed spec after building the processor (memory); pieces, types
+    # and output bytes still come out exactly as the blob has them.
+    from conftest import GOLDEN as _G
+
+    blob = tokenizer_blob_from_sentencepiece((_G / name).read_bytes())
+    tok = Tokenizer(blob)
+    assert tok._spec is None
+    spec = parse_tokenizer_blob(blob)
+    assert [tok.piece(i) for i in range(tok.vocab_size)] == [p[0] for p in spec.pieces]
+    assert [tok.piece_type(i) for i in range(tok.vocab_size)] == [p[2] for p in spec.pieces]
+    assert tok.spec == spec and tok.add_dummy_prefix == spec.add_dummy_prefix
+    assert tok.token_bytes() == Tokenizer(spec).token_bytes()
