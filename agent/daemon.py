@@ -7,6 +7,8 @@ only while the worker makes progress, reloads on SIGHUP and shuts down gracefull
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import logging
 import os
 import signal
@@ -178,6 +180,7 @@ class Daemon:
         t0 = time.monotonic()
         self.completer = self.completer_factory(cfg, self.registry.tools())
         log.info("completer ready in %.2f s", time.monotonic() - t0)
+        trim_heap()
         self.pipeline = Pipeline(self.registry, self.completer, cfg.limits, cfg.security)
         self.pipeline.start()
         if self.mqtt is not None:
@@ -309,6 +312,23 @@ class Daemon:
         log.info("config reloaded from %s", self.config_path)
         self.notify("READY=1", f"STATUS={self.status_line()}")
         return True
+
+
+def trim_heap() -> bool:
+    """Collect start-up garbage and hand the allocator's free pages back to the system.
+
+    Loading parses the model directory and the tokenizer and compiles the call grammar, which
+    leaves megabytes of freed memory inside glibc's heap; a long-running service on a small
+    board should not keep that resident. False where the C library has no malloc_trim.
+    """
+    gc.collect()
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return False
+    trim.argtypes = [ctypes.c_size_t]
+    trim(0)
+    return True
 
 
 def run_daemon(

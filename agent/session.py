@@ -107,7 +107,9 @@ class Session:
         self.conversation = conversation
         self._conversation = conversation  # the cache must then hold every turn's tail
         self._live: tuple[str, ...] | None = None  # tool subset of the ongoing conversation
-        self.prefix_for(self.tools[: self.top_k_tools])  # warm: the common prefix is ready
+        # warm: the common prefix is in the cache and its call grammar compiled
+        self.prefix_for(self.tools[: self.top_k_tools])
+        self.masker_for(self.tools[: self.top_k_tools], False)
 
     # -- prompt and caches ---------------------------------------------------------------------
     def prefix_for(self, tools: Sequence[Tool]) -> _Prefix:
