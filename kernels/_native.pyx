@@ -78,6 +78,7 @@ cdef extern from "src/nd_engine.h":
         nd_layer_w *layers
         nd_engram_w eng[4]
         int fd
+        long long emb_codes_off, emb_norms_off
     ctypedef struct nd_engine_t:
         pass
     nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window,
@@ -396,9 +397,13 @@ cdef class _Model:
             t = cf.info(p + "tables")
             m.eng[s].tab_codes_off = t.offset
             m.eng[s].tab_norms_off = t.offset + m.eng[s].tables.rows * m.eng[s].tables.row_bytes
-        if pread_tables and len(g.engram_sites) and _same_file(cf):
-            # the gathered table rows come from the file with pread (a few rows per token), so
-            # the tables' pages stay out of this process's resident memory
+        t = cf.info("embedding")
+        m.emb_codes_off = t.offset
+        m.emb_norms_off = t.offset + m.emb.rows * m.emb.row_bytes
+        if pread_tables and _same_file(cf):
+            # the gathered engram table rows and the embedding rows of input tokens and small
+            # candidate sets come from the file with pread (a few rows per token), so those
+            # pages stay out of this process's resident memory
             self.fd = os.open(cf.path, os.O_RDONLY)
             m.fd = self.fd
             nd_model_drop_tables(m)

@@ -230,6 +230,31 @@ static void decode_row_at(nd_engine_t *e, const nd_cq_t *m, int r, float *out, c
     }
 }
 
+/* One embedding row as a one-row matrix view: read with pread into `codes`/`norms` when the
+ * model has an fd (see nd_model_t.emb_codes_off), else the mapped row itself. *row is the row
+ * index to use with the returned view. */
+#define ND_EMB_ROW_BYTES 1024
+#define ND_EMB_ROW_GROUPS 64
+#define ND_EMB_PREAD_MAX 64
+static const nd_cq_t *emb_row_view(const nd_engine_t *e, int r, nd_cq_t *tmp, uint8_t *codes,
+                                   uint16_t *norms, int *row) {
+    const nd_model_t *m = e->m;
+    const nd_cq_t *em = &m->emb;
+    *row = r;
+    if (m->fd < 0 || em->row_bytes > ND_EMB_ROW_BYTES || em->groups > ND_EMB_ROW_GROUPS) return em;
+    const size_t nb = (size_t)em->groups * 2;
+    if (pread(m->fd, codes, em->row_bytes, m->emb_codes_off + (long long)r * em->row_bytes) !=
+            (ssize_t)em->row_bytes ||
+        pread(m->fd, norms, nb, m->emb_norms_off + (long long)r * nb) != (ssize_t)nb)
+        return em;
+    *tmp = *em;
+    tmp->codes = codes;
+    tmp->norms = norms;
+    tmp->rows = 1;
+    *row = 0;
+    return tmp;
+}
+
 static inline int kv_slot(const nd_engine_t *e, int p) {
     if (e->window <= 0) return p;
     if (p < e->sinks) return p;
@@ -649,7 +674,14 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
     const float sd = sqrtf((float)d);
     for (int t = 0; t < T; t++) {
         float *x0 = e->x0 + (size_t)t * d;
-        decode_row(e, &m->emb, ids[t], x0);
+        {
+            nd_cq_t one_row;
+            uint8_t codes[ND_EMB_ROW_BYTES];
+            uint16_t norms[ND_EMB_ROW_GROUPS];
+            int r;
+            const nd_cq_t *em = emb_row_view(e, ids[t], &one_row, codes, norms, &r);
+            decode_row(e, em, r, x0);
+        }
         for (int i = 0; i < d; i++) x0[i] *= sd;
         for (int i = 0; i < nl; i++) memcpy(e->X + (size_t)t * ld + i * d, x0, d * sizeof(float));
         if (cells) memcpy(cells + (size_t)t * (L + 1) * d, x0, d * sizeof(float));
@@ -728,13 +760,21 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
                 one.xs = e->act.xs + (size_t)t * e->act.groups;
                 one.xsum = e->act.xsum + (size_t)t * e->act.groups;
                 float *out = logits + (size_t)t * ncand;
+                /* a few rows: read each (see emb_row_view); many: the mapping, where reading
+                 * row by row would cost a system call per row for little memory saved */
+                const int pread_rows = ncand <= ND_EMB_PREAD_MAX;
                 for (int c = 0; c < ncand; c++) {
-                    const int r = cand[c];
+                    nd_cq_t one_row;
+                    uint8_t codes[ND_EMB_ROW_BYTES];
+                    uint16_t norms[ND_EMB_ROW_GROUPS];
+                    int r = cand[c];
+                    const nd_cq_t *em =
+                        pread_rows ? emb_row_view(e, cand[c], &one_row, codes, norms, &r) : &m->emb;
                     float y;
-                    if (e->int8 && m->emb.fast)
-                        e->isa->mv_i8(&m->emb, &one, &y - r, r, r + 1);
+                    if (e->int8 && em->fast)
+                        e->isa->mv_i8(em, &one, &y - r, r, r + 1);
                     else
-                        e->isa->mv_f32(&m->emb, one.xr, &y - r, r, r + 1);
+                        e->isa->mv_f32(em, one.xr, &y - r, r, r + 1);
                     out[c] = y;
                 }
             }
@@ -958,6 +998,11 @@ void nd_model_drop_tables(const nd_model_t *m) {
         b = b / pg * pg;
         if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
     }
+    const nd_cq_t *t = &m->emb;
+    uintptr_t a = (uintptr_t)t->codes, b = (uintptr_t)(t->norms + (size_t)t->rows * t->groups);
+    a = (a + pg - 1) / pg * pg;
+    b = b / pg * pg;
+    if (b > a) madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 int nd_engine_set_sinks(nd_engine_t *e, int sinks) {

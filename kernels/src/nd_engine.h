@@ -26,6 +26,10 @@ typedef struct {
     nd_layer_w *layers;
     nd_engram_w eng[4];
     int fd; /* the model file opened for reading, or -1 (tables read from the mapping) */
+    /* file offsets of the embedding's codes and norms: with fd set, the rows of the input
+     * tokens and of small candidate sets are read with pread too, so the 2 MB embedding does
+     * not become resident row by row (each touched row maps its whole fault-around block) */
+    long long emb_codes_off, emb_norms_off;
 } nd_model_t;
 
 typedef struct nd_engine nd_engine_t;
