@@ -54,17 +54,21 @@ class ProbePool:
     """
 
     def __init__(self, probes: np.ndarray, proj: np.ndarray, bias: np.ndarray) -> None:
-        self.probes = probes.astype(np.float32)
+        self.probes = np.ascontiguousarray(probes, dtype=np.float32)
         self.proj = proj.astype(np.float32)
         self.bias = bias.astype(np.float32)
         self.scale = np.float32(1.0 / np.sqrt(self.probes.shape[1]))
+        P, d = self.probes.shape
+        # Updated in place, never rebound: the native engine pools into these very arrays.
+        self.m = np.empty(P, np.float64)
+        self.den = np.empty(P, np.float64)
+        self.acc = np.empty((P, d), np.float64)
         self.reset()
 
     def reset(self) -> None:
-        P, d = self.probes.shape
-        self.m = np.full(P, -np.inf, np.float64)
-        self.den = np.zeros(P, np.float64)
-        self.acc = np.zeros((P, d), np.float64)
+        self.m.fill(-np.inf)
+        self.den.fill(0.0)
+        self.acc.fill(0.0)
 
     def add(self, cells: np.ndarray) -> None:
         """Add cells `[n, d]` (any order: the pooled result does not depend on it)."""
@@ -74,9 +78,9 @@ class ProbePool:
         m_new = np.maximum(self.m, s.max(axis=1))
         shrink = np.exp(self.m - m_new)
         w = np.exp(s - m_new[:, None])
-        self.den = self.den * shrink + w.sum(axis=1)
-        self.acc = self.acc * shrink[:, None] + np.einsum("pn,nd->pd", w, cells)
-        self.m = m_new
+        self.den[...] = self.den * shrink + w.sum(axis=1)
+        self.acc[...] = self.acc * shrink[:, None] + np.einsum("pn,nd->pd", w, cells)
+        self.m[...] = m_new
 
     def output(self) -> np.ndarray:
         pooled = (self.acc / self.den[:, None]).astype(np.float32).reshape(-1)
@@ -86,7 +90,7 @@ class ProbePool:
         return self.m.copy(), self.den.copy(), self.acc.copy()
 
     def restore(self, snap: tuple) -> None:
-        self.m, self.den, self.acc = (a.copy() for a in snap)
+        self.m[...], self.den[...], self.acc[...] = snap
 
 
 def probe_pools(
@@ -168,9 +172,9 @@ class NativeSessionEngine:
     of every fed token, in fixed buffers (nothing is allocated per token).
     """
 
-    # Prefill chunk: sizes the engine's per-chunk buffers and the cells buffer (CHUNK * (L + 1)
-    # * d floats). 16 keeps a query in one or two chunks and, at the release geometry, about
-    # 2 MB less resident than 32; a longer prompt loses a little prefill speed.
+    # Prefill chunk: sizes the engine's per-chunk buffers. 16 keeps a query in one or two
+    # chunks and, at the release geometry, about 1 MB less resident than 32; a longer prompt
+    # loses a little prefill speed.
     CHUNK = 16
 
     def __init__(
@@ -188,17 +192,12 @@ class NativeSessionEngine:
         g = cf.geometry
         self.vocab = g.vocab
         self.mode, self.window, self.threads = mode, window, threads
-        # Only the confidence head pools the running sequence; the contrastive (retrieval) head
-        # reads sequences of its own (embed_sequence), so its pool (a 1 MB FP32 projection at
-        # the release geometry) exists only once retrieval is used.
+        # Only the confidence head pools the running sequence, inside the engine (no cells
+        # buffer, no per-token NumPy work); the contrastive (retrieval) head reads sequences of
+        # its own (embed_sequence), so its pool (a 1 MB FP32 projection at the release
+        # geometry) exists only once retrieval is used.
         self.pools = probe_pools(cf, ("confidence_head",))
         self._contrastive: ProbePool | None = None
-        self._cells = np.zeros(self.CHUNK * (g.num_layers + 1) * g.d_model, np.float32)
-        self._cell_size = (g.num_layers + 1) * g.d_model
-        # Positions whose cells wait in `_cells` for the probe pools: pooling a whole buffer at
-        # once costs one set of NumPy calls instead of one per decoded token (the pooled result
-        # does not depend on how the cells are grouped, up to rounding).
-        self._ncells = 0
         self._out = np.zeros(g.vocab, np.float32)
         self._none = np.zeros(0, np.float32)
         self._ids = np.zeros(self.CHUNK, np.int32)
@@ -207,6 +206,14 @@ class NativeSessionEngine:
         )
         self._owner_seq = 0
         self._sink_owner: int | None = None  # which saved prefix the sink slots hold
+        self._attach(self.pools.get("confidence_head"))
+
+    def _attach(self, pool: ProbePool | None) -> None:
+        """Make the engine pool every cell it produces into `pool` (None: no pooling)."""
+        if pool is None:
+            self.eng._eng.set_pool()
+        else:
+            self.eng._eng.set_pool(pool.probes, float(pool.scale), pool.m, pool.den, pool.acc)
 
     @property
     def isa(self) -> str:
@@ -229,39 +236,21 @@ class NativeSessionEngine:
                 max_sinks=sinks,
                 chunk=self.CHUNK,
             )
+            self._attach(self.pools.get("confidence_head"))
         self.eng.reset(sinks=sinks if self.window is not None else None)
-        self._ncells = 0
         for p in self.pools.values():
             p.reset()
 
-    def _flush_cells(self) -> None:
-        if self._ncells:
-            flat = self._cells[: self._ncells * self._cell_size].reshape(
-                -1, self.cf.geometry.d_model
-            )
-            for p in self.pools.values():
-                p.add(flat)
-            self._ncells = 0
-
     def _forward(self, ids: np.ndarray, candidates: np.ndarray | None) -> np.ndarray:
         """Run a chunk (<= CHUNK ids); logits of the last position for `candidates`."""
-        n = ids.shape[0]
         want = candidates is None or candidates.size > 0
         out = (
             self._none
             if not want
             else self._out[: self.vocab if candidates is None else candidates.size]
         )
-        cells = None
-        if self.pools:
-            if self._ncells + n > self.CHUNK:
-                self._flush_cells()
-            cs = self._cell_size
-            cells = self._cells[self._ncells * cs : (self._ncells + n) * cs]
         cand = candidates if want else None
-        self.eng._eng.forward(ids, out, 1 if want else 0, cand, cells)
-        if cells is not None:
-            self._ncells += n
+        self.eng._eng.forward(ids, out, 1 if want else 0, cand, None)
         return out
 
     def prefill(self, ids: Sequence[int]) -> None:
@@ -292,12 +281,10 @@ class NativeSessionEngine:
         return out
 
     def save_state(self) -> Any:
-        self._flush_cells()
         return self.eng.save_state(), {k: p.snapshot() for k, p in self.pools.items()}
 
     def restore_state(self, state: Any) -> None:
         st, pools = state
-        self._ncells = 0  # cells of the abandoned tokens
         self.eng.restore_state(st)
         for k, snap in pools.items():
             self.pools[k].restore(snap)
@@ -310,7 +297,6 @@ class NativeSessionEngine:
     # (about 14 KB per token in int8 at the release geometry).
     def save_prefix(self) -> Any:
         assert self.eng.position == self.eng.sinks, "a prefix must fill the sink slots exactly"
-        self._flush_cells()
         self._owner_seq += 1
         self._sink_owner = self._owner_seq
         state = self.eng.save_state(keep_sinks=True)
@@ -321,7 +307,6 @@ class NativeSessionEngine:
         owner, st, pools = prefix
         if owner != self._sink_owner:
             return False
-        self._ncells = 0
         self.eng.restore_state(st)
         for k, snap in pools.items():
             self.pools[k].restore(snap)
@@ -331,12 +316,10 @@ class NativeSessionEngine:
         p = self.pools.get(name)
         if p is None:
             return None
-        self._flush_cells()
         return p.output()
 
     def persist_prefix(self, path: Path, prefix_ids: Sequence[int]) -> None:
         """Write the current state (exactly `prefix_ids` from a reset) for a later process."""
-        self._flush_cells()
         self.eng.persist(path, prefix_ids)
         pools = {f"{k}.{i}": a for k, p in self.pools.items() for i, a in enumerate(p.snapshot())}
         tmp = path.with_name(path.name + ".pools.tmp.npz")
@@ -348,7 +331,6 @@ class NativeSessionEngine:
         side = path.with_name(path.name + ".pools.npz")
         if self.pools and not side.exists():
             return False
-        self._ncells = 0
         if not self.eng.load(path, prefix_ids):
             return False
         if self.pools:
@@ -371,18 +353,14 @@ class NativeSessionEngine:
         pool = self._contrastive
         # A conversation may be in the cache: put it back afterwards.
         saved = self.save_state() if self.eng.position else None
-        running = self.pools
-        self.pools = {"contrastive_head": pool}  # the cells of `ids` feed this pool alone
+        self._attach(pool)  # the cells of `ids` feed this pool alone
         try:
             self.eng.reset()
-            self._ncells = 0
             pool.reset()
             self.prefill(ids)
-            self._flush_cells()
             z = pool.output()
         finally:
-            self.pools = running
-            self._ncells = 0
+            self._attach(self.pools.get("confidence_head"))
         if saved is None:
             self.reset()
         else:

@@ -89,6 +89,9 @@ def check_model(model: str | None, tools: list[dict[str, Any]] | None) -> tuple[
     t0 = time.perf_counter()
     tools = tools or _demo_tools()
     s = Session(path, tools, backend="native")
+    from .daemon import trim_heap
+
+    trim_heap()  # as the daemon does once warm, before it serves
     env = s.complete("turn on the kitchen light")
     dt = time.perf_counter() - t0
     total = rss_mb()

@@ -81,6 +81,14 @@ cdef extern from "src/nd_engine.h":
         long long emb_codes_off, emb_norms_off
     ctypedef struct nd_engine_t:
         pass
+    ctypedef struct nd_pool_t:
+        int P, d
+        const float *probes
+        float scale
+        double *m
+        double *den
+        double *acc
+    void nd_engine_set_pool(nd_engine_t *e, const nd_pool_t *pool) noexcept nogil
     nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window,
                                int sinks, int max_sinks, int capacity, int tmax,
                                int threads) noexcept nogil
@@ -426,6 +434,7 @@ cdef class _Engine:
     cdef nd_engine_t *e
     cdef _Model model
     cdef readonly int vocab, d, L, tmax
+    cdef object _pool_refs  # keeps the pooled arrays alive while the engine writes into them
 
     def __init__(self, _Model model, force, bint int8, int window, int sinks, int capacity,
                  int tmax, int threads, int max_sinks=-1) -> None:
@@ -472,6 +481,35 @@ cdef class _Engine:
             if nd_engine_set_sinks(self.e, sinks) != 0:
                 raise ValueError(f"sinks must be 0..{nd_engine_max_sinks(self.e)}, got {sinks}")
         nd_engine_reset(self.e)
+
+    def set_pool(self, probes=None, float scale=0.0, m=None, den=None, acc=None) -> None:
+        """Pool every cell of the tokens fed from now on into (m, den, acc), updated in place
+        (see nd_pool_t); no arguments: stop pooling."""
+        cdef nd_pool_t p
+        cdef const float[:, ::1] pv
+        cdef double[::1] mv, dv
+        cdef double[:, ::1] av
+        if probes is None:
+            nd_engine_set_pool(self.e, NULL)
+            self._pool_refs = None
+            return
+        pv = probes
+        mv = m
+        dv = den
+        av = acc
+        if not (pv.shape[0] == mv.shape[0] == dv.shape[0] == av.shape[0]) or (
+            pv.shape[1] != self.d or av.shape[1] != self.d
+        ):
+            raise ValueError("probe pool arrays do not match the model width")
+        p.P = pv.shape[0]
+        p.d = pv.shape[1]
+        p.probes = &pv[0, 0]
+        p.scale = scale
+        p.m = &mv[0]
+        p.den = &dv[0]
+        p.acc = &av[0, 0]
+        nd_engine_set_pool(self.e, &p)
+        self._pool_refs = (probes, m, den, acc)
 
     def timers(self):
         cdef double t[8]

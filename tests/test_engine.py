@@ -352,15 +352,15 @@ def test_release_rss_budget() -> None:
 
 
 def test_session_engine_heads_match_golden_when_fed_token_by_token() -> None:
-    # The session engine pools the probe heads over buffered cells (flushed when the buffer
-    # fills or a head is read); fed one token at a time across several buffer flushes, with a
-    # save/restore of a longer run in between, the heads still match the reference's.
+    # The session engine pools the confidence head inside the native engine, into the pool's
+    # own arrays (which save/restore copy in place); fed one token at a time past a chunk, with
+    # a save/restore of a longer run in between, the head still matches the reference's.
     from agent.backend import NativeSessionEngine
 
     cf, g = _load("tiny")
     tok = [int(t) for t in g["tokens"][: int(g["prompt_len"])]]
     e = NativeSessionEngine(cf, mode="fp32")
-    assert len(tok) > e.CHUNK  # at least one flush on the way
+    assert len(tok) > e.CHUNK
     e.prefill(tok[:3])
     for t in tok[3:20]:
         e.step(t, np.zeros(0, np.int32))

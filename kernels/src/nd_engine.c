@@ -112,6 +112,8 @@ struct nd_engine {
     const void **kp, **vp;  /* per query: key/value pointers in position order */
     float *kscl, *vscl;     /* their scales, [KV][cap] */
     nd_scratch_t scr[16];   /* one per thread */
+    nd_pool_t probe;        /* probe pooling of every cell (probe.P == 0: off) */
+    float *cellbuf;         /* one cell, when pooling without a cells buffer */
     int att_group;          /* queries per shared pass over the keys */
     nd_act_t act;
     int32_t *tokwin;
@@ -665,6 +667,26 @@ void nd_sinkhorn(float A[4][4], int n, int force_log) {
     for (int i = 0; i < 4; i++) memcpy(A[i], &r[i], 16);
 }
 
+/* one cell into the probe pool: the online form of softmax pooling (same result as pooling all
+ * cells at the end, up to rounding) */
+static void pool_add(nd_engine_t *e, const float *x) {
+    nd_pool_t *p = &e->probe;
+    for (int k = 0; k < p->P; k++) {
+        const double s = (double)e->isa->dot(p->probes + (size_t)k * p->d, x, p->d) * p->scale;
+        const double mn = s > p->m[k] ? s : p->m[k];
+        const double shrink = exp(p->m[k] - mn), w = exp(s - mn);
+        double *a = p->acc + (size_t)k * p->d;
+        p->den[k] = p->den[k] * shrink + w;
+        for (int i = 0; i < p->d; i++) a[i] = a[i] * shrink + w * (double)x[i];
+        p->m[k] = mn;
+    }
+}
+
+void nd_engine_set_pool(nd_engine_t *e, const nd_pool_t *pool) {
+    if (pool && pool->P > 0 && pool->d == e->m->d) e->probe = *pool;
+    else memset(&e->probe, 0, sizeof(e->probe));
+}
+
 static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logits, int mode,
                          const int32_t *cand, int ncand, float *cells) {
     const nd_model_t *m = e->m;
@@ -685,6 +707,7 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
         for (int i = 0; i < d; i++) x0[i] *= sd;
         for (int i = 0; i < nl; i++) memcpy(e->X + (size_t)t * ld + i * d, x0, d * sizeof(float));
         if (cells) memcpy(cells + (size_t)t * (L + 1) * d, x0, d * sizeof(float));
+        if (e->probe.P) pool_add(e, x0);
         /* RoPE angles for this absolute position, in double for the angle product */
         const int p = e->pos + t;
         for (int i = 0; i < half; i++) {
@@ -733,8 +756,10 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
                 for (int j = 0; j < nl; j++)
                     A[i][j] = m->a_res[l] * e->hr[t * nl * nl + i * nl + j] + m->b_res[(l * nl + i) * nl + j];
             nd_sinkhorn(A, nl, 0);
-            v->mhc_mix(X, y, u, hpost, (const float(*)[4])A, nl, d,
-                       cells ? cells + ((size_t)t * (L + 1) + l + 1) * d : NULL);
+            float *mean = cells ? cells + ((size_t)t * (L + 1) + l + 1) * d
+                                : e->probe.P ? e->cellbuf : NULL;
+            v->mhc_mix(X, y, u, hpost, (const float(*)[4])A, nl, d, mean);
+            if (e->probe.P) pool_add(e, mean);
         }
         e->timers[6] += now_ns() - tm;
     }
@@ -914,6 +939,7 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
         e->vsc = xalloc(e, (size_t)T * m->KV * 4);
     }
     e->freq = xalloc(e, (size_t)m->hd * 4);
+    e->cellbuf = xalloc(e, (size_t)d * 4);
     for (int i = 0; i < m->hd / 2; i++)
         e->freq[i] = (float)pow((double)m->rope_theta, -2.0 * i / (double)m->hd);
     int tmpn = 4 * d + 4 * ND_GROUP;
@@ -960,7 +986,7 @@ void nd_engine_free(nd_engine_t *e) {
                     e->act.xs, e->act.xsum, e->x0, e->X, e->nx, e->hp, e->hq, e->hr, e->u,
                     e->bx, e->blk, e->h, e->qb, e->kb, e->vb, e->gb, e->att, e->ao, e->z,
                     e->e, e->ek, e->ev, e->xf, e->cosb, e->sinb, e->tmp, e->tokwin,
-                    (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->k8c,
+                    (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->k8c, e->cellbuf,
                     e->v8c, e->ksc, e->vsc, e->freq};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
     for (int i = 0; i < 16; i++) {

@@ -34,6 +34,17 @@ typedef struct {
 
 typedef struct nd_engine nd_engine_t;
 
+/* Online attention pooling of a probe head over every cell the engine produces (x0 and the lane
+ * mean after each layer, for every token fed): per probe p, the running max m[p], denominator
+ * den[p] and weighted sum acc[p][:d] of softmax(scale * probes[p] . cell). The arrays belong to
+ * the caller, which snapshots and restores them with the rest of its state. */
+typedef struct {
+    int P, d;
+    const float *probes; /* [P][d] */
+    float scale;
+    double *m, *den, *acc;
+} nd_pool_t;
+
 enum { ND_LOGITS_NONE = 0, ND_LOGITS_LAST = 1, ND_LOGITS_ALL = 2 };
 enum { ND_OK = 0, ND_ERR_FULL = -1, ND_ERR_ARG = -2, ND_ERR_STATE = -3 };
 
@@ -43,6 +54,9 @@ enum { ND_OK = 0, ND_ERR_FULL = -1, ND_ERR_ARG = -2, ND_ERR_STATE = -3 };
 nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window, int sinks,
                            int max_sinks, int capacity, int tmax, int threads);
 int nd_engine_set_sinks(nd_engine_t *e, int sinks);
+/* pool every cell of the tokens fed from now on into *pool (NULL: none); the struct is copied,
+ * the arrays it points to must outlive the engine's use of them */
+void nd_engine_set_pool(nd_engine_t *e, const nd_pool_t *pool);
 int nd_engine_sinks(const nd_engine_t *e);
 int nd_engine_max_sinks(const nd_engine_t *e);
 void nd_sinkhorn(float A[4][4], int n, int force_log);
