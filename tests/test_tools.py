@@ -1,12 +1,11 @@
 """Tool schemas from dicts, JSON files and decorated functions.
 
-No ``from __future__ import annotations`` here on purpose: the vendor decorator resolves hints
-with ``typing.get_type_hints`` and would not see the test's local names in string form.
+No ``from __future__ import annotations`` here on purpose: the decorator resolves hints with
+``typing.get_type_hints`` and would not see the test's local names in string form.
 """
 
 import enum
 import json
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional
@@ -26,7 +25,9 @@ from agent.tools import (
     tool_from_dict,
 )
 
-VENDOR_REPO = Path("/work/.mirror/cactus-compute+needle/repo")
+# What the vendor package's @tool decorator writes for our example functions; regenerate
+# with tests/data/make_vendor_tool_schemas.py.
+VENDOR_SCHEMAS = Path(__file__).resolve().parent / "data" / "vendor_tool_schemas.json"
 
 
 class Unit(enum.Enum):
@@ -242,47 +243,29 @@ def test_render_tools_json_is_compact_and_keeps_non_ascii() -> None:
     assert render_tools_json([t.to_schema() for t in tools]) == text
 
 
-def _vendor_namespace() -> dict:
-    try:
-        src = subprocess.run(
-            ["git", "-C", str(VENDOR_REPO), "show", "v2.0.8:needle/agent/tools.py"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    except (OSError, subprocess.CalledProcessError):
-        pytest.skip("vendor snapshot not available")
-    ns: dict = {}
-    # Test-only interop check: run the vendor's decorator to get the exact schemas it writes.
-    exec(compile(src, "vendor_tools.py", "exec"), ns)
-    return ns
+def _vendor_schemas() -> dict[str, dict]:
+    schemas = json.loads(VENDOR_SCHEMAS.read_text(encoding="utf-8"))
+    assert isinstance(schemas, list) and schemas
+    return {s["name"]: s for s in schemas}
+
+
+def test_vendor_schemas_load_unchanged() -> None:
+    for name, schema in _vendor_schemas().items():
+        (loaded,) = load_tools([schema])
+        assert loaded.name == name and loaded.fn is None
+        assert loaded.to_schema() == schema
 
 
 def test_vendor_decorator_output_loads() -> None:
-    ns = _vendor_namespace()
-    vf, vtool = ns["Field"], ns["tool"]
+    schema = _vendor_schemas()["get_weather"]
 
-    def get_weather(
-        city: str,
-        days: Annotated[int, vf(ge=1, le=14, description="how many days")] = 3,
-        unit: Literal["c", "f"] = "c",
-        color: Unit = Unit.C,
-        opts: dict = None,
-        items: list = None,
-        ratio: Optional[float] = None,  # noqa: UP045
-        code: str = vf("AB", pattern="^[A-Z]+$", max_length=4, min_length=1),
-        when: str = vf(None, format="date"),
-        gt: float = vf(1.0, gt=0, lt=10),
-    ) -> None:
-        """Weather.
+    def get_weather(city: str) -> None:
+        """Our own docstring and signature are ignored: the vendor schema wins."""
 
-        Args:
-            city: the city.
-        """
-
-    vtool(get_weather)
-    schema = get_weather._needle_tool
+    # what the vendor decorator leaves on the function it decorates
+    get_weather._needle_tool = schema  # type: ignore[attr-defined]
     (loaded,) = load_tools([get_weather])
+    assert loaded.fn is get_weather
     assert loaded.to_schema() == schema
     (again,) = load_tools([schema])
     aut = compile_calls([again], require_call=True)
