@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -19,31 +20,45 @@ from agent.daemon import Notifier, _builtin_notify, setup_logging
 
 
 class NotifySocket:
+    """The service manager's end of NOTIFY_SOCKET: like systemd, it reads every datagram as
+    it arrives (in a thread), so a daemon is never left blocked on a full socket queue."""
+
     def __init__(self, address: str) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.bind("\0" + address[1:] if address.startswith("@") else address)
-        self.sock.settimeout(0.1)
+        self.sock.settimeout(0.05)
         self.address = address
         self.messages: list[tuple[float, str]] = []
+        self._closed = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
-    def drain(self, until: float) -> None:
-        while time.monotonic() < until:
+    def _read(self) -> None:
+        while not self._closed.is_set():
             try:
                 data = self.sock.recv(4096)
             except TimeoutError:
                 continue
+            except OSError:
+                return
             self.messages.append((time.monotonic(), data.decode()))
+
+    def drain(self, until: float) -> None:
+        """Let messages arrive until `until` (monotonic seconds)."""
+        time.sleep(max(0.0, until - time.monotonic()))
 
     def wait_for(self, needle: str, timeout: float = 10.0) -> float:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
-            for t, m in self.messages:
+            for t, m in list(self.messages):
                 if needle in m.split("\n"):
                     return t
-            self.drain(min(end, time.monotonic() + 0.1))
+            time.sleep(0.02)
         raise AssertionError(f"{needle!r} never arrived: {[m for _, m in self.messages]}")
 
     def close(self) -> None:
+        self._closed.set()
+        self._reader.join(1.0)
         self.sock.close()
 
 
