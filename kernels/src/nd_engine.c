@@ -114,6 +114,7 @@ struct nd_engine {
     nd_scratch_t scr[16];   /* one per thread */
     nd_pool_t probe;        /* probe pooling of every cell (probe.P == 0: off) */
     float *cellbuf;         /* one cell, when pooling without a cells buffer */
+    float *full;            /* [vocab] logits of one token, for large candidate sets */
     int att_group;          /* queries per shared pass over the keys */
     nd_act_t act;
     int32_t *tokwin;
@@ -238,6 +239,8 @@ static void decode_row_at(nd_engine_t *e, const nd_cq_t *m, int r, float *out, c
 #define ND_EMB_ROW_BYTES 1024
 #define ND_EMB_ROW_GROUPS 64
 #define ND_EMB_PREAD_MAX 64
+/* above this many candidate rows a token's logits come from the full projection */
+#define ND_CAND_FULL 512
 static const nd_cq_t *emb_row_view(const nd_engine_t *e, int r, nd_cq_t *tmp, uint8_t *codes,
                                    uint16_t *norms, int *row) {
     const nd_model_t *m = e->m;
@@ -775,7 +778,13 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
     }
     if (nt) {
         prepare(e, &m->emb, e->xf, nt, d);
-        if (cand) {
+        if (cand && nt == 1 && ncand > ND_CAND_FULL && e->full) {
+            /* most of the vocabulary (inside a free string): the blocked, threaded full
+             * projection, then the candidates' entries; one token's rows go through the same
+             * single-row kernel either way, so the bits are the same as row by row */
+            matmul(e, &m->emb, e->full, m->vocab, 0, m->vocab);
+            for (int c = 0; c < ncand; c++) logits[c] = e->full[cand[c]];
+        } else if (cand) {
             /* candidate rows one by one, each with the same kernel as a full projection */
             nd_act_t one = e->act;
             for (int t = 0; t < nt; t++) {
@@ -940,6 +949,7 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
     }
     e->freq = xalloc(e, (size_t)m->hd * 4);
     e->cellbuf = xalloc(e, (size_t)d * 4);
+    e->full = xalloc_lazy(e, (size_t)m->vocab * 4); /* touched only by large candidate sets */
     for (int i = 0; i < m->hd / 2; i++)
         e->freq[i] = (float)pow((double)m->rope_theta, -2.0 * i / (double)m->hd);
     int tmpn = 4 * d + 4 * ND_GROUP;
@@ -986,7 +996,7 @@ void nd_engine_free(nd_engine_t *e) {
                     e->act.xs, e->act.xsum, e->x0, e->X, e->nx, e->hp, e->hq, e->hr, e->u,
                     e->bx, e->blk, e->h, e->qb, e->kb, e->vb, e->gb, e->att, e->ao, e->z,
                     e->e, e->ek, e->ev, e->xf, e->cosb, e->sinb, e->tmp, e->tokwin,
-                    (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->k8c, e->cellbuf,
+                    (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->k8c, e->cellbuf, e->full,
                     e->v8c, e->ksc, e->vsc, e->freq};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
     for (int i = 0; i < 16; i++) {
