@@ -142,7 +142,7 @@ def _utf8_seqs(lo: int, hi: int) -> list[list[tuple[int, int]]]:
 _HEX_LO = b"0123456789abcdef"
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=128)
 def json_sequences(cs: Charset) -> tuple[tuple[ByteSet, ...], ...]:
     """Byte-set sequences matching the canonical JSON-string encoding of any member of cs."""
     seqs: list[tuple[ByteSet, ...]] = []

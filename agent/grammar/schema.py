@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import json
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
 from .nfa import NFA, Automaton
@@ -100,85 +101,83 @@ def _is_count(x: Any) -> bool:
 
 def validate_schema(schema: Any, tool: str, path: str = "parameters") -> None:
     """Reject every keyword the grammar cannot enforce; raise :class:`SchemaError`."""
+    _validate(schema, path, tool)
 
-    def fail(msg: str, kw: str | None, p: str) -> SchemaError:
-        return SchemaError(tool, msg, kw, p)
 
-    def walk(s: Any, p: str) -> None:
-        if isinstance(s, bool):
-            return
-        if not isinstance(s, Mapping):
-            raise fail("a schema must be an object or a boolean", None, p)
-        for k, v in s.items():
-            if not isinstance(k, str):
-                raise fail("non-string keyword", None, p)
-            if k in ANNOTATIONS or k.startswith("x-"):
-                continue
-            if k not in SUPPORTED:
-                raise fail("unsupported keyword", k, p)
-            kp = f"{p}/{k}"
-            if k == "type":
-                names = [v] if isinstance(v, str) else v
-                if not isinstance(names, list) or not names:
-                    raise fail("type must be a name or a list of names", k, p)
-                for t in names:
-                    if t not in TYPES:
-                        raise fail(f"unknown type {t!r}", k, p)
-            elif k == "enum":
-                if not isinstance(v, list) or not v:
-                    raise fail("enum must be a non-empty list", k, p)
-            elif k in ("minimum", "maximum"):
-                if not _is_num(v):
-                    raise fail("must be a finite number", k, p)
-            elif k in ("exclusiveMinimum", "exclusiveMaximum"):
-                if not (_is_num(v) or isinstance(v, bool)):
-                    raise fail("must be a number (or a draft-4 boolean)", k, p)
-            elif k in ("minLength", "maxLength", "minItems", "maxItems"):
-                if not _is_count(v):
-                    raise fail("must be a non-negative integer", k, p)
-            elif k == "pattern":
-                if not isinstance(v, str):
-                    raise fail("must be a string", k, p)
-                try:
-                    compile_pattern(v)
-                except RegexError as e:
-                    raise fail(f"unsupported pattern: {e}", k, p) from None
-            elif k == "format":
-                if not isinstance(v, str):
-                    raise fail("must be a string", k, p)
-            elif k == "items":
-                if isinstance(v, list):
-                    raise fail("tuple-form items are not supported", k, p)
-                walk(v, kp)
-            elif k == "properties":
-                if not isinstance(v, Mapping):
-                    raise fail("must be an object", k, p)
-                for name, sub in v.items():
-                    walk(sub, f"{kp}/{name}")
-            elif k == "required":
-                if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
-                    raise fail("must be a list of names", k, p)
-                props = s.get("properties", {})
-                missing = [x for x in v if x not in props]
-                if missing:
-                    raise fail(f"required names undeclared properties {missing}", k, p)
-            elif k == "additionalProperties":
-                walk(v, kp)
-            elif k in ("anyOf", "allOf"):
-                if not isinstance(v, list) or not v:
-                    raise fail("must be a non-empty list", k, p)
-                for i, sub in enumerate(v):
-                    walk(sub, f"{kp}/{i}")
-            elif k in ("$defs", "definitions"):
-                if not isinstance(v, Mapping):
-                    raise fail("must be an object", k, p)
-                for name, sub in v.items():
-                    walk(sub, f"{kp}/{name}")
-            elif k == "$ref":
-                if not isinstance(v, str) or not v.startswith("#"):
-                    raise fail("only local references (#/...) are supported", k, p)
-
-    walk(schema, path)
+def _validate(s: Any, p: str, tool: str) -> None:
+    # A module function: as a closure recursing into itself it made a reference cycle per call.
+    if isinstance(s, bool):
+        return
+    if not isinstance(s, Mapping):
+        raise SchemaError(tool, "a schema must be an object or a boolean", None, p)
+    for k, v in s.items():
+        if not isinstance(k, str):
+            raise SchemaError(tool, "non-string keyword", None, p)
+        if k in ANNOTATIONS or k.startswith("x-"):
+            continue
+        if k not in SUPPORTED:
+            raise SchemaError(tool, "unsupported keyword", k, p)
+        kp = f"{p}/{k}"
+        if k == "type":
+            names = [v] if isinstance(v, str) else v
+            if not isinstance(names, list) or not names:
+                raise SchemaError(tool, "type must be a name or a list of names", k, p)
+            for t in names:
+                if t not in TYPES:
+                    raise SchemaError(tool, f"unknown type {t!r}", k, p)
+        elif k == "enum":
+            if not isinstance(v, list) or not v:
+                raise SchemaError(tool, "enum must be a non-empty list", k, p)
+        elif k in ("minimum", "maximum"):
+            if not _is_num(v):
+                raise SchemaError(tool, "must be a finite number", k, p)
+        elif k in ("exclusiveMinimum", "exclusiveMaximum"):
+            if not (_is_num(v) or isinstance(v, bool)):
+                raise SchemaError(tool, "must be a number (or a draft-4 boolean)", k, p)
+        elif k in ("minLength", "maxLength", "minItems", "maxItems"):
+            if not _is_count(v):
+                raise SchemaError(tool, "must be a non-negative integer", k, p)
+        elif k == "pattern":
+            if not isinstance(v, str):
+                raise SchemaError(tool, "must be a string", k, p)
+            try:
+                compile_pattern(v)
+            except RegexError as e:
+                raise SchemaError(tool, f"unsupported pattern: {e}", k, p) from None
+        elif k == "format":
+            if not isinstance(v, str):
+                raise SchemaError(tool, "must be a string", k, p)
+        elif k == "items":
+            if isinstance(v, list):
+                raise SchemaError(tool, "tuple-form items are not supported", k, p)
+            _validate(v, kp, tool)
+        elif k == "properties":
+            if not isinstance(v, Mapping):
+                raise SchemaError(tool, "must be an object", k, p)
+            for name, sub in v.items():
+                _validate(sub, f"{kp}/{name}", tool)
+        elif k == "required":
+            if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
+                raise SchemaError(tool, "must be a list of names", k, p)
+            props = s.get("properties", {})
+            missing = [x for x in v if x not in props]
+            if missing:
+                raise SchemaError(tool, f"required names undeclared properties {missing}", k, p)
+        elif k == "additionalProperties":
+            _validate(v, kp, tool)
+        elif k in ("anyOf", "allOf"):
+            if not isinstance(v, list) or not v:
+                raise SchemaError(tool, "must be a non-empty list", k, p)
+            for i, sub in enumerate(v):
+                _validate(sub, f"{kp}/{i}", tool)
+        elif k in ("$defs", "definitions"):
+            if not isinstance(v, Mapping):
+                raise SchemaError(tool, "must be an object", k, p)
+            for name, sub in v.items():
+                _validate(sub, f"{kp}/{name}", tool)
+        elif k == "$ref":
+            if not isinstance(v, str) or not v.startswith("#"):
+                raise SchemaError(tool, "only local references (#/...) are supported", k, p)
 
 
 def _dumps(v: Any) -> bytes:
@@ -223,6 +222,71 @@ def _uint_pieces(a: int, b: int | None, explicit: int) -> tuple[list[tuple[str, 
 
 
 _DIGITS = (0x30, 0x39)
+
+
+class _FracDigits:
+    """The digit-wise DP of :meth:`_Compiler._bounded_frac`: one state per (digits written,
+    still equal to lo's prefix, still equal to hi's prefix). A class rather than nested
+    closures: mutually recursive closures form a reference cycle that kept the whole builder
+    NFA alive until the cyclic garbage collector ran."""
+
+    __slots__ = ("nfa", "lo", "lo_strict", "hi", "hi_strict", "cap", "end", "memo")
+
+    def __init__(
+        self,
+        nfa: NFA,
+        lo: str | None,
+        lo_strict: bool,
+        hi: str | None,
+        hi_strict: bool,
+        cap: int,
+        end: int,
+    ) -> None:
+        self.nfa = nfa
+        self.lo, self.lo_strict, self.hi, self.hi_strict = lo, lo_strict, hi, hi_strict
+        self.cap = cap
+        self.end = end
+        self.memo: dict[tuple[int, bool, bool], int] = {}
+
+    def ok(self, i: int, tl: bool, th: bool) -> bool:
+        if tl and (self.lo[i:] or self.lo_strict):  # type: ignore[index]
+            return False
+        return not (th and not self.hi[i:] and self.hi_strict)  # type: ignore[index]
+
+    def trans(self, src: int, i: int, tl: bool, th: bool) -> None:
+        lo, hi = self.lo, self.hi
+        groups: dict[tuple[int, bool, bool], list[int]] = {}
+        for d in range(10):
+            ntl, nth = tl, th
+            if tl:
+                ld = int(lo[i]) if i < len(lo) else 0  # type: ignore[arg-type,index]
+                if d < ld:
+                    continue
+                ntl = d == ld
+            if th:
+                hd = int(hi[i]) if i < len(hi) else 0  # type: ignore[arg-type,index]
+                if d > hd:
+                    continue
+                nth = d == hd
+            groups.setdefault((i + 1, ntl, nth), []).append(d)
+        nfa = self.nfa
+        for key, ds in groups.items():
+            tgt = self.state(*key)
+            for d in ds:
+                nfa.byte(src, 0x30 + d, 0x30 + d, tgt)
+
+    def state(self, i: int, tl: bool, th: bool) -> int:
+        key = (i, tl, th)
+        st = self.memo.get(key)
+        if st is not None:
+            return st
+        st = self.nfa.new()
+        self.memo[key] = st
+        if self.ok(i, tl, th):
+            self.nfa.epsilon(st, self.end)
+        if i < self.cap:
+            self.trans(st, i, tl, th)
+        return st
 
 
 class _Compiler:
@@ -557,51 +621,12 @@ class _Compiler:
     ) -> None:
         """Optional fraction whose value 0.d1d2... lies within [0.lo, 0.hi] (digit-wise DP)."""
         nfa = self.nfa
-        memo: dict[tuple[int, bool, bool], int] = {}
-
-        def ok(i: int, tl: bool, th: bool) -> bool:
-            if tl and (lo[i:] or lo_strict):  # type: ignore[index]
-                return False
-            return not (th and not hi[i:] and hi_strict)  # type: ignore[index]
-
-        def trans(src: int, i: int, tl: bool, th: bool) -> None:
-            groups: dict[tuple[int, bool, bool], list[int]] = {}
-            for d in range(10):
-                ntl, nth = tl, th
-                if tl:
-                    ld = int(lo[i]) if i < len(lo) else 0  # type: ignore[arg-type,index]
-                    if d < ld:
-                        continue
-                    ntl = d == ld
-                if th:
-                    hd = int(hi[i]) if i < len(hi) else 0  # type: ignore[arg-type,index]
-                    if d > hd:
-                        continue
-                    nth = d == hd
-                groups.setdefault((i + 1, ntl, nth), []).append(d)
-            for key, ds in groups.items():
-                tgt = state(*key)
-                for d in ds:
-                    nfa.byte(src, 0x30 + d, 0x30 + d, tgt)
-
-        def state(i: int, tl: bool, th: bool) -> int:
-            key = (i, tl, th)
-            st = memo.get(key)
-            if st is not None:
-                return st
-            st = nfa.new()
-            memo[key] = st
-            if ok(i, tl, th):
-                nfa.epsilon(st, end)
-            if i < cap:
-                trans(st, i, tl, th)
-            return st
-
+        dp = _FracDigits(nfa, lo, lo_strict, hi, hi_strict, cap, end)
         tl0, th0 = lo is not None, hi is not None
-        if ok(0, tl0, th0):
+        if dp.ok(0, tl0, th0):
             nfa.epsilon(s, end)
         if cap >= 1:
-            trans(nfa.literal(s, b"."), 0, tl0, th0)
+            dp.trans(nfa.literal(s, b"."), 0, tl0, th0)
 
     def _unum(
         self,
@@ -772,8 +797,22 @@ class _Compiler:
         return end
 
 
-@lru_cache(maxsize=1024)
+# Character NFAs of string constraints, shared across tools and compiles (a session compiles
+# the call grammar of each tool subset). Bounded in entries, and large ones (a long pattern
+# under a long maxLength runs to 10^5 states) are not kept at all.
+_STRING_CACHE_ENTRIES = 64
+_STRING_CACHE_MAX_STATES = 2048
+_string_cache: OrderedDict[tuple[str | None, str | None, int, int | None], CharNFA] = OrderedDict()
+_string_cache_lock = threading.Lock()
+
+
 def _string_nfa(pattern: str | None, fmt: str | None, mn: int, mx: int | None) -> CharNFA:
+    key = (pattern, fmt, mn, mx)
+    with _string_cache_lock:
+        hit = _string_cache.get(key)
+        if hit is not None:
+            _string_cache.move_to_end(key)
+            return hit
     parts = []
     if pattern is not None:
         parts.append(compile_pattern(pattern))
@@ -781,7 +820,13 @@ def _string_nfa(pattern: str | None, fmt: str | None, mn: int, mx: int | None) -
         parts.append(compile_pattern(FORMATS[fmt]))
     if not parts:
         parts.append(any_string())
-    return intersect_with_length(parts, mn, mx)
+    cnfa = intersect_with_length(parts, mn, mx)
+    if len(cnfa.edges) <= _STRING_CACHE_MAX_STATES:
+        with _string_cache_lock:
+            _string_cache[key] = cnfa
+            while len(_string_cache) > _STRING_CACHE_ENTRIES:
+                _string_cache.popitem(last=False)
+    return cnfa
 
 
 def _tool_fields(tool: Any) -> tuple[str, Any]:
@@ -841,11 +886,12 @@ def compile_calls(
         nfa.literal(call_end, b",", call_start)
         nfa.literal(call_end, b"]", end)
     else:
-        # Unrolled so the count stays bounded: a copy of the call body per position.
+        # Unrolled so the count stays bounded: a copy of the call body per position. The
+        # copies are virtual (NFA.repeat): their state numbers are those of building each one
+        # after a "," from the previous call's end, but only the first is stored.
         nfa.literal(call_end, b"]", end)
-        for _ in range(max_calls - 1):
-            call_end = _build_call(nfa, tools, nfa.literal(call_end, b","), any_depth)
-            nfa.literal(call_end, b"]", end)
+        if max_calls > 1:
+            nfa.repeat(call_start, max_calls, call_end, 0x2C, 0x2C)
     return Automaton(nfa, start, end)
 
 
