@@ -503,12 +503,11 @@ def _distances(f: FrozenNFA, accept: int) -> tuple[array, array, array]:
     """Shortest completion length per stored NFA state (0-1 BFS backwards from accept; the
     stored states only, see :func:`_periodic`) and the next step on one shortest path (byte
     or -1 for an epsilon move, target)."""
-    n = f.n_stored
-    if len(f.e_tgt) + len(f.x_tgt) <= _SMALL:
-        return _distances_small(f, accept)
     # Predecessors of each state in the order a scan of the states would list them: by
     # source, edges before epsilon moves, each in insertion order.
-    rs, r_src, r_byte = _reverse(f)
+    small = len(f.e_tgt) + len(f.x_tgt) <= _SMALL
+    rs, r_src, r_byte = _reverse_small(f) if small else _reverse(f)
+    n = f.n_stored
     dist = [_UNREACHED] * n  # a list while searching (faster), an array after
     step_b = array("h", [-1]) * n
     step_t = array("i", [-1]) * n
@@ -538,9 +537,8 @@ def _distances(f: FrozenNFA, accept: int) -> tuple[array, array, array]:
 _SMALL = 256
 
 
-def _distances_small(f: FrozenNFA, accept: int) -> tuple[array, array, array]:
-    """:func:`_distances` with per-state predecessor lists (same result; faster on the
-    small automata that check enum values, too much memory on big ones)."""
+def _reverse_small(f: FrozenNFA) -> tuple[list[int], list[int], list[int]]:
+    """:func:`_reverse` in plain Python lists (the same arrays)."""
     n = f.n_stored
     e_start, e_tgt = f.e_start.tolist(), f.e_tgt.tolist()
     x_start, x_tgt = f.x_start.tolist(), f.x_tgt.tolist()
@@ -551,25 +549,15 @@ def _distances_small(f: FrozenNFA, accept: int) -> tuple[array, array, array]:
             rev[e_tgt[j]].append((s, e_lo[j]))
         for j in range(x_start[s], x_start[s + 1]):
             rev[x_tgt[j]].append((s, -1))
-    dist = [_UNREACHED] * n
-    step_b = [-1] * n
-    step_t = [-1] * n
-    dist[accept] = 0
-    dq: deque[int] = deque([accept])
-    while dq:
-        v = dq.popleft()
-        dv = dist[v]
-        for u, b in rev[v]:
-            w = dv + (b >= 0)
-            if w < dist[u]:
-                dist[u] = w
-                step_b[u] = b
-                step_t[u] = v
-                if b >= 0:
-                    dq.append(u)
-                else:
-                    dq.appendleft(u)
-    return array("i", dist), array("h", step_b), array("i", step_t)
+    rs = [0]
+    r_src: list[int] = []
+    r_byte: list[int] = []
+    for preds in rev:
+        for u, b in preds:
+            r_src.append(u)
+            r_byte.append(b)
+        rs.append(len(r_src))
+    return rs, r_src, r_byte
 
 
 def _reverse(f: FrozenNFA) -> tuple[array, array, array]:
