@@ -215,15 +215,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def eval_main(args: argparse.Namespace) -> int:
-    tools = None
-    if args.tools:
-        from .synth import load_tools_json
+    from .synth import tools_from_args
 
-        tools = load_tools_json(args.tools)
-    elif args.config:
-        from .synth import tools_from_config
-
-        tools = tools_from_config(args.config)
+    tools = tools_from_args(args, default=False)
     report = evaluate_file(
         args.model,
         args.cases,

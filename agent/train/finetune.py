@@ -40,7 +40,7 @@ from agent.tokenizer import Tokenizer
 from .data import Encoded, encode_example
 from .qat import a8_fake_quant, bits_of_file, cq_fake_quant
 from .slice import drop_heads
-from .synth import load_tools_json, read_jsonl, tools_from_config
+from .synth import read_jsonl, tools_from_args
 from .torch_model import ATTN_PROJ, Needle, pname, set_threads
 from .trainer import Batches, Progress, batch_loss
 
@@ -226,11 +226,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def finetune_main(args: argparse.Namespace) -> int:
-    tools = None
-    if args.tools:
-        tools = load_tools_json(args.tools)
-    elif args.config:
-        tools = tools_from_config(args.config)
+    tools = tools_from_args(args, default=False)
     report = finetune(
         args.model,
         args.data,

@@ -820,6 +820,15 @@ def tools_from_config(path: str | Path | None = None) -> list[JsonDict]:
     return build_registry(cfg.get("devices", {})).tools()
 
 
+def tools_from_args(args: Any, *, default: bool = True) -> list[JsonDict] | None:
+    """Tool schemas for a command line: `--tools T.json`, else the devices of `--config`; with
+    neither, the bundled demo home's (`default`) or None (the data rows carry their own)."""
+    if getattr(args, "tools", None):
+        return load_tools_json(args.tools)
+    config = getattr(args, "config", None)
+    return tools_from_config(config) if config or default else None
+
+
 def synthesize(
     tools: Sequence[Mapping[str, Any]],
     sentences: str | Path | None,
@@ -867,7 +876,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def synth_main(args: argparse.Namespace) -> int:
-    tools = load_tools_json(args.tools) if args.tools else tools_from_config(args.config)
+    tools = tools_from_args(args)
     rows = synthesize(
         tools,
         args.sentences,

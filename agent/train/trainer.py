@@ -42,7 +42,7 @@ from agent.tokenizer import Tokenizer, tokenizer_blob_from_sentencepiece, train_
 from . import plot
 from .data import Encoded, corpus_lines, encode_example
 from .qat import disable_qat, enable_qat
-from .synth import load_tools_json, synthesize, tools_from_config, write_jsonl
+from .synth import synthesize, tools_from_args, write_jsonl
 from .torch_model import Needle, set_threads
 
 # The tiny golden geometry with the release's position range: small enough to train here.
@@ -304,13 +304,6 @@ def train(
         # The model is out; a finished run's checkpoint is only dead weight beside it.
         ckpt_path.unlink(missing_ok=True)
     return report
-
-
-def tools_from_args(args: argparse.Namespace) -> list[dict[str, Any]]:
-    """Tool schemas from `--tools T.json` or from the devices of `--config` (default config)."""
-    if getattr(args, "tools", None):
-        return load_tools_json(args.tools)
-    return tools_from_config(getattr(args, "config", None))
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
