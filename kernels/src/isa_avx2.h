@@ -499,43 +499,58 @@ ND_AVX2 static void avx2_axpy_i8(float a, const int8_t *x, float *y, int n) {
     for (; i < n; i++) y[i] += a * (float)x[i];
 }
 
-/* int8 q . int8 k for n keys, 8 keys per pass with one reduction tree (exact int32). */
-ND_AVX2 static void avx2_qk_i8(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,
-                               int32_t *out) {
-    if (hd % 32 || hd > 256) {
-        port_qk_i8(q, keys, off, n, hd, out);
-        return;
+/* int8 q . int8 k for n keys, 8 keys per pass with one reduction tree (exact int32). DOT
+ * accumulates KEY(k) . q; QOFF is what that dot exceeds the signed q . k by (0 for the signed
+ * AVX2 dots; 128 sum(q) for the u8 x s8 VNNI dot of k ^ 0x80 = k + 128). */
+#define ND_AVX2_QK(NAME, ATTR, DOT, KEY, QOFF)                                                    \
+    ATTR static void NAME(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,    \
+                          int32_t *out) {                                                         \
+        if (hd % 32 || hd > 256) {                                                                \
+            port_qk_i8(q, keys, off, n, hd, out);                                                 \
+            return;                                                                               \
+        }                                                                                         \
+        const int nv = hd / 32;                                                                   \
+        __m256i qv[8];                                                                            \
+        for (int j = 0; j < nv; j++) qv[j] = _mm256_loadu_si256((const __m256i *)(q + 32 * j));  \
+        const int32_t qoff = (QOFF);                                                              \
+        const __m256i qoffv = _mm256_set1_epi32(qoff);                                            \
+        int i = 0;                                                                                \
+        for (; i + 8 <= n; i += 8) {                                                              \
+            __m256i s[8];                                                                         \
+            for (int t = 0; t < 8; t++) {                                                         \
+                const int8_t *k = keys[i + t] + off;                                              \
+                __m256i a = _mm256_setzero_si256();                                               \
+                for (int j = 0; j < nv; j++)                                                      \
+                    a = DOT(a, KEY(_mm256_loadu_si256((const __m256i *)(k + 32 * j))), qv[j]);    \
+                s[t] = a;                                                                         \
+            }                                                                                     \
+            __m256i h0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3])); \
+            __m256i h1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[4], s[5]), _mm256_hadd_epi32(s[6], s[7])); \
+            /* h0 = [k0..k3 lo128 | k0..k3 hi128]; add the halves */                              \
+            __m256i lo = _mm256_permute2x128_si256(h0, h1, 0x20);                                 \
+            __m256i hi = _mm256_permute2x128_si256(h0, h1, 0x31);                                 \
+            _mm256_storeu_si256((__m256i *)(out + i), _mm256_sub_epi32(_mm256_add_epi32(lo, hi), qoffv)); \
+        }                                                                                         \
+        for (; i < n; i++) {                                                                      \
+            const int8_t *k = keys[i] + off;                                                      \
+            __m256i a = _mm256_setzero_si256();                                                   \
+            for (int j = 0; j < nv; j++)                                                          \
+                a = DOT(a, KEY(_mm256_loadu_si256((const __m256i *)(k + 32 * j))), qv[j]);        \
+            __m128i r = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)); \
+            r = _mm_hadd_epi32(r, r);                                                             \
+            r = _mm_hadd_epi32(r, r);                                                             \
+            out[i] = _mm_cvtsi128_si32(r) - qoff;                                                 \
+        }                                                                                         \
     }
-    const int nv = hd / 32;
-    __m256i qv[8];
-    for (int j = 0; j < nv; j++) qv[j] = _mm256_loadu_si256((const __m256i *)(q + 32 * j));
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256i s[8];
-        for (int t = 0; t < 8; t++) {
-            const int8_t *k = keys[i + t] + off;
-            __m256i a = avx2_dot32(_mm256_loadu_si256((const __m256i *)k), qv[0]);
-            for (int j = 1; j < nv; j++)
-                a = _mm256_add_epi32(a, avx2_dot32(_mm256_loadu_si256((const __m256i *)(k + 32 * j)), qv[j]));
-            s[t] = a;
-        }
-        __m256i h0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3]));
-        __m256i h1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[4], s[5]), _mm256_hadd_epi32(s[6], s[7]));
-        /* h0 = [k0..k3 lo128 | k0..k3 hi128]; add the halves */
-        __m256i lo = _mm256_permute2x128_si256(h0, h1, 0x20), hi = _mm256_permute2x128_si256(h0, h1, 0x31);
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_add_epi32(lo, hi));
-    }
-    for (; i < n; i++) {
-        const int8_t *k = keys[i] + off;
-        __m256i a = avx2_dot32(_mm256_loadu_si256((const __m256i *)k), qv[0]);
-        for (int j = 1; j < nv; j++)
-            a = _mm256_add_epi32(a, avx2_dot32(_mm256_loadu_si256((const __m256i *)(k + 32 * j)), qv[j]));
-        __m128i r = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1));
-        r = _mm_hadd_epi32(r, r);
-        r = _mm_hadd_epi32(r, r);
-        out[i] = _mm_cvtsi128_si32(r);
-    }
+
+static inline int32_t nd_qsum(const int8_t *q, int n) {
+    int32_t s = 0;
+    for (int j = 0; j < n; j++) s += q[j];
+    return s;
 }
+
+#define ND_QK_SIGNED(v) (v)
+ND_AVX2_QK(avx2_qk_i8, ND_AVX2, ND_SIGN_DOT, ND_QK_SIGNED, 0)
 
 
 /* Integer V accumulation (attn_v_q16): two keys at a time, their int8 rows widened to int16 and
@@ -634,36 +649,8 @@ ND_AVX2_MV8_I8(vnni_mv_i8, ND_VNNI, vnni_rowdot, tab_u, 1, vnni_mv4_i8)
 ND_AVX2_MM_I8(vnni_mm_i8, ND_VNNI, tab_u, 1, ND_VNNI_DOT, vnni_mv_i8)
 
 /* q . k with u8 x s8 dots: (k ^ 0x80) is k + 128 as u8, so q.k = dot(k + 128, q) - 128 sum(q) */
-ND_VNNI static void vnni_qk_i8(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,
-                               int32_t *out) {
-    if (hd % 32 || hd > 256) {
-        port_qk_i8(q, keys, off, n, hd, out);
-        return;
-    }
-    const int nv = hd / 32;
-    const __m256i flip = _mm256_set1_epi8((char)0x80);
-    __m256i qv[8];
-    int32_t qsum = 0;
-    for (int j = 0; j < hd; j++) qsum += q[j];
-    const __m256i qoff = _mm256_set1_epi32(128 * qsum);
-    for (int j = 0; j < nv; j++) qv[j] = _mm256_loadu_si256((const __m256i *)(q + 32 * j));
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m256i s[8];
-        for (int t = 0; t < 8; t++) {
-            const int8_t *k = keys[i + t] + off;
-            __m256i a = _mm256_setzero_si256();
-            for (int j = 0; j < nv; j++)
-                a = ND_VNNI_DOT(a, _mm256_xor_si256(_mm256_loadu_si256((const __m256i *)(k + 32 * j)), flip), qv[j]);
-            s[t] = a;
-        }
-        __m256i h0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3]));
-        __m256i h1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[4], s[5]), _mm256_hadd_epi32(s[6], s[7]));
-        __m256i lo = _mm256_permute2x128_si256(h0, h1, 0x20), hi = _mm256_permute2x128_si256(h0, h1, 0x31);
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_sub_epi32(_mm256_add_epi32(lo, hi), qoff));
-    }
-    if (i < n) avx2_qk_i8(q, keys + i, off, n - i, hd, out + i);
-}
+#define ND_QK_FLIP(v) _mm256_xor_si256((v), _mm256_set1_epi8((char)0x80))
+ND_AVX2_QK(vnni_qk_i8, ND_VNNI, ND_VNNI_DOT, ND_QK_FLIP, 128 * nd_qsum(q, hd))
 
 #define ND_VNNI_PAIRDOT(s, x, w) _mm256_dpwssd_avx_epi32((s), (x), (w))
 ND_AVX2_ATTN_Q16(vnni_attn_v_q16, ND_VNNI, ND_VNNI_PAIRDOT)
