@@ -289,6 +289,19 @@ static void quant_head(const nd_vops_t *v, const float *x, int n, int8_t *q, flo
  * the last query's, so the chunk is done in groups of queries that share one pass over K and V
  * (the cache is read once per group instead of once per query); the per-query arithmetic, and so
  * every bit of the result, is the same as one query at a time. KV heads are split over threads. */
+/* entry n of the attended list: the key's K and V rows and, in int8 mode, its per-head scales
+ * (ks, vs: KV floats each; NULL in FP32 mode) */
+static inline void put_key(nd_engine_t *e, int n, const void *k, const void *v, const float *ks,
+                           const float *vs) {
+    e->kp[n] = k;
+    e->vp[n] = v;
+    if (!ks) return;
+    for (int h = 0; h < e->m->KV; h++) {
+        e->kscl[(size_t)h * e->cap + n] = ks[h];
+        e->vscl[(size_t)h * e->cap + n] = vs[h];
+    }
+}
+
 static int gather_keys(nd_engine_t *e, int l, int pt) {
     const int KV = e->m->KV, kvd = KV * e->m->hd, p0 = e->pos;
     const size_t lbase = (size_t)l * e->cap;
@@ -312,33 +325,19 @@ static int gather_keys(nd_engine_t *e, int l, int pt) {
             const int wrap = e->max_sinks + e->window;
             for (; p < bc; p++, n++) {
                 const size_t sl = lbase + slot;
-                if (e->int8) {
-                    e->kp[n] = e->k8 + sl * kvd;
-                    e->vp[n] = e->v8 + sl * kvd;
-                    for (int h = 0; h < KV; h++) {
-                        e->kscl[(size_t)h * e->cap + n] = e->ks[sl * KV + h];
-                        e->vscl[(size_t)h * e->cap + n] = e->vs[sl * KV + h];
-                    }
-                } else {
-                    e->kp[n] = e->kf + sl * kvd;
-                    e->vp[n] = e->vf + sl * kvd;
-                }
+                if (e->int8)
+                    put_key(e, n, e->k8 + sl * kvd, e->v8 + sl * kvd, e->ks + sl * KV, e->vs + sl * KV);
+                else
+                    put_key(e, n, e->kf + sl * kvd, e->vf + sl * kvd, NULL, NULL);
                 if (++slot == wrap && ring) slot = e->max_sinks;
             }
         }
         for (p = a > p0 ? a : p0; p < b; p++, n++) {
             const size_t c = (size_t)(p - p0);
-            if (e->int8) {
-                e->kp[n] = e->k8c + c * kvd;
-                e->vp[n] = e->v8c + c * kvd;
-                for (int h = 0; h < KV; h++) {
-                    e->kscl[(size_t)h * e->cap + n] = e->ksc[c * KV + h];
-                    e->vscl[(size_t)h * e->cap + n] = e->vsc[c * KV + h];
-                }
-            } else {
-                e->kp[n] = e->kb + c * kvd;
-                e->vp[n] = e->vb + c * kvd;
-            }
+            if (e->int8)
+                put_key(e, n, e->k8c + c * kvd, e->v8c + c * kvd, e->ksc + c * KV, e->vsc + c * KV);
+            else
+                put_key(e, n, e->kb + c * kvd, e->vb + c * kvd, NULL, NULL);
         }
     }
     return n;
