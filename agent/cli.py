@@ -164,7 +164,7 @@ def _info(a: argparse.Namespace) -> int:
 def _selftest(a: argparse.Namespace) -> int:
     from .selftest import format_table, run_checks
 
-    checks = run_checks(a.config, a.model)
+    checks = run_checks(a.config, a.model, a.pid or None)
     print(format_table(checks))
     return 1 if any(c.status == "fail" for c in checks) else 0
 
@@ -284,6 +284,12 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("selftest", help="on-device checks: ISA, kernels, model, ports, notify")
     s.add_argument("--config", default=None)
     s.add_argument("--model", default=None)
+    s.add_argument(
+        "--pid",
+        type=int,
+        action="append",
+        help="the running daemon to check (repeatable; default: every `needled run` found)",
+    )
 
     for name, (_, _, text) in _TOOLKIT.items():
         sub.add_parser(name, help=text)

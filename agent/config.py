@@ -204,6 +204,8 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
         raise ConfigError("mqtt.tls", "must be true when certificate files are given", source)
     if mqtt.password and mqtt.password_file:
         raise ConfigError("mqtt.password_file", "give either password or password_file", source)
+    if (mqtt.password or mqtt.password_file) and not mqtt.username:
+        raise ConfigError("mqtt.username", "is required when a password is given", source)
     if bool(mqtt.cert_file) != bool(mqtt.key_file):
         raise ConfigError("mqtt.key_file", "cert_file and key_file go together", source)
     serial: SerialConfig = parts["serial"]

@@ -145,6 +145,7 @@ class Daemon:
         self.serial: Any = None
         self.console: Any = None
         self._stop = threading.Event()
+        self.thread_died: str | None = None  # a service thread that ended with an exception
         self._reload = threading.Event()
         self.ready = threading.Event()
 
@@ -219,6 +220,26 @@ class Daemon:
     def request_stop(self) -> None:
         self._stop.set()
 
+    def on_thread_exception(self, args: threading.ExceptHookArgs) -> None:
+        """A service thread died (``threading.excepthook``): stop, and exit non-zero.
+
+        A dead transport thread would leave the daemon deaf while it still looks alive (paho's
+        network thread, say). Exiting with status 1 lets ``Restart=on-failure`` bring up a fresh
+        process; commands not yet acknowledged wait in the broker's persistent session, and
+        queued ones get a "shutting down" reply, so nothing is lost silently.
+        """
+        name = args.thread.name if args.thread is not None else "?"
+        log.critical(
+            "thread %s died: %s: %s; stopping for a restart",
+            name,
+            args.exc_type.__name__,
+            args.exc_value,
+            exc_info=(args.exc_type, args.exc_value, args.exc_traceback),  # type: ignore[arg-type]
+        )
+        self.thread_died = name
+        self.notify(f"STATUS=thread {name} died; stopping for a restart")
+        self._stop.set()
+
     def request_reload(self) -> None:
         self._reload.set()
 
@@ -257,7 +278,7 @@ class Daemon:
         if callable(closer):
             closer()
         log.info("stopped")
-        return 0
+        return 1 if self.thread_died else 0
 
     def reload(self) -> bool:
         """Re-read the config file; on any error keep running with the old config."""
@@ -273,6 +294,11 @@ class Daemon:
             self.notify("READY=1", f"STATUS=reload failed ({exc}); {self.status_line()}")
             return False
         old = self.config
+        if new.mqtt.enabled and new.mqtt.tls and openssl_kept_out():
+            msg = "mqtt.tls was turned on: restart needled to load TLS support"
+            log.error("reload refused, keeping the old config: %s", msg)
+            self.notify("READY=1", f"STATUS=reload refused ({msg}); {self.status_line()}")
+            return False
         assert self.pipeline is not None
         try:
             with self.pipeline.exclusive():
@@ -331,6 +357,36 @@ def trim_heap() -> bool:
     return True
 
 
+# OpenSSL's modules, kept out of a daemon whose config needs no TLS
+_OPENSSL_MODULES = ("ssl", "_hashlib")
+
+
+def keep_openssl_out(config: Config) -> bool:
+    """Do not load OpenSSL when the config asks for no TLS; True when it is kept out.
+
+    paho imports ``ssl`` (and ``urllib.request``, which imports it again) whether or not TLS is
+    used, and ``hashlib`` loads OpenSSL's libcrypto for digests the interpreter also has built
+    in. Together that is about 4.5 MB resident of a 64 MB budget on a board that never speaks
+    TLS to a broker on localhost. A ``None`` entry in ``sys.modules`` is Python's documented way
+    to make an import fail: paho and urllib then run without TLS support, and ``hashlib`` falls
+    back to its built-in SHA-256. Only for a fresh process: when OpenSSL is already imported
+    there is nothing to save, so this changes nothing. A reload that turns TLS on then needs a
+    restart (see ``Daemon.reload``).
+    """
+    if config.mqtt.enabled and config.mqtt.tls:
+        return False
+    if any(name in sys.modules for name in _OPENSSL_MODULES):
+        return False
+    for name in _OPENSSL_MODULES:
+        sys.modules[name] = None  # type: ignore[assignment]
+    return True
+
+
+def openssl_kept_out() -> bool:
+    """Whether this process started without OpenSSL (see :func:`keep_openssl_out`)."""
+    return sys.modules.get("ssl", False) is None
+
+
 def run_daemon(
     config: Config,
     completer_factory: CompleterFactory,
@@ -343,7 +399,10 @@ def run_daemon(
     :class:`agent.pipeline.Completer`). ``config_path`` is re-read on SIGHUP.
     """
     setup_logging()
+    if keep_openssl_out(config):
+        log.debug("no TLS configured: OpenSSL not loaded")
     daemon = Daemon(config, completer_factory, config_path=config_path)
+    threading.excepthook = daemon.on_thread_exception
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, lambda *_: daemon.request_stop())
         signal.signal(signal.SIGINT, lambda *_: daemon.request_stop())

@@ -106,6 +106,52 @@ def check_model(model: str | None, tools: list[dict[str, Any]] | None) -> tuple[
     return "pass", detail
 
 
+def daemon_pids() -> list[int]:
+    """PIDs of running ``needled run`` processes (the console script or ``-m agent.cli``)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:  # gone meanwhile, or another user's hidepid'd process
+            continue
+        args = [a.decode("utf-8", "replace") for a in argv if a]
+        for i, a in enumerate(args[:-1]):
+            launcher = Path(a).name == "needled" or (a == "agent.cli" and args[i - 1] == "-m")
+            if launcher and args[i + 1] == "run":
+                pids.append(int(entry.name))
+                break
+    return sorted(pids)
+
+
+def _rss_of(pid: int) -> float | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii").splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
+def check_daemons(pids: list[int] | None = None) -> list[Check]:
+    """The memory budget of the daemon that is actually serving (its total RSS)."""
+    pids = daemon_pids() if pids is None else pids
+    if not pids:
+        return [Check("daemon", "skip", "no running `needled run` process")]
+    out = []
+    for pid in pids:
+        rss = _rss_of(pid)
+        if rss is None:
+            out.append(Check(f"daemon {pid}", "fail", "process vanished or /proc unreadable"))
+            continue
+        ok = rss <= RSS_BUDGET_MB
+        detail = f"RSS {rss:.1f} MB ({'within' if ok else 'over'} {RSS_BUDGET_MB:.0f} MB budget)"
+        out.append(Check(f"daemon {pid}", "pass" if ok else "fail", detail))
+    return out
+
+
 def _demo_tools() -> list[dict[str, Any]]:
     from devices import build_registry
 
@@ -154,7 +200,9 @@ def check_notify() -> tuple[str, str]:
     return "pass", f"datagram sent to {addr}"
 
 
-def run_checks(config_path: str | None = None, model: str | None = None) -> list[Check]:
+def run_checks(
+    config_path: str | None = None, model: str | None = None, pids: list[int] | None = None
+) -> list[Check]:
     from .config import load_config
 
     cfg = load_config(config_path)
@@ -172,12 +220,13 @@ def run_checks(config_path: str | None = None, model: str | None = None) -> list
     timed("kernels", check_kernels)
     timed("model", lambda: check_model(model or cfg.model.path or None, None))
     checks += check_serial([cfg.serial.port] if cfg.serial.enabled and cfg.serial.port else [])
-    checks += check_gpio(_has_gpio(cfg))
+    checks += check_gpio(has_gpio(cfg))
     timed("sd_notify", check_notify)
+    checks += check_daemons(pids)
     return checks
 
 
-def _has_gpio(cfg: Any) -> bool:
+def has_gpio(cfg: Any) -> bool:
     return any(str(dev.get("kind", "")).startswith("gpio") for dev in cfg.devices.values())
 
 

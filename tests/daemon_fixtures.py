@@ -33,6 +33,7 @@ from agent.config import Config, default_config_text, parse_config  # noqa: E402
 from agent.pipeline import error_envelope  # noqa: E402
 
 MOSQUITTO = os.environ.get("MOSQUITTO", "/usr/sbin/mosquitto")
+MOSQUITTO_PASSWD = os.environ.get("MOSQUITTO_PASSWD", "/usr/bin/mosquitto_passwd")
 
 # exact (lower-cased) phrase -> calls
 PHRASES: dict[str, list[dict[str, Any]]] = {
@@ -206,17 +207,53 @@ class Broker:
     (ignored by mosquitto when not started as root), and start() checks that it could write.
     """
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        *,
+        cafile: Path | None = None,
+        certfile: Path | None = None,
+        keyfile: Path | None = None,
+        passwords: dict[str, str] | None = None,
+    ) -> None:
+        """``certfile``/``keyfile`` (and ``cafile``, the CA of client certificates) add a TLS
+        listener on ``tls_port``; clients need no certificate of their own. ``passwords``
+        (username -> password) writes a password file and turns anonymous access off, on every
+        listener. The plain listener on ``port`` is always there."""
         self.dir = workdir
         self.dir.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
+        self.tls_port: int | None = None
         self.proc: subprocess.Popen[bytes] | None = None
         self.conf = self.dir / "mosquitto.conf"
         self.log = self.dir / "mosquitto.log"
         self.db = self.dir / "mosquitto.db"
+        auth = "allow_anonymous true\n"
+        if passwords is not None:
+            passwd = self.dir / "passwd"
+            for i, (user, password) in enumerate(passwords.items()):
+                create = ["-c"] if i == 0 else []
+                subprocess.run(
+                    [MOSQUITTO_PASSWD, "-b", *create, str(passwd), user, password],
+                    check=True,
+                    capture_output=True,
+                )
+            auth = f"allow_anonymous false\npassword_file {passwd}\n"
+        tls = ""
+        if certfile is not None or keyfile is not None:
+            assert certfile is not None and keyfile is not None, "certfile and keyfile go together"
+            self.tls_port = free_port()
+            # listener options: they must follow their `listener` line
+            tls = (
+                f"listener {self.tls_port} 127.0.0.1\n"
+                f"certfile {certfile}\n"
+                f"keyfile {keyfile}\n"
+                + (f"cafile {cafile}\n" if cafile is not None else "")
+                + "require_certificate false\n"
+            )
         self.conf.write_text(
             f"listener {self.port} 127.0.0.1\n"
-            "allow_anonymous true\n"
+            f"{auth}"
             f"user {pwd.getpwuid(os.geteuid()).pw_name}\n"
             "persistence true\n"
             f"persistence_location {self.dir}/\n"
@@ -228,22 +265,26 @@ class Broker:
             # every packet with its flags (clean start, session present): the place to look when
             # a delivery test fails
             "log_type all\n"
+            f"{tls}"
         )
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [MOSQUITTO, "-c", str(self.conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
+        ports = [p for p in (self.port, self.tls_port) if p is not None]
         end = time.monotonic() + 10
         while time.monotonic() < end:
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2),
-            ):
+            if self.proc.poll() is not None:
+                break  # a bad config or unreadable key: no use waiting
+            with contextlib.suppress(OSError), contextlib.ExitStack() as stack:
+                for port in ports:
+                    stack.enter_context(socket.create_connection(("127.0.0.1", port), timeout=0.2))
                 self._check_writable()
                 return
             time.sleep(0.05)
-        raise RuntimeError("mosquitto did not start")
+        self.stop()
+        raise RuntimeError(f"mosquitto did not start (see {self.log})")
 
     def _check_writable(self) -> None:
         # mosquitto opens its log after dropping privileges; no log means it cannot write the

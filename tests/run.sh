@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(mosquitto libsystemd-dev pkg-config gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-      qemu-user systemd)
+      qemu-user systemd openssl)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")

@@ -43,6 +43,7 @@ def test_round_trip_through_a_file(tmp_path: Path) -> None:
         ({"mqtt": {"node_id": "a/b"}}, "mqtt.node_id"),
         ({"mqtt": {"tls": "yes"}}, "mqtt.tls"),
         ({"mqtt": {"ca_file": "/x.pem"}}, "mqtt.tls"),
+        ({"mqtt": {"password": "s3cret"}}, "mqtt.username"),
         ({"serial": {"enabled": True}}, "serial.port"),
         ({"console": {"enabled": "maybe"}}, "console.enabled"),
         ({"security": {"acl": {"serial": ["launch"]}}}, "security.acl.serial"),

@@ -26,10 +26,11 @@ from daemon_fixtures import (  # noqa: F401 - fixture "broker"
 )
 from test_sdnotify import NotifySocket
 
+from agent.selftest import check_daemons, daemon_pids
+
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ROOT / "agent" / "models" / "demo.cact"
 RSS_BUDGET_KB = 64 * 1024
-RELEASE_RSS_CEILING_KB = 67 * 1024
 
 pytestmark = pytest.mark.mqtt
 
@@ -96,6 +97,10 @@ def test_bundled_model_serves_mqtt_commands(tmp_path, broker) -> None:
         got = client.wait_json(f"needled/{node}/result", 203, timeout=180)
         assert len(got) >= 203
         assert rss_kb(proc.pid) <= RSS_BUDGET_KB, f"daemon RSS {rss_kb(proc.pid)} kB"
+        # `needled selftest` finds the running daemon and reports the same figure
+        assert proc.pid in daemon_pids()
+        (row,) = check_daemons([proc.pid])
+        assert row.status == "pass" and row.detail.startswith("RSS "), row
         client.close()
 
 
@@ -103,11 +108,8 @@ def test_bundled_model_serves_mqtt_commands(tmp_path, broker) -> None:
 def test_release_geometry_daemon_rss_after_1000_commands(tmp_path, broker, golden_dir) -> None:
     """`needled run` on a release-geometry model (the golden `release.cact`: 27 layers, d 512,
     vocab 8192, both probe heads; random weights, so the calls are arbitrary) serves 1,000
-    commands over MQTT, a hub's worth in flight at a time, and its total RSS stays bounded.
-
-    Issue 5 asks for <= 64 MB; this machine measures 65.1 MB (was 81), so the assertion is the
-    current ceiling with a little room for other kernels' page-cache granularity, a regression
-    guard until the remaining megabyte is found (see the issue note)."""
+    commands over MQTT, a hub's worth in flight at a time, and its total RSS, as `needled
+    selftest` reports it, stays within the 64 MB budget of issue 5."""
     node = "mem"
     data = config_dict(
         model={"path": str(golden_dir / "release.cact"), "max_new_tokens": 24},
@@ -126,7 +128,9 @@ def test_release_geometry_daemon_rss_after_1000_commands(tmp_path, broker, golde
         got = client.wait_json(f"needled/{node}/result", n, timeout=120)
         assert sorted(r["id"] for r in got) == list(range(n))
         assert all(r["envelope"]["type"] != "error" or r["envelope"]["error_code"] for r in got)
-        rss = rss_kb(proc.pid)
-        print(f"daemon RSS after {n} commands: {rss / 1024:.1f} MB")
-        assert rss <= RELEASE_RSS_CEILING_KB, f"daemon RSS {rss / 1024:.1f} MB"
+        (row,) = check_daemons([proc.pid])
+        print(f"daemon RSS after {n} commands: {row.detail}")
+        assert row.status == "pass", row
+        maps = Path(f"/proc/{proc.pid}/maps").read_text()
+        assert "libssl" not in maps and "libcrypto" not in maps  # no TLS configured
         client.close()

@@ -237,3 +237,28 @@ def test_reload_applies_new_config_and_survives_a_bad_one(tmp_path) -> None:
         path.write_text("[limits]\nqueue_size = -1\n")
         assert not d.daemon.reload()  # old config stays
         assert d.daemon.registry.names() == ["set_light"]
+
+
+def test_a_dead_service_thread_stops_the_daemon_for_a_restart() -> None:
+    """A transport thread that dies would leave the daemon deaf but alive: the daemon's
+    ``threading.excepthook`` stops it with exit status 1 so ``Restart=on-failure`` replaces it."""
+    from daemon_fixtures import RunningDaemon
+
+    previous = threading.excepthook
+    with RunningDaemon(make_config()) as d:
+        threading.excepthook = d.daemon.on_thread_exception
+        try:
+
+            def crash() -> None:
+                raise AttributeError("'NoneType' object has no attribute 'SSLWantReadError'")
+
+            t = threading.Thread(target=crash, name="paho-mqtt-client-test")
+            t.start()
+            t.join()
+            assert d.thread is not None
+            d.thread.join(10)
+            assert not d.thread.is_alive()
+        finally:
+            threading.excepthook = previous
+        assert d.exit_code == 1
+        assert d.daemon.thread_died == "paho-mqtt-client-test"

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -36,6 +37,31 @@ from agent.config import MqttConfig
 from agent.pipeline import Command, JsonDict, Submit, error_envelope, make_reply
 
 log = logging.getLogger("needled.mqtt")
+
+
+class _WithoutTLS:
+    """What paho's socket code needs of ``ssl`` in a process without OpenSSL.
+
+    paho 2.x imports ``ssl`` optionally, yet its socket reads and writes always evaluate
+    ``except ssl.SSLWantReadError``: with ``ssl`` None, the first would-block read raises
+    AttributeError and kills paho's network thread (it still reports "connected"). These
+    exceptions never occur on a plain socket, so classes that are never raised keep the
+    handlers inert. Installed only when the daemon kept OpenSSL out (no TLS configured).
+    """
+
+    class SSLWantReadError(Exception):
+        pass
+
+    class SSLWantWriteError(Exception):
+        pass
+
+    class CertificateError(Exception):
+        pass
+
+
+if mqtt.ssl is None:
+    mqtt.ssl = _WithoutTLS  # type: ignore[assignment]
+
 paho_log = logging.getLogger("needled.mqtt.paho")
 
 VERSION = "0.1.0"
@@ -106,6 +132,7 @@ class MqttTransport:
         self._paused = False
         self._stopping = False
         self._retry_logged = False  # the current outage has been reported at WARNING
+        self._refused = False  # the broker refused our credentials (logged once per outage)
         self.connect_count = 0
         # CONNACK's flag from the latest connection: False after a reconnect means the broker
         # lost our session (no persistence), and with it the commands it was holding for us
@@ -209,8 +236,21 @@ class MqttTransport:
 
     def _on_connect(self, client: mqtt.Client, _ud: Any, flags: Any, reason: Any, _p: Any) -> None:
         if reason.is_failure:
-            log.warning("MQTT connect to %s:%s refused: %s", self.cfg.host, self.cfg.port, reason)
+            # a refusal (bad credentials, not authorised) does not heal by retrying: say it once
+            # per outage, not at every backoff step
+            level = logging.DEBUG if self._refused else logging.WARNING
+            self._refused = self._retry_logged = True
+            log.log(
+                level,
+                "MQTT broker %s:%s refused the connection: %s (check mqtt.username and the "
+                "password); %s",
+                self.cfg.host,
+                self.cfg.port,
+                reason,
+                self._backoff_text(),
+            )
             return
+        self._refused = False
         with self._lock:
             self._gen += 1
             device_topics = list(self._subs)
@@ -251,6 +291,8 @@ class MqttTransport:
         if self._stopping:
             log.info("MQTT disconnected (%s)", reason)
             return
+        if self._refused:  # the refusal was logged; paho's disconnect after it says nothing new
+            return
         self._retry_logged = True
         log.warning(
             "MQTT disconnected from %s:%s (%s); %s",
@@ -266,8 +308,15 @@ class MqttTransport:
             log.debug("MQTT connect to %s:%s failed again", self.cfg.host, self.cfg.port)
             return
         self._retry_logged = True
+        # paho calls this inside its `except OSError`: the exception says why (refused, no
+        # route, or a TLS handshake that failed, e.g. a CA that does not match)
+        exc = sys.exc_info()[1]
+        if exc is not None and "SSL" in type(exc).__name__:
+            why = f"TLS handshake failed ({exc}); check mqtt.ca_file and mqtt.tls_insecure"
+        else:
+            why = f"unreachable ({exc})" if exc is not None else "unreachable"
         log.warning(
-            "MQTT broker %s:%s unreachable; %s", self.cfg.host, self.cfg.port, self._backoff_text()
+            "MQTT broker %s:%s %s; %s", self.cfg.host, self.cfg.port, why, self._backoff_text()
         )
 
     def _backoff_text(self) -> str:
