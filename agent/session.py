@@ -277,19 +277,24 @@ class Session:
         t_tok: float,
     ) -> dict[str, Any]:
         eng = self.engine
-        eng.prefill(new_ids[:-1])
-        pending = [new_ids[-1]]  # fed lazily with the first scoring: one projection, not two
-        t_pre = time.perf_counter()
+        t_grammar0 = time.perf_counter()
         masker = self.masker_for(tools, require_call)
         t_grammar = time.perf_counter()
+        # The prompt rides with the first scoring: its chunks go through the model as one batch
+        # and only the last position's allowed rows are projected. Prefill time is that call.
+        pending = list(new_ids)
         steps = 0
+        prompt_s = 0.0
 
         def on_token(tid: int) -> None:
             pending.append(tid)
 
         def score(cands: np.ndarray) -> np.ndarray:
-            nonlocal steps
+            nonlocal steps, prompt_s
+            t = time.perf_counter()
             out = eng.step_many(pending, cands)  # forced tokens ride along in one batch
+            if not steps:
+                prompt_s = time.perf_counter() - t
             steps += len(pending)
             pending.clear()
             return out
@@ -316,14 +321,14 @@ class Session:
                 p_head = 1.0 / (1.0 + math.exp(-float(head[0])))
                 confidence = round(min(p_head, math.exp(res.call_logprob)), 4)
         t_end = time.perf_counter()
-        prefill_s = t_pre - t_tok
-        decode_s = t_end - t_pre
+        prefill_s = prompt_s
+        decode_s = t_end - t_grammar - prompt_s
         n_new = len(new_ids)
         timings = {
             "tokenize_ms": round((t_tok - t0) * 1e3, 3),
             "prefill_ms": round(prefill_s * 1e3, 3),
             "decode_ms": round(decode_s * 1e3, 3),
-            "grammar_ms": round((res.grammar_seconds + t_grammar - t_pre) * 1e3, 3),
+            "grammar_ms": round((res.grammar_seconds + t_grammar - t_grammar0) * 1e3, 3),
             "total_ms": round((t_end - t0) * 1e3, 3),
             "prompt_tokens": n_new,
             "generated_tokens": len(res.token_ids),

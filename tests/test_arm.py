@@ -123,3 +123,25 @@ def test_aarch64_kernels_match_x86(tmp_path: Path, bits: int) -> None:
     silu = x * np.roll(x, -1, axis=0)
     silu = silu / (1 + np.exp(-silu))
     assert np.allclose(ref["silu"].reshape(9, 384), silu, rtol=1e-5, atol=1e-6)
+
+
+POOL_HARNESS = ROOT / "tests" / "native" / "pool_harness.c"
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_thread_pool_native_and_aarch64(tmp_path: Path, threads: int) -> None:
+    """The engine's spin-then-sleep pool: back-to-back jobs, jobs after the workers fell
+    asleep, and more threads than this machine's cores; every part's result checked, and a lost
+    wake-up would hang into the timeout. x86-64 natively, aarch64 (weaker memory ordering) under
+    qemu."""
+    srcs = [str(POOL_HARNESS), str(SRC / "nd_kernels.c")]
+    native, arm = tmp_path / "pool_x86", tmp_path / "pool_arm"
+    subprocess.run(["gcc", *CFLAGS, *srcs, "-lm", "-lpthread", "-o", str(native)], check=True)
+    subprocess.run(
+        [CROSS, *CFLAGS, "-static", *srcs, "-lm", "-lpthread", "-o", str(arm)], check=True
+    )
+    for cmd, jobs in (([str(native)], 60000), ([QEMU, "-cpu", "cortex-a76", str(arm)], 12000)):
+        out = subprocess.run(
+            [*cmd, str(threads), str(jobs)], capture_output=True, text=True, timeout=120
+        )
+        assert out.returncode == 0 and out.stdout.strip() == f"ok {jobs}", out.stdout + out.stderr

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,47 +16,96 @@
 
 /* ---------------------------------------------------------------------------------------- */
 /* A small persistent thread pool: rows of one product are split into 8-row aligned ranges, so
- * every row is computed by exactly the same code whatever the thread count. */
+ * every row is computed by exactly the same code whatever the thread count.
+ *
+ * A decode step hands out about ten jobs per layer, each a few microseconds long, so waking a
+ * worker through a condition variable (tens of microseconds on a loaded board or a VM) would cost
+ * more than the job. Workers therefore spin on the job counter for a while after each job, and
+ * only then sleep on the condition variable; the caller likewise spins before it sleeps waiting
+ * for the last part. Spinning ends after ND_SPIN_NS without work, so an idle daemon sleeps.
+ * Sleeping and waking follow the store-then-check order on both sides (seq_cst atomics), so a
+ * job or a completion is never missed. */
+
+#define ND_SPIN_NS 200000L
+
+#if defined(__x86_64__) || defined(__i386__)
+#define nd_relax() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define nd_relax() __asm__ __volatile__("yield" ::: "memory")
+#else
+#define nd_relax() ((void)0)
+#endif
 
 typedef void (*pool_fn)(void *ctx, int part, int nparts);
+
+typedef struct pool_arg pool_arg;
 
 typedef struct {
     int n;
     pthread_t th[16];
+    pool_arg *args; /* the workers' arguments (freed with the pool) */
     pthread_mutex_t mu;
     pthread_cond_t cv, done;
-    long gen;
-    int pending, stop;
+    long gen;           /* job counter: a new value means a new job (atomic) */
+    int pending;        /* worker parts of the current job not yet finished (atomic) */
+    int sleepers;       /* workers waiting on cv (atomic) */
+    int caller_asleep;  /* the caller waits on done (atomic) */
+    int stop;
     pool_fn fn;
     void *ctx;
 } pool_t;
 
-typedef struct {
+struct pool_arg {
     pool_t *p;
     int idx;
-} pool_arg;
+};
 
-static pool_arg g_args[16];
+static long nd_now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1000000000L + ts.tv_nsec;
+}
+
+/* spin until *word != old (or until the spin budget is spent); returns the value seen */
+static long spin_while_equal(const long *word, long old) {
+    long t0 = 0;
+    for (int i = 1;; i++) {
+        long v = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+        if (v != old) return v;
+        nd_relax();
+        if ((i & 255) == 0) {
+            long t = nd_now_ns();
+            if (!t0) t0 = t;
+            else if (t - t0 > ND_SPIN_NS) return v;
+            sched_yield(); /* more threads than free cores: let the one we wait for run */
+        }
+    }
+}
 
 static void *pool_worker(void *arg) {
     pool_arg *pa = arg;
     pool_t *p = pa->p;
     long seen = 0;
     for (;;) {
-        pthread_mutex_lock(&p->mu);
-        while (p->gen == seen && !p->stop) pthread_cond_wait(&p->cv, &p->mu);
-        if (p->stop) {
+        long g = spin_while_equal(&p->gen, seen);
+        if (g == seen) {
+            pthread_mutex_lock(&p->mu);
+            __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+            while (__atomic_load_n(&p->gen, __ATOMIC_SEQ_CST) == seen && !p->stop)
+                pthread_cond_wait(&p->cv, &p->mu);
+            __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
             pthread_mutex_unlock(&p->mu);
-            return NULL;
+            g = __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE);
         }
-        seen = p->gen;
-        pool_fn fn = p->fn;
-        void *ctx = p->ctx;
-        pthread_mutex_unlock(&p->mu);
-        fn(ctx, pa->idx, p->n);
-        pthread_mutex_lock(&p->mu);
-        if (--p->pending == 0) pthread_cond_signal(&p->done);
-        pthread_mutex_unlock(&p->mu);
+        if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) return NULL;
+        seen = g;
+        p->fn(p->ctx, pa->idx, p->n); /* fn and ctx were written before gen (release) */
+        if (__atomic_sub_fetch(&p->pending, 1, __ATOMIC_SEQ_CST) == 0 &&
+            __atomic_load_n(&p->caller_asleep, __ATOMIC_SEQ_CST)) {
+            pthread_mutex_lock(&p->mu);
+            pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->mu);
+        }
     }
 }
 
@@ -64,17 +114,72 @@ static void pool_run(pool_t *p, pool_fn fn, void *ctx, int parts) {
         fn(ctx, 0, 1);
         return;
     }
-    pthread_mutex_lock(&p->mu);
     p->fn = fn;
     p->ctx = ctx;
-    p->pending = p->n - 1;
-    p->gen++;
+    __atomic_store_n(&p->pending, p->n - 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&p->gen, 1, __ATOMIC_SEQ_CST); /* publishes fn, ctx and pending */
+    if (__atomic_load_n(&p->sleepers, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+    fn(ctx, 0, p->n);
+    long t0 = 0;
+    for (int i = 1; __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE); i++) {
+        nd_relax();
+        if ((i & 255) == 0) {
+            long t = nd_now_ns();
+            if (!t0) t0 = t;
+            else if (t - t0 > ND_SPIN_NS) break;
+            sched_yield();
+        }
+    }
+    if (__atomic_load_n(&p->pending, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&p->mu);
+        __atomic_store_n(&p->caller_asleep, 1, __ATOMIC_SEQ_CST);
+        while (__atomic_load_n(&p->pending, __ATOMIC_SEQ_CST)) pthread_cond_wait(&p->done, &p->mu);
+        __atomic_store_n(&p->caller_asleep, 0, __ATOMIC_SEQ_CST);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+/* n threads in all: the caller is part 0, n - 1 workers; NULL when n < 2 or out of memory */
+static pool_t *pool_new(int n) {
+    if (n < 2) return NULL;
+    if (n > 16) n = 16;
+    pool_t *p = calloc(1, sizeof(pool_t));
+    pool_arg *args = calloc((size_t)n, sizeof(pool_arg));
+    if (!p || !args) {
+        free(p);
+        free(args);
+        return NULL;
+    }
+    p->n = n;
+    p->args = args;
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    pthread_cond_init(&p->done, NULL);
+    for (int i = 1; i < n; i++) {
+        args[i].p = p;
+        args[i].idx = i;
+        if (pthread_create(&p->th[i], NULL, pool_worker, &args[i])) {
+            p->n = i; /* run with the workers that did start */
+            break;
+        }
+    }
+    return p;
+}
+
+static void pool_free(pool_t *p) {
+    if (!p) return;
+    pthread_mutex_lock(&p->mu);
+    __atomic_store_n(&p->stop, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&p->gen, 1, __ATOMIC_SEQ_CST); /* a spinning worker sees it too */
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
-    fn(ctx, 0, p->n);
-    pthread_mutex_lock(&p->mu);
-    while (p->pending) pthread_cond_wait(&p->done, &p->mu);
-    pthread_mutex_unlock(&p->mu);
+    for (int i = 1; i < p->n; i++) pthread_join(p->th[i], NULL);
+    free(p->args);
+    free(p);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -180,11 +285,16 @@ static void mm_part(void *ctx, int part, int nparts) {
     }
 }
 
+/* MACs below which a product runs on the calling thread alone */
+#ifndef ND_MT_MIN_WORK
+#define ND_MT_MIN_WORK 1e5
+#endif
+
 /* y[t * ldy + r] for rows [r0, r1) of m (y is indexed by absolute row). */
 static void matmul(nd_engine_t *e, const nd_cq_t *m, float *y, int ldy, int r0, int r1) {
     mm_job j = {e->isa, m, &e->act, y, ldy, r0, r1, e->int8};
     double work = (double)(r1 - r0) * m->in_pad * e->act.T;
-    pool_run(e->pool, mm_part, &j, work >= 1.5e6 ? e->nthreads : 1);
+    pool_run(e->pool, mm_part, &j, work >= ND_MT_MIN_WORK ? e->nthreads : 1);
 }
 
 static void prepare(nd_engine_t *e, const nd_cq_t *m, const float *x, int T, int ldx) {
@@ -961,36 +1071,14 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
         nd_engine_free(e);
         return NULL;
     }
-    if (e->nthreads > 1) {
-        pool_t *p = calloc(1, sizeof(pool_t));
-        p->n = e->nthreads;
-        pthread_mutex_init(&p->mu, NULL);
-        pthread_cond_init(&p->cv, NULL);
-        pthread_cond_init(&p->done, NULL);
-        for (int i = 1; i < p->n; i++) {
-            pool_arg *pa = malloc(sizeof(pool_arg));
-            pa->p = p;
-            pa->idx = i;
-            pthread_create(&p->th[i], NULL, pool_worker, pa);
-        }
-        e->pool = p;
-    }
-    (void)g_args;
+    if (e->nthreads > 1) e->pool = pool_new(e->nthreads);
     nd_engine_reset(e);
     return e;
 }
 
 void nd_engine_free(nd_engine_t *e) {
     if (!e) return;
-    if (e->pool) {
-        pool_t *p = e->pool;
-        pthread_mutex_lock(&p->mu);
-        p->stop = 1;
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
-        for (int i = 1; i < p->n; i++) pthread_join(p->th[i], NULL);
-        free(p);
-    }
+    pool_free(e->pool);
     void *bufs[] = {e->kf, e->vf, e->k8, e->v8, e->ks, e->vs, e->vhist, e->act.xr, e->act.xq,
                     e->act.xs, e->act.xsum, e->x0, e->X, e->nx, e->hp, e->hq, e->hr, e->u,
                     e->bx, e->blk, e->h, e->qb, e->kb, e->vb, e->gb, e->att, e->ao, e->z,
