@@ -10,7 +10,6 @@ here and anything else in a schema is rejected when the handler is registered.
 from __future__ import annotations
 
 import inspect
-import json
 import logging
 import math
 import re
@@ -19,6 +18,8 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
+
+from agent import wirejson
 
 log = logging.getLogger("needled.devices")
 
@@ -494,7 +495,7 @@ class MqttStateHandler(BaseHandler):
     def _on_state(self, label: str) -> Any:
         def handle(_topic: str, payload: bytes) -> None:
             try:
-                data = json.loads(payload)
+                data = wirejson.loads(payload)
             except ValueError:
                 return
             value = self.state_value(data)

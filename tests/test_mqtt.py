@@ -103,7 +103,7 @@ def test_duplicate_id_answered_once(broker, mqtt_config) -> None:
 
 
 def test_malformed_payloads_get_errors_and_serving_continues(broker, mqtt_config) -> None:
-    cfg = mqtt_config()
+    cfg = mqtt_config(limits={"line_length": 10_000})  # room for JSON nested past recursion
     cmd, result, _ = topics(cfg)
     with RunningDaemon(cfg) as d:
         assert d.daemon.mqtt.connected.wait(5)
@@ -114,8 +114,10 @@ def test_malformed_payloads_get_errors_and_serving_continues(broker, mqtt_config
         client.publish(cmd, {"id": 2})
         client.publish(cmd, {"id": [3], "text": "x"})
         client.publish(cmd, "")
+        client.publish(cmd, '{"id": 5, "text": ' + "[" * 3000 + "]" * 3000 + "}")
+        client.publish(cmd, '{"id": 6, "text": NaN}')
         client.publish(cmd, {"id": 4, "text": "turn on the kitchen light"})
-        replies = client.wait_json(result, 6)
+        replies = client.wait_json(result, 8)
         codes = [r["envelope"]["error_code"] for r in replies]
         assert codes == [
             "invalid_utf8",
@@ -123,10 +125,14 @@ def test_malformed_payloads_get_errors_and_serving_continues(broker, mqtt_config
             "invalid_json",
             "invalid_json",
             "empty_command",
+            "invalid_json",
+            "invalid_json",
             None,
         ]
         assert "invalid JSON" in replies[1]["envelope"]["error"]
-        assert replies[5]["results"][0]["ok"]
+        assert "nested too deeply" in replies[5]["envelope"]["error"]
+        assert "NaN" in replies[6]["envelope"]["error"]
+        assert replies[7]["results"][0]["ok"]
         client.close()
 
 

@@ -103,14 +103,23 @@ def test_bad_lines_get_errors_and_serving_continues(serial_daemon) -> None:
     wire.send(b"\xc3\x28 bad utf8\n")
     wire.send('{"id": 5, "text": \n')
     wire.send('{"id": 6}\n')
+    wire.send('{"id": 7, "text": Infinity}\n')  # not JSON, though Python's parser takes it
     wire.send("turn on the")  # no newline: a partial line
-    replies = wire.wait(5)
+    replies = wire.wait(6)
     codes = [r["envelope"]["error_code"] for r in replies]
-    assert codes == ["too_long", "invalid_utf8", "invalid_json", "invalid_json", "partial_line"]
+    assert codes == [
+        "too_long",
+        "invalid_utf8",
+        "invalid_json",
+        "invalid_json",
+        "invalid_json",
+        "partial_line",
+    ]
     assert "200 bytes" in replies[0]["envelope"]["error"]
     assert replies[3]["id"] == 6
+    assert "Infinity" in replies[4]["envelope"]["error"]
     wire.send("fan on high\n")
-    assert wire.wait(6)[5]["results"][0]["ok"]
+    assert wire.wait(7)[6]["results"][0]["ok"]
 
 
 def test_exclusive_open(serial_daemon) -> None:

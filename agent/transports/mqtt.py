@@ -33,6 +33,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
+from agent import wirejson
 from agent.config import MqttConfig
 from agent.pipeline import Command, JsonDict, Submit, error_envelope, make_reply
 
@@ -389,7 +390,7 @@ class MqttTransport:
                 raw = ""
             if problem is None and raw.lstrip().startswith("{"):
                 try:
-                    data = json.loads(raw)
+                    data = wirejson.loads(raw)
                 except ValueError as exc:
                     problem = ("invalid_json", f"invalid JSON: {exc}")
                 else:
@@ -543,7 +544,7 @@ class MqttTransport:
     def _on_hermes(self, msg: mqtt.MQTTMessage) -> None:
         gen = self._gen
         try:
-            query = json.loads(msg.payload)
+            query = wirejson.loads(msg.payload)
             if not isinstance(query, dict) or not isinstance(query.get("input"), str):
                 raise ValueError("no 'input'")
         except ValueError:

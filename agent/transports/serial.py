@@ -15,6 +15,7 @@ import threading
 import time
 from typing import Any
 
+from agent import wirejson
 from agent.config import LimitsConfig, SerialConfig
 from agent.pipeline import Command, JsonDict, Submit, error_envelope, make_reply
 
@@ -137,7 +138,7 @@ class SerialTransport:
         cmd_id: Any = None
         if text.lstrip().startswith("{"):
             try:
-                data = json.loads(text)
+                data = wirejson.loads(text)
             except ValueError as exc:
                 self._error(gen, "invalid_json", f"invalid JSON: {exc}")
                 return
