@@ -462,9 +462,17 @@ class TopicState:
         with self._cond:
             return self._version
 
-    def wait_newer(self, version: int, timeout: float) -> bool:
+    def wait_newer(
+        self, version: int, timeout: float, expect: Callable[[Any], bool] | None = None
+    ) -> bool:
+        """True once a report newer than `version` arrives (one that satisfies `expect`, if
+        given) within `timeout` seconds."""
+
+        def done() -> bool:
+            return self._version > version and (expect is None or bool(expect(self.payload)))
+
         with self._cond:
-            return self._cond.wait_for(lambda: self._version > version, timeout)
+            return self._cond.wait_for(done, timeout)
 
 
 class MqttStateHandler(BaseHandler):
@@ -504,11 +512,17 @@ class MqttStateHandler(BaseHandler):
 
         return handle
 
-    def send(self, label: str, topic: str, payload: str) -> tuple[TopicState, bool]:
-        """Publish a command (never retained) and wait for the device's next state report."""
+    def send(
+        self, label: str, topic: str, payload: str, expect: Callable[[Any], bool] | None = None
+    ) -> tuple[TopicState, bool]:
+        """Publish a command (never retained) and wait for the device's next state report.
+
+        Confirmed means a report after the publish that shows the commanded state (`expect`),
+        not merely any report: a stale echo or a device that refused does not count.
+        """
         if self.mqtt is None:
             raise RuntimeError("MQTT is not available")
         st = self._states[label]
         before = st.version()
         self.mqtt.publish(topic, payload, qos=1, retain=False)
-        return st, st.wait_newer(before, self.confirm_timeout)
+        return st, st.wait_newer(before, self.confirm_timeout, expect)

@@ -50,7 +50,8 @@ class TasmotaSwitches(MqttStateHandler):
 
     def call(self, arguments: JsonDict) -> JsonDict:
         label, action = arguments["device"], arguments["action"]
-        st, confirmed = self.send(label, f"cmnd/{self.switches[label]}/POWER", action)
+        expect = None if action == "TOGGLE" else (lambda power: power == action)
+        st, confirmed = self.send(label, f"cmnd/{self.switches[label]}/POWER", action, expect)
         return {"device": label, "sent": action, "power": st.payload, "confirmed": confirmed}
 
     def state(self) -> JsonDict:

@@ -79,7 +79,14 @@ class Zigbee2MqttLights(MqttStateHandler):
         label = arguments["room"]
         message = self.payload(arguments)
         topic = f"{self.base}/{self.devices[label]}/set"
-        st, confirmed = self.send(label, topic, json.dumps(message))
+        want = message["state"]
+
+        def shows_it(state: Any) -> bool:
+            return isinstance(state, dict) and state.get("state") == want
+
+        # a toggle's outcome depends on the state before it: any report confirms it
+        expect = None if want == "TOGGLE" else shows_it
+        st, confirmed = self.send(label, topic, json.dumps(message), expect)
         return {"room": label, "sent": message, "state": st.payload, "confirmed": confirmed}
 
     def state(self) -> JsonDict:

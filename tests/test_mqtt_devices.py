@@ -383,6 +383,29 @@ def test_zigbee2mqtt_silent_bridge_reports_unconfirmed_and_serving_continues(
         assert d.daemon.pipeline.healthy()
 
 
+def test_a_report_that_contradicts_the_command_does_not_confirm_it(
+    broker: Any, mqtt_config: Any, sims: Callable[..., Any]
+) -> None:
+    """A light that stays off (a dead bulb, a bridge that refused) still sends a state report:
+    the reply must not call the command confirmed just because some report arrived."""
+    bridge = sims(Zigbee2Mqtt, ["kitchen_ceiling", "bedroom_lamp", "lr_strip"])
+
+    def stuck_off(topic: str, payload: bytes) -> Answer:
+        name = topic[len(bridge.base) + 1 : -len("/set")]
+        return [(f"{bridge.base}/{name}", json.dumps(bridge.lights[name]), False)]
+
+    bridge.device.respond = stuck_off
+    with RunningDaemon(z2m_config(mqtt_config, confirm_timeout=0.4)) as d:
+        cmd = start(d, sims)
+        r = single_result(cmd.ask("turn on the kitchen light"))
+        assert r["ok"], r
+        assert r["result"]["confirmed"] is False
+        assert r["result"]["state"]["state"] == "OFF"  # what the bridge really reported
+        bridge.device.respond = bridge.answer
+        r = single_result(cmd.ask("turn on the kitchen light"))
+        assert r["result"]["confirmed"] is True and r["result"]["state"]["state"] == "ON"
+
+
 def test_zigbee2mqtt_malformed_state_is_ignored_and_serving_continues(
     broker: Any, mqtt_config: Any, sims: Callable[..., Any], caplog: pytest.LogCaptureFixture
 ) -> None:
