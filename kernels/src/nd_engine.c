@@ -12,7 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#define ND_STATE_MAGIC 0x4E445354u /* "NDST" */
+#define ND_STATE_MAGIC 0x4E445332u /* "NDS2": head-major int8 K/V (state v1 "NDST" refused) */
 
 /* ---------------------------------------------------------------------------------------- */
 /* A small persistent thread pool: rows of one product are split into 8-row aligned ranges, so
@@ -201,7 +201,8 @@ struct nd_engine {
     int int8, window, sinks, max_sinks, cap, tmax, pos, nthreads;
     size_t bytes;
     pool_t *pool;
-    /* KV cache [L][cap][KV*hd]: FP32 in the exact mode, int8 + per-head scales in int8 mode */
+    /* KV cache: FP32 [L][cap][KV*hd] in the exact mode; int8 head-major (see kv8_at) with
+     * per-head scales in int8 mode */
     float *kf, *vf;
     int8_t *k8, *v8;
     float *ks, *vs; /* [L][cap][KV] */
@@ -212,7 +213,6 @@ struct nd_engine {
     /* per-chunk buffers */
     float *x0, *X, *nx, *hp, *hq, *hr, *u, *bx, *blk, *h, *qb, *kb, *vb, *gb, *att, *ao, *z;
     float *e, *ek, *ev, *xf, *cosb, *sinb, *tmp, *freq;
-    int8_t *k8c, *v8c; /* the chunk's own int8 K/V [T][kvd] */
     float *ksc, *vsc;       /* [T][KV] */
     const void **kp, **vp;  /* per query: key/value pointers in position order */
     float *kscl, *vscl;     /* their scales, [KV][cap] */
@@ -225,6 +225,15 @@ struct nd_engine {
     int32_t *tokwin;
     double timers[8];
 };
+
+/* Offset of row `row` of head h in layer l of the int8 K or V cache, laid out head-major as
+ * [L][KV][tmax + cap][hd]: a pass over one head's keys then reads contiguous rows, which
+ * streamed 20-25% faster through q.k and V than slot-major rows of all heads (the pass used one
+ * line of every KV). Rows 0..tmax-1 of each (layer, head) hold the chunk's own K/V until they
+ * enter the cache; cache slot s is row tmax + s. */
+static inline size_t kv8_at(const nd_engine_t *e, int l, int h, int row) {
+    return (((size_t)l * e->m->KV + h) * (size_t)(e->tmax + e->cap) + (size_t)row) * e->m->hd;
+}
 
 static void *xalloc(nd_engine_t *e, size_t n) {
     void *p = NULL;
@@ -436,7 +445,8 @@ static int gather_keys(nd_engine_t *e, int l, int pt) {
             for (; p < bc; p++, n++) {
                 const size_t sl = lbase + slot;
                 if (e->int8)
-                    put_key(e, n, e->k8 + sl * kvd, e->v8 + sl * kvd, e->ks + sl * KV, e->vs + sl * KV);
+                    put_key(e, n, e->k8 + kv8_at(e, l, 0, e->tmax + slot),
+                            e->v8 + kv8_at(e, l, 0, e->tmax + slot), e->ks + sl * KV, e->vs + sl * KV);
                 else
                     put_key(e, n, e->kf + sl * kvd, e->vf + sl * kvd, NULL, NULL);
                 if (++slot == wrap && ring) slot = e->max_sinks;
@@ -445,7 +455,8 @@ static int gather_keys(nd_engine_t *e, int l, int pt) {
         for (p = a > p0 ? a : p0; p < b; p++, n++) {
             const size_t c = (size_t)(p - p0);
             if (e->int8)
-                put_key(e, n, e->k8c + c * kvd, e->v8c + c * kvd, e->ksc + c * KV, e->vsc + c * KV);
+                put_key(e, n, e->k8 + kv8_at(e, l, 0, (int)c), e->v8 + kv8_at(e, l, 0, (int)c),
+                        e->ksc + c * KV, e->vsc + c * KV);
             else
                 put_key(e, n, e->kb + c * kvd, e->vb + c * kvd, NULL, NULL);
         }
@@ -484,7 +495,8 @@ static void att_part(void *ctx, int part, int nparts) {
     }
     const size_t ld = (size_t)e->cap; /* row stride of scores and dots */
     for (int kh = kh0; kh < kh1; kh++) {
-        const int off = kh * hd;
+        /* where head kh starts relative to a key's pointer (see kv8_at and put_key) */
+        const int off = e->int8 ? kh * (e->tmax + e->cap) * hd : kh * hd;
         for (int r = 0; r < rows; r++) {
             const int t = j->t0 + r / rep, h = kh * rep + r % rep;
             const float *qh = e->qb + (size_t)t * qd + h * hd;
@@ -580,8 +592,11 @@ static void attention_chunk(nd_engine_t *e, int l, int T) {
     for (int t = 0; t < T; t++) {
         const size_t slot = lbase + kv_slot(e, p0 + t);
         if (e->int8) {
-            memcpy(e->k8 + slot * kvd, e->k8c + (size_t)t * kvd, kvd);
-            memcpy(e->v8 + slot * kvd, e->v8c + (size_t)t * kvd, kvd);
+            const int row = e->tmax + kv_slot(e, p0 + t);
+            for (int h = 0; h < KV; h++) {
+                memcpy(e->k8 + kv8_at(e, l, h, row), e->k8 + kv8_at(e, l, h, t), hd);
+                memcpy(e->v8 + kv8_at(e, l, h, row), e->v8 + kv8_at(e, l, h, t), hd);
+            }
             memcpy(e->ks + slot * KV, e->ksc + (size_t)t * KV, KV * sizeof(float));
             memcpy(e->vs + slot * KV, e->vsc + (size_t)t * KV, KV * sizeof(float));
         } else {
@@ -620,8 +635,8 @@ static void block(nd_engine_t *e, int l, int T) {
             v->zcn(k + h * hd, w->k_norm, k + h * hd, hd);
             v->rope(k + h * hd, hd, c, s);
             if (e->int8) {
-                quant_head(v, k + h * hd, hd, e->k8c + (size_t)t * kvd + h * hd, &e->ksc[t * KV + h]);
-                quant_head(v, vv + h * hd, hd, e->v8c + (size_t)t * kvd + h * hd, &e->vsc[t * KV + h]);
+                quant_head(v, k + h * hd, hd, e->k8 + kv8_at(e, l, h, t), &e->ksc[t * KV + h]);
+                quant_head(v, vv + h * hd, hd, e->v8 + kv8_at(e, l, h, t), &e->vsc[t * KV + h]);
             }
         }
     }
@@ -984,8 +999,9 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
     const int ed = m->ntables * m->sub_dim;
     const size_t kvn = (size_t)L * e->cap * kvd;
     if (int8) {
-        e->k8 = xalloc_lazy(e, kvn);
-        e->v8 = xalloc_lazy(e, kvn);
+        const size_t kv8n = (size_t)L * (e->tmax + e->cap) * kvd; /* chunk rows + cache */
+        e->k8 = xalloc_lazy(e, kv8n);
+        e->v8 = xalloc_lazy(e, kv8n);
         e->ks = xalloc_lazy(e, (size_t)L * e->cap * m->KV * 4);
         e->vs = xalloc_lazy(e, (size_t)L * e->cap * m->KV * 4);
     } else {
@@ -1051,8 +1067,6 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
     e->kscl = xalloc(e, (size_t)e->cap * m->KV * 4);
     e->vscl = xalloc(e, (size_t)e->cap * m->KV * 4);
     if (int8) {
-        e->k8c = xalloc(e, (size_t)T * kvd);
-        e->v8c = xalloc(e, (size_t)T * kvd);
         e->ksc = xalloc(e, (size_t)T * m->KV * 4);
         e->vsc = xalloc(e, (size_t)T * m->KV * 4);
     }
@@ -1083,8 +1097,8 @@ void nd_engine_free(nd_engine_t *e) {
                     e->act.xs, e->act.xsum, e->x0, e->X, e->nx, e->hp, e->hq, e->hr, e->u,
                     e->bx, e->blk, e->h, e->qb, e->kb, e->vb, e->gb, e->att, e->ao, e->z,
                     e->e, e->ek, e->ev, e->xf, e->cosb, e->sinb, e->tmp, e->tokwin,
-                    (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->k8c, e->cellbuf, e->full,
-                    e->v8c, e->ksc, e->vsc, e->freq};
+                    (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->cellbuf, e->full,
+                    e->ksc, e->vsc, e->freq};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
     for (int i = 0; i < 16; i++) {
         free(e->scr[i].scores);
@@ -1167,7 +1181,7 @@ static size_t vhist_bytes(const nd_engine_t *e) {
 /* A state either carries every used slot, or (keep_sinks) only the ring: the sink slots are
    never written after the prefix that fills them, so a session returning to its tools prefix
    can leave them in place and restore a few kilobytes instead of the prefix's whole KV. */
-#define ND_STATE_MAGIC_KEEP 0x4E44534Bu /* "NDSK": sink slots not included */
+#define ND_STATE_MAGIC_KEEP 0x4E444B32u /* "NDK2": sink slots not included */
 
 static int stored_sink_slots(int n0, int keep_sinks) { return keep_sinks ? 0 : n0; }
 
@@ -1181,7 +1195,7 @@ size_t nd_state_size_ex(const nd_engine_t *e, int keep_sinks) {
 size_t nd_state_size(const nd_engine_t *e) { return nd_state_size_ex(e, 0); }
 /* copy slots [a, a + n) of every layer out of (dir 0) or into (dir 1) the cache */
 static uint8_t *copy_slots(nd_engine_t *e, uint8_t *p, int a, int n, int dir) {
-    const int kvd = e->m->KV * e->m->hd, KV = e->m->KV;
+    const int kvd = e->m->KV * e->m->hd, KV = e->m->KV, hd = e->m->hd;
     if (n <= 0) return p;
 #define ND_CP(dst_cache, bytes)                                   \
     do {                                                          \
@@ -1192,8 +1206,8 @@ static uint8_t *copy_slots(nd_engine_t *e, uint8_t *p, int a, int n, int dir) {
     for (int l = 0; l < e->m->L; l++) {
         size_t base = (size_t)l * e->cap + a;
         if (e->int8) {
-            ND_CP(e->k8 + base * kvd, (size_t)n * kvd);
-            ND_CP(e->v8 + base * kvd, (size_t)n * kvd);
+            for (int h = 0; h < KV; h++) ND_CP(e->k8 + kv8_at(e, l, h, e->tmax + a), (size_t)n * hd);
+            for (int h = 0; h < KV; h++) ND_CP(e->v8 + kv8_at(e, l, h, e->tmax + a), (size_t)n * hd);
             ND_CP(e->ks + base * KV, (size_t)n * KV * 4);
             ND_CP(e->vs + base * KV, (size_t)n * KV * 4);
         } else {
