@@ -571,7 +571,6 @@ ND_AVX2_QK(avx2_qk_i8, ND_AVX2, ND_SIGN_DOT, ND_QK_SIGNED, 0)
             port_attn_v_q16(acc, vp, off, w, ldw, rows, n, hd, init);                             \
             return;                                                                               \
         }                                                                                         \
-        const __m128i z16 = _mm_setzero_si128();                                                  \
         for (int r0 = 0; r0 < rows; r0 += 2) {                                                    \
             const int nr = rows - r0 >= 2 ? 2 : 1;                                                \
             for (int k0 = 0; k0 < hd; k0 += 32) {                                                 \
@@ -590,18 +589,20 @@ ND_AVX2_QK(avx2_qk_i8, ND_AVX2, ND_SIGN_DOT, ND_QK_SIGNED, 0)
                 }                                                                                 \
                 for (int i = 0; i < n; i += 2) {                                                  \
                     const int8_t *pa = (const int8_t *)vp[i] + off + k0;                          \
+                    /* an odd last key pairs with itself, its second weight masked to zero */     \
                     const int two = i + 1 < n;                                                    \
-                    const int8_t *pb = two ? (const int8_t *)vp[i + 1] + off + k0 : NULL;         \
+                    const int8_t *pb = (const int8_t *)vp[two ? i + 1 : i] + off + k0;            \
+                    const int32_t keep = two ? -1 : 0xFFFF;                                       \
                     __m256i wp[2];                                                                \
                     for (int r = 0; r < nr; r++) {                                                \
-                        const int16_t *wr = w + (size_t)(r0 + r) * ldw + i;                       \
-                        const uint32_t pr = (uint16_t)wr[0] | (two ? (uint32_t)(uint16_t)wr[1] << 16 : 0u); \
-                        wp[r] = _mm256_set1_epi32((int32_t)pr);                                   \
+                        /* weights i and i + 1 as one little-endian int32 */                      \
+                        int32_t pr;                                                               \
+                        memcpy(&pr, w + (size_t)(r0 + r) * ldw + i, sizeof pr);                   \
+                        wp[r] = _mm256_set1_epi32(pr & keep);                                     \
                     }                                                                             \
                     for (int c = 0; c < 2; c++) {                                                 \
                         __m256i xa = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(pa + 16 * c))); \
-                        __m256i xb = _mm256_cvtepi8_epi16(                                        \
-                            two ? _mm_loadu_si128((const __m128i *)(pb + 16 * c)) : z16);         \
+                        __m256i xb = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(pb + 16 * c))); \
                         __m256i lo = _mm256_unpacklo_epi16(xa, xb), hi = _mm256_unpackhi_epi16(xa, xb); \
                         for (int r = 0; r < nr; r++) {                                            \
                             a[r][2 * c] = PAIRDOT(a[r][2 * c], lo, wp[r]);                        \
