@@ -477,6 +477,27 @@ def test_refused_credentials_logged_once_per_outage(
 # --- the daemon as its own process ------------------------------------------------------------
 
 
+def daemon_process(
+    tmp_path: Path, data: dict[str, Any], notify: str | None = None
+) -> subprocess.Popen[bytes]:
+    """The phrase-table daemon in a fresh process through ``run_daemon``, as ``needled run``
+    runs it (so OpenSSL is loaded only if the config asks for TLS); config in
+    ``tmp_path / "needled.toml"``."""
+    cfg_path = tmp_path / "needled.toml"
+    cfg_path.write_text(to_toml(data))
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("NOTIFY_SOCKET", None)
+    env.pop("JOURNAL_STREAM", None)
+    if notify is not None:
+        env["NOTIFY_SOCKET"] = notify
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "tests" / "daemon_fixtures.py"), str(cfg_path)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
 def test_daemon_process_serves_over_tls_with_credentials(
     pki: Pki, auth_broker: Broker, tmp_path: Path
 ) -> None:
@@ -496,16 +517,7 @@ def test_daemon_process_serves_over_tls_with_credentials(
             "password": DAEMON_PASSWORD,
         }
     )
-    cfg_path = tmp_path / "needled.toml"
-    cfg_path.write_text(to_toml(data))
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("NOTIFY_SOCKET", None)
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "daemon_fixtures.py"), str(cfg_path)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    proc = daemon_process(tmp_path, data)
     client = connected_client(
         auth_broker.tls_port, ca=pki.ca, username=CLIENT_USER, password=CLIENT_PASSWORD
     )
@@ -540,17 +552,9 @@ def test_reload_that_turns_tls_on_is_refused_until_restart(
 
     node = f"r{uuid.uuid4().hex[:6]}"
     plain = {"enabled": True, "port": tls_broker.port, "node_id": node, "discovery": False}
-    cfg_path = tmp_path / "needled.toml"
-    cfg_path.write_text(to_toml(config_dict(mqtt=plain)))
     ns = NotifySocket(str(tmp_path / "notify"))
-    env = dict(os.environ, PYTHONPATH=str(ROOT), NOTIFY_SOCKET=ns.address)
-    env.pop("JOURNAL_STREAM", None)
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "daemon_fixtures.py"), str(cfg_path)],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    proc = daemon_process(tmp_path, config_dict(mqtt=plain), notify=ns.address)
+    cfg_path = tmp_path / "needled.toml"
     client = connected_client(tls_broker.port)
     try:
         ns.wait_for("READY=1", 30)
