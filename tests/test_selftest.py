@@ -58,16 +58,15 @@ def test_notify_row_sends_a_datagram(tmp_path: Path, monkeypatch) -> None:
 def test_daemon_row_fails_over_budget_and_skips_without_daemon() -> None:
     # a process holding 80 MB stands in for a daemon over its budget
     hog = subprocess.Popen(
-        [sys.executable, "-c", "import sys; b = bytearray(80 << 20); sys.stdin.read()"],
+        [sys.executable, "-c", "import sys; b = bytearray(80 << 20); print(); sys.stdin.read()"],
         stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
     )
     try:
-        for _ in range(100):
-            rows = check_daemons([hog.pid])
-            if "RSS 8" in rows[0].detail or "RSS 9" in rows[0].detail:
-                break
-            subprocess.run(["sleep", "0.05"])
-        assert rows[0].status == "fail" and "over 64 MB" in rows[0].detail, rows
+        assert hog.stdout is not None
+        hog.stdout.readline()  # the 80 MB are allocated (and zeroed, so resident)
+        (row,) = check_daemons([hog.pid])
+        assert row.status == "fail" and "over 64 MB" in row.detail, row
     finally:
         hog.kill()
         hog.wait()
