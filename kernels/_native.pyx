@@ -36,6 +36,8 @@ cdef extern from "src/nd_common.h":
         double (*peak_i8)(long iters) noexcept nogil
         void (*qk_i8)(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,
                       int32_t *out) noexcept nogil
+        void (*qk2_i8)(const int8_t *q, int ldq, const int8_t *const *keys, int off, int n,
+                       int hd, int32_t *out, int ldo) noexcept nogil
     const nd_isa_t *nd_isa_select(const char *force) noexcept nogil
     const char *nd_isa_available() noexcept nogil
     uint64_t nd_read_probe(const void *p, size_t n) noexcept nogil
@@ -181,26 +183,41 @@ def int8_peak(iters: int = 2_000_000, force: str | None = None) -> tuple[float, 
 
 
 def qk_i8(q, keys, force: str | None = None):
-    """Exact int32 dots of one int8 query with int8 keys `[n, hd]` by the chosen path (tests)."""
-    qa = np.ascontiguousarray(q, dtype=np.int8).reshape(-1)
+    """Exact int32 dots of int8 queries with int8 keys `[n, hd]` by the chosen path (tests).
+
+    `q` is one query `[hd]` (result `[n]`) or two `[2, hd]` (result `[2, n]`, through the path's
+    two-row kernel where it has one, as attention uses it)."""
+    qa = np.ascontiguousarray(q, dtype=np.int8)
+    two = qa.ndim == 2
+    if two and qa.shape[0] != 2:
+        raise ValueError("q must be [hd] or [2, hd]")
+    qa = qa.reshape(-1)
     ka = np.ascontiguousarray(keys, dtype=np.int8)
-    if ka.ndim != 2 or ka.shape[1] != qa.size or ka.shape[0] < 1:
-        raise ValueError("keys must be [n, len(q)]")
+    cdef int hd = qa.size // 2 if two else qa.size
+    if ka.ndim != 2 or ka.shape[1] != hd or ka.shape[0] < 1:
+        raise ValueError("keys must be [n, hd]")
     cdef const nd_isa_t *isa = _isa(force)
-    cdef int n = ka.shape[0], hd = qa.size, i
-    out = np.zeros(n, np.int32)
+    cdef int n = ka.shape[0], i
+    out = np.zeros(2 * n if two else n, np.int32)
     cdef const int8_t[::1] qv = qa
     cdef const int8_t[:, ::1] kv = ka
     cdef int32_t[::1] ov = out
+    cdef bint pair = two
     cdef const int8_t **ptrs = <const int8_t **>malloc(n * sizeof(void *))
     if ptrs == NULL:
         raise MemoryError()
     for i in range(n):
         ptrs[i] = &kv[i, 0]
     with nogil:
-        isa.qk_i8(&qv[0], ptrs, 0, n, hd, &ov[0])
+        if pair and isa.qk2_i8 != NULL:
+            isa.qk2_i8(&qv[0], hd, ptrs, 0, n, hd, &ov[0], n)
+        elif pair:
+            isa.qk_i8(&qv[0], ptrs, 0, n, hd, &ov[0])
+            isa.qk_i8(&qv[hd], ptrs, 0, n, hd, &ov[n])
+        else:
+            isa.qk_i8(&qv[0], ptrs, 0, n, hd, &ov[0])
     free(ptrs)
-    return out
+    return out.reshape(2, n) if two else out
 
 
 def sinkhorn(A, force_log: bool = False):

@@ -137,6 +137,12 @@ def test_qk_i8_is_exact_on_every_path(n: int) -> None:
     want = keys.astype(np.int32) @ q.astype(np.int32)
     for path in _paths():
         assert np.array_equal(native.qk_i8(q, keys, path), want), path
+    # two rows at once (the two-row kernel where the path has one), both extremes
+    q2 = np.stack([q, rng.integers(-127, 128, 64).astype(np.int8)])
+    q2[1, -8:] = 127
+    want2 = q2.astype(np.int32) @ keys.astype(np.int32).T
+    for path in _paths():
+        assert np.array_equal(native.qk_i8(q2, keys, path), want2), path
 
 
 def _sinkhorn_ref(a: np.ndarray) -> np.ndarray:

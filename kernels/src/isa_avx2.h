@@ -552,6 +552,52 @@ static inline int32_t nd_qsum(const int8_t *q, int n) {
 #define ND_QK_SIGNED(v) (v)
 ND_AVX2_QK(avx2_qk_i8, ND_AVX2, ND_SIGN_DOT, ND_QK_SIGNED, 0)
 
+/* Two query rows per pass (hd == 64): each key is loaded (and transformed) once for both rows,
+ * four keys per reduction tree so both rows' accumulators stay in registers. The dots are exact
+ * int32, so the results equal two single-row calls bit for bit. QOFF(qq) as in ND_AVX2_QK. */
+#define ND_AVX2_QK2(NAME, ATTR, ONE, DOT, KEY, QOFF)                                              \
+    ATTR static void NAME(const int8_t *q, int ldq, const int8_t *const *keys, int off, int n,   \
+                          int hd, int32_t *out, int ldo) {                                        \
+        const int8_t *q1p = q + ldq;                                                              \
+        if (hd != 64) {                                                                           \
+            ONE(q, keys, off, n, hd, out);                                                        \
+            ONE(q1p, keys, off, n, hd, out + ldo);                                                \
+            return;                                                                               \
+        }                                                                                         \
+        const __m256i a0 = _mm256_loadu_si256((const __m256i *)q);                                \
+        const __m256i a1 = _mm256_loadu_si256((const __m256i *)(q + 32));                         \
+        const __m256i b0 = _mm256_loadu_si256((const __m256i *)q1p);                              \
+        const __m256i b1 = _mm256_loadu_si256((const __m256i *)(q1p + 32));                       \
+        const __m128i fa = _mm_set1_epi32(QOFF(q)), fb = _mm_set1_epi32(QOFF(q1p));               \
+        int i = 0;                                                                                \
+        for (; i + 4 <= n; i += 4) {                                                              \
+            __m256i sa[4], sb[4];                                                                 \
+            for (int t = 0; t < 4; t++) {                                                         \
+                const int8_t *k = keys[i + t] + off;                                              \
+                const __m256i k0 = KEY(_mm256_loadu_si256((const __m256i *)k));                   \
+                const __m256i k1 = KEY(_mm256_loadu_si256((const __m256i *)(k + 32)));            \
+                sa[t] = DOT(DOT(_mm256_setzero_si256(), k0, a0), k1, a1);                         \
+                sb[t] = DOT(DOT(_mm256_setzero_si256(), k0, b0), k1, b1);                         \
+            }                                                                                     \
+            /* [k0..k3 of the low 128 bits | k0..k3 of the high]: add the halves */              \
+            const __m256i ha = _mm256_hadd_epi32(_mm256_hadd_epi32(sa[0], sa[1]),                 \
+                                                 _mm256_hadd_epi32(sa[2], sa[3]));                \
+            const __m256i hb = _mm256_hadd_epi32(_mm256_hadd_epi32(sb[0], sb[1]),                 \
+                                                 _mm256_hadd_epi32(sb[2], sb[3]));                \
+            const __m128i ra = _mm_add_epi32(_mm256_castsi256_si128(ha), _mm256_extracti128_si256(ha, 1)); \
+            const __m128i rb = _mm_add_epi32(_mm256_castsi256_si128(hb), _mm256_extracti128_si256(hb, 1)); \
+            _mm_storeu_si128((__m128i *)(out + i), _mm_sub_epi32(ra, fa));                        \
+            _mm_storeu_si128((__m128i *)(out + ldo + i), _mm_sub_epi32(rb, fb));                  \
+        }                                                                                         \
+        if (i < n) {                                                                              \
+            ONE(q, keys + i, off, n - i, hd, out + i);                                            \
+            ONE(q1p, keys + i, off, n - i, hd, out + ldo + i);                                    \
+        }                                                                                         \
+    }
+
+#define ND_QOFF_NONE(qq) 0
+ND_AVX2_QK2(avx2_qk2_i8, ND_AVX2, avx2_qk_i8, ND_SIGN_DOT, ND_QK_SIGNED, ND_QOFF_NONE)
+
 
 /* Integer V accumulation (attn_v_q16): two keys at a time, their int8 rows widened to int16 and
  * interleaved so one pair-dot (vpmaddwd + add, or VNNI vpdpwssd) adds w_i v_i[d] + w_j v_j[d]
@@ -652,6 +698,8 @@ ND_AVX2_MM_I8(vnni_mm_i8, ND_VNNI, tab_u, 1, ND_VNNI_DOT, vnni_mv_i8)
 /* q . k with u8 x s8 dots: (k ^ 0x80) is k + 128 as u8, so q.k = dot(k + 128, q) - 128 sum(q) */
 #define ND_QK_FLIP(v) _mm256_xor_si256((v), _mm256_set1_epi8((char)0x80))
 ND_AVX2_QK(vnni_qk_i8, ND_VNNI, ND_VNNI_DOT, ND_QK_FLIP, 128 * nd_qsum(q, hd))
+#define ND_QOFF_FLIP(qq) (128 * nd_qsum((qq), 64))
+ND_AVX2_QK2(vnni_qk2_i8, ND_VNNI, vnni_qk_i8, ND_VNNI_DOT, ND_QK_FLIP, ND_QOFF_FLIP)
 
 #define ND_VNNI_PAIRDOT(s, x, w) _mm256_dpwssd_avx_epi32((s), (x), (w))
 ND_AVX2_ATTN_Q16(vnni_attn_v_q16, ND_VNNI, ND_VNNI_PAIRDOT)

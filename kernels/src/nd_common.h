@@ -125,6 +125,10 @@ typedef struct nd_isa {
     void (*attn_v_q16)(int32_t *acc, const void *const *vp, int off, const int16_t *w, int ldw,
                        int rows, int n, int hd, int init);
     const nd_vops_t *v;
+    /* qk_i8 for two query rows at once (q and q + ldq into out and out + ldo), each key loaded
+     * once for both; the same int32 results. NULL: the caller makes two qk_i8 calls. */
+    void (*qk2_i8)(const int8_t *q, int ldq, const int8_t *const *keys, int off, int n, int hd,
+                   int32_t *out, int ldo);
 } nd_isa_t;
 
 /* scratch sizes for mm kernels */

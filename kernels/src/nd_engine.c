@@ -508,6 +508,14 @@ static void att_part(void *ctx, int part, int nparts) {
                 int nb = nrow[r] - i0;
                 if (nb <= 0) continue;
                 if (nb > ND_ATT_KBLOCK) nb = ND_ATT_KBLOCK;
+                /* two rows that attend the same keys of this block: one pass over them */
+                if (e->int8 && e->isa->qk2_i8 && r + 1 < rows && nrow[r + 1] - i0 >= nb &&
+                    (nrow[r + 1] - i0 == nb || nb == ND_ATT_KBLOCK)) {
+                    e->isa->qk2_i8(sc->q8 + (size_t)r * hd, hd, (const int8_t *const *)e->kp + i0,
+                                   off, nb, hd, sc->idot + r * ld + i0, (int)ld);
+                    r++;
+                    continue;
+                }
                 if (e->int8) {
                     e->isa->qk_i8(sc->q8 + (size_t)r * hd, (const int8_t *const *)e->kp + i0, off,
                                   nb, hd, sc->idot + r * ld + i0);

@@ -74,11 +74,11 @@ static const nd_isa_t ISA_PORTABLE = {"portable",   nd_fwht_portable, port_mv_f3
 #if defined(__x86_64__)
 static const nd_isa_t ISA_AVX2 = {"avx2",      avx2_fwht, avx2_mv_f32, avx2_mv_i8,  avx2_mm_f32,
                                   avx2_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, avx2_peak_i8,
-                                  avx2_qk_i8, avx2_attn_v_q16, &avx2v_vops};
+                                  avx2_qk_i8, avx2_attn_v_q16, &avx2v_vops, avx2_qk2_i8};
 #ifdef ND_HAVE_VNNI
 static const nd_isa_t ISA_VNNI = {"avx2_vnni", avx2_fwht, avx2_mv_f32, vnni_mv_i8,  avx2_mm_f32,
                                   vnni_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, vnni_peak_i8,
-                                  vnni_qk_i8, vnni_attn_v_q16, &avx2v_vops};
+                                  vnni_qk_i8, vnni_attn_v_q16, &avx2v_vops, vnni_qk2_i8};
 #endif
 #endif
 #if defined(__aarch64__)
