@@ -66,20 +66,16 @@ static long nd_now_ns(void) {
     return ts.tv_sec * 1000000000L + ts.tv_nsec;
 }
 
-/* spin until *word != old (or until the spin budget is spent); returns the value seen */
-static long spin_while_equal(const long *word, long old) {
-    long t0 = 0;
-    for (int i = 1;; i++) {
-        long v = __atomic_load_n(word, __ATOMIC_ACQUIRE);
-        if (v != old) return v;
-        nd_relax();
-        if ((i & 255) == 0) {
-            long t = nd_now_ns();
-            if (!t0) t0 = t;
-            else if (t - t0 > ND_SPIN_NS) return v;
-            sched_yield(); /* more threads than free cores: let the one we wait for run */
-        }
-    }
+/* spin i of a bounded wait (i counts from 1, *t0 starts at 0): a pause, and every 256 spins a
+ * look at the clock and a yield; 0 once ND_SPIN_NS have passed (then sleep instead) */
+static int keep_spinning(long *t0, int i) {
+    nd_relax();
+    if (i & 255) return 1;
+    const long t = nd_now_ns();
+    if (!*t0) *t0 = t;
+    else if (t - *t0 > ND_SPIN_NS) return 0;
+    sched_yield(); /* more threads than free cores: let the one we wait for run */
+    return 1;
 }
 
 static void *pool_worker(void *arg) {
@@ -87,7 +83,9 @@ static void *pool_worker(void *arg) {
     pool_t *p = pa->p;
     long seen = 0;
     for (;;) {
-        long g = spin_while_equal(&p->gen, seen);
+        long g, t0 = 0;
+        for (int i = 1; (g = __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE)) == seen; i++)
+            if (!keep_spinning(&t0, i)) break;
         if (g == seen) {
             pthread_mutex_lock(&p->mu);
             __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
@@ -125,15 +123,8 @@ static void pool_run(pool_t *p, pool_fn fn, void *ctx, int parts) {
     }
     fn(ctx, 0, p->n);
     long t0 = 0;
-    for (int i = 1; __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE); i++) {
-        nd_relax();
-        if ((i & 255) == 0) {
-            long t = nd_now_ns();
-            if (!t0) t0 = t;
-            else if (t - t0 > ND_SPIN_NS) break;
-            sched_yield();
-        }
-    }
+    for (int i = 1; __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE); i++)
+        if (!keep_spinning(&t0, i)) break;
     if (__atomic_load_n(&p->pending, __ATOMIC_ACQUIRE)) {
         pthread_mutex_lock(&p->mu);
         __atomic_store_n(&p->caller_asleep, 1, __ATOMIC_SEQ_CST);
@@ -444,20 +435,20 @@ static int gather_keys(nd_engine_t *e, int l, int pt) {
             const int wrap = e->max_sinks + e->window;
             for (; p < bc; p++, n++) {
                 const size_t sl = lbase + slot;
-                if (e->int8)
-                    put_key(e, n, e->k8 + kv8_at(e, l, 0, e->tmax + slot),
-                            e->v8 + kv8_at(e, l, 0, e->tmax + slot), e->ks + sl * KV, e->vs + sl * KV);
-                else
+                if (e->int8) {
+                    const size_t o = kv8_at(e, l, 0, e->tmax + slot);
+                    put_key(e, n, e->k8 + o, e->v8 + o, e->ks + sl * KV, e->vs + sl * KV);
+                } else
                     put_key(e, n, e->kf + sl * kvd, e->vf + sl * kvd, NULL, NULL);
                 if (++slot == wrap && ring) slot = e->max_sinks;
             }
         }
         for (p = a > p0 ? a : p0; p < b; p++, n++) {
             const size_t c = (size_t)(p - p0);
-            if (e->int8)
-                put_key(e, n, e->k8 + kv8_at(e, l, 0, (int)c), e->v8 + kv8_at(e, l, 0, (int)c),
-                        e->ksc + c * KV, e->vsc + c * KV);
-            else
+            if (e->int8) {
+                const size_t o = kv8_at(e, l, 0, (int)c);
+                put_key(e, n, e->k8 + o, e->v8 + o, e->ksc + c * KV, e->vsc + c * KV);
+            } else
                 put_key(e, n, e->kb + c * kvd, e->vb + c * kvd, NULL, NULL);
         }
     }
@@ -496,7 +487,7 @@ static void att_part(void *ctx, int part, int nparts) {
     const size_t ld = (size_t)e->cap; /* row stride of scores and dots */
     for (int kh = kh0; kh < kh1; kh++) {
         /* where head kh starts relative to a key's pointer (see kv8_at and put_key) */
-        const int off = e->int8 ? kh * (e->tmax + e->cap) * hd : kh * hd;
+        const int off = e->int8 ? (int)kv8_at(e, 0, kh, 0) : kh * hd;
         for (int r = 0; r < rows; r++) {
             const int t = j->t0 + r / rep, h = kh * rep + r % rep;
             const float *qh = e->qb + (size_t)t * qd + h * hd;
@@ -598,9 +589,10 @@ static void attention_chunk(nd_engine_t *e, int l, int T) {
     }
     /* now the chunk's keys enter the cache */
     for (int t = 0; t < T; t++) {
-        const size_t slot = lbase + kv_slot(e, p0 + t);
+        const int s = kv_slot(e, p0 + t);
+        const size_t slot = lbase + s;
         if (e->int8) {
-            const int row = e->tmax + kv_slot(e, p0 + t);
+            const int row = e->tmax + s;
             for (int h = 0; h < KV; h++) {
                 memcpy(e->k8 + kv8_at(e, l, h, row), e->k8 + kv8_at(e, l, h, t), hd);
                 memcpy(e->v8 + kv8_at(e, l, h, row), e->v8 + kv8_at(e, l, h, t), hd);
