@@ -106,16 +106,17 @@ def setup_logging(level: int = logging.INFO) -> None:
     root.setLevel(level)
 
 
-def rss_mb() -> float:
-    """This process's resident set size in MB (VmRSS)."""
+def rss_mb(pid: int | str = "self") -> float | None:
+    """A process's resident set size in MB (VmRSS; this process by default); None when it
+    cannot be read (the process is gone, or /proc is not there)."""
     try:
-        with open("/proc/self/status", encoding="ascii") as f:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
             for line in f:
                 if line.startswith("VmRSS:"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return 0.0
+    return None
 
 
 # --- the daemon ---------------------------------------------------------------------------------
@@ -212,7 +213,7 @@ class Daemon:
             mqtt = ", mqtt " + ("connected" if self.mqtt.connected.is_set() else "reconnecting")
         return (
             f"ready: {p.counts['served']} served, {p.counts['busy']} busy, "
-            f"queue {p.pending()}/{p.limits.queue_size}{mqtt}, rss {rss_mb():.1f} MB"
+            f"queue {p.pending()}/{p.limits.queue_size}{mqtt}, rss {rss_mb() or 0.0:.1f} MB"
         )
 
     # --- control --------------------------------------------------------------------------------

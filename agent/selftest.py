@@ -18,6 +18,8 @@ from typing import Any
 
 import numpy as np
 
+from .daemon import rss_mb, trim_heap
+
 RSS_BUDGET_MB = 64.0
 
 
@@ -27,14 +29,6 @@ class Check:
     status: str
     detail: str
     seconds: float = 0.0
-
-
-def rss_mb() -> float:
-    """Current resident set size of this process (VmRSS) in MB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024.0
-    return float("nan")
 
 
 def check_isa() -> tuple[str, str]:
@@ -84,17 +78,15 @@ def check_model(model: str | None, tools: list[dict[str, Any]] | None) -> tuple[
     from .cli import default_model
     from .session import Session
 
-    base = rss_mb()
+    base = rss_mb() or 0.0
     path = default_model(model)
     t0 = time.perf_counter()
     tools = tools or _demo_tools()
     s = Session(path, tools, backend="native")
-    from .daemon import trim_heap
-
     trim_heap()  # as the daemon does once warm, before it serves
     env = s.complete("turn on the kitchen light")
     dt = time.perf_counter() - t0
-    total = rss_mb()
+    total = rss_mb() or float("nan")
     if not env["success"]:
         return "fail", f"complete() failed: {env['error']}"
     detail = (
@@ -125,16 +117,6 @@ def daemon_pids() -> list[int]:
     return sorted(pids)
 
 
-def _rss_of(pid: int) -> float | None:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii").splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        return None
-    return None
-
-
 def check_daemons(pids: list[int] | None = None) -> list[Check]:
     """The memory budget of the daemon that is actually serving (its total RSS)."""
     pids = daemon_pids() if pids is None else pids
@@ -142,7 +124,7 @@ def check_daemons(pids: list[int] | None = None) -> list[Check]:
         return [Check("daemon", "skip", "no running `needled run` process")]
     out = []
     for pid in pids:
-        rss = _rss_of(pid)
+        rss = rss_mb(pid)
         if rss is None:
             out.append(Check(f"daemon {pid}", "fail", "process vanished or /proc unreadable"))
             continue

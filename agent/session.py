@@ -321,12 +321,11 @@ class Session:
                 p_head = 1.0 / (1.0 + math.exp(-float(head[0])))
                 confidence = round(min(p_head, math.exp(res.call_logprob)), 4)
         t_end = time.perf_counter()
-        prefill_s = prompt_s
         decode_s = t_end - t_grammar - prompt_s
         n_new = len(new_ids)
         timings = {
             "tokenize_ms": round((t_tok - t0) * 1e3, 3),
-            "prefill_ms": round(prefill_s * 1e3, 3),
+            "prefill_ms": round(prompt_s * 1e3, 3),
             "decode_ms": round(decode_s * 1e3, 3),
             "grammar_ms": round((res.grammar_seconds + t_grammar - t_grammar0) * 1e3, 3),
             "total_ms": round((t_end - t0) * 1e3, 3),
@@ -345,7 +344,7 @@ class Session:
             "function_calls": res.calls or [],
             "reasoning": res.reasoning,
             "confidence": confidence,
-            "prefill_tps": round(n_new / prefill_s, 1) if prefill_s > 0 else 0.0,
+            "prefill_tps": round(n_new / prompt_s, 1) if prompt_s > 0 else 0.0,
             "decode_tps": round(len(res.token_ids) / decode_s, 1) if decode_s > 0 else 0.0,
             "peak_ram_mb": round(peak_rss_mb(), 1),
             "timings": timings,
