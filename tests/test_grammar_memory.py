@@ -16,7 +16,7 @@ import json
 import random
 import tomllib
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -81,6 +81,25 @@ PINNED = {
 }
 
 
+def _random_walk(
+    aut: Any, rng: random.Random, steps: int, stop: float, ascii_bias: float | None = None
+) -> Iterator[int]:
+    """The states of one seeded random walk from the start state: up to `steps` bytes, ending
+    early in an accepting state with probability `stop`; with `ascii_bias`, an ASCII byte is
+    taken with that probability when one is allowed."""
+    st = aut.start
+    for _ in range(steps):
+        r = aut.row(st)
+        choices = [b for b in range(256) if r[b] != DEAD]
+        if not choices or (aut.is_accepting(st) and rng.random() < stop):
+            return
+        if ascii_bias is not None:
+            ascii_ = [b for b in choices if b < 0x80]
+            choices = ascii_ if ascii_ and rng.random() < ascii_bias else choices
+        st = r[rng.choice(choices)]
+        yield st
+
+
 def fingerprint(aut: Any, limit: int = 1500) -> tuple[int, int, str]:
     """Breadth-first rows of the first `limit` states, then 40 seeded random walks; every
     state's number, row, acceptance, distance and shortest completion go into the digest."""
@@ -101,14 +120,7 @@ def fingerprint(aut: Any, limit: int = 1500) -> tuple[int, int, str]:
                 queue.append(t)
     rng = random.Random(5)
     for _ in range(40):
-        st = aut.start
-        for _ in range(400):
-            r = aut.row(st)
-            choices = [b for b in range(256) if r[b] != DEAD]
-            if not choices or (aut.is_accepting(st) and rng.random() < 0.5):
-                break
-            ascii_ = [b for b in choices if b < 0x80]
-            st = r[rng.choice(ascii_ if ascii_ and rng.random() < 0.9 else choices)]
+        for st in _random_walk(aut, rng, 400, stop=0.5, ascii_bias=0.9):
             h.update(bytes(str([st, aut.distance(st)]), "ascii"))
             h.update(aut.shortest_completion(st))
     return len(aut.nfa), aut.num_states, h.hexdigest()[:16]
@@ -268,14 +280,8 @@ def test_decoding_rows_are_compact():
     def walk() -> int:
         rng = random.Random(4)
         for _ in range(200):
-            st = aut.start
-            for _ in range(300):
-                r = aut.row(st)
-                choices = [b for b in range(256) if r[b] != DEAD]
-                if not choices or (aut.is_accepting(st) and rng.random() < 0.3):
-                    break
-                st = r[rng.choice(choices)]
-            aut.shortest_completion(st)
+            walked = list(_random_walk(aut, rng, 300, stop=0.3))
+            aut.shortest_completion(walked[-1] if walked else aut.start)
         for t in texts:
             aut.feed(aut.start, t)
         return aut.num_states
