@@ -181,14 +181,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def rss_kb(pid: int | str = "self") -> int:
-    with open(f"/proc/{pid}/status", encoding="ascii") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
 def wait_for(pred: Any, timeout: float = 10.0, interval: float = 0.02) -> bool:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
