@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
@@ -34,12 +34,15 @@ cdef extern from "src/nd_common.h":
         void (*mm_i8)(const nd_cq_t *m, const nd_act_t *a, float *y, int ldy, int r0, int r1,
                       uint8_t *scratch) noexcept nogil
         double (*peak_i8)(long iters) noexcept nogil
-        void (*qk_i8)(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,
-                      int32_t *out) noexcept nogil
-        void (*qk2_i8)(const int8_t *q, int ldq, const int8_t *const *keys, int off, int n,
+        void (*qk_blk)(const int8_t *q, int ldq, int rows, const int8_t *K, int a, int b,
                        int hd, int32_t *out, int ldo) noexcept nogil
+        void (*attn_v_blk)(int32_t *acc, const int8_t *V, int a, int b, const int16_t *w, int ldw,
+                           int rows, int hd, int init) noexcept nogil
     const nd_isa_t *nd_isa_select(const char *force) noexcept nogil
     const char *nd_isa_available() noexcept nogil
+    int nd_hdp(int hd) noexcept nogil
+    size_t nd_k8_at(int s, int j, int hd) noexcept nogil
+    size_t nd_v8_at(int s, int j, int hd) noexcept nogil
     uint64_t nd_read_probe(const void *p, size_t n) noexcept nogil
     void nd_cq_init(nd_cq_t *m, const uint8_t *codes, const uint16_t *norms, int rows, int cols,
                     int bits, int group, const float *codebook) noexcept nogil
@@ -182,42 +185,70 @@ def int8_peak(iters: int = 2_000_000, force: str | None = None) -> tuple[float, 
     return macs, time.perf_counter() - t0
 
 
-def qk_i8(q, keys, force: str | None = None):
-    """Exact int32 dots of int8 queries with int8 keys `[n, hd]` by the chosen path (tests).
-
-    `q` is one query `[hd]` (result `[n]`) or two `[2, hd]` (result `[2, n]`, through the path's
-    two-row kernel where it has one, as attention uses it)."""
-    qa = np.ascontiguousarray(q, dtype=np.int8)
-    two = qa.ndim == 2
-    if two and qa.shape[0] != 2:
-        raise ValueError("q must be [hd] or [2, hd]")
-    qa = qa.reshape(-1)
+def kv_blocks(keys, values):
+    """Int8 rows `[n, hd]` of K and V laid out as the engine's cache regions (tests)."""
     ka = np.ascontiguousarray(keys, dtype=np.int8)
-    cdef int hd = qa.size // 2 if two else qa.size
-    if ka.ndim != 2 or ka.shape[1] != hd or ka.shape[0] < 1:
-        raise ValueError("keys must be [n, hd]")
-    cdef const nd_isa_t *isa = _isa(force)
-    cdef int n = ka.shape[0], i
-    out = np.zeros(2 * n if two else n, np.int32)
-    cdef const int8_t[::1] qv = qa
+    va = np.ascontiguousarray(values, dtype=np.int8)
+    if ka.ndim != 2 or ka.shape != va.shape:
+        raise ValueError("keys and values must both be [n, hd]")
+    cdef int n = ka.shape[0], hd = ka.shape[1], s, j
+    cdef int nr = (n + 7) & ~7
+    kb = np.zeros(nr * nd_hdp(hd), np.int8)
+    vb = np.zeros(nr * hd, np.int8)
+    cdef int8_t[::1] kbv = kb
+    cdef int8_t[::1] vbv = vb
     cdef const int8_t[:, ::1] kv = ka
-    cdef int32_t[::1] ov = out
-    cdef bint pair = two
-    cdef const int8_t **ptrs = <const int8_t **>malloc(n * sizeof(void *))
-    if ptrs == NULL:
-        raise MemoryError()
-    for i in range(n):
-        ptrs[i] = &kv[i, 0]
-    with nogil:
-        if pair and isa.qk2_i8 != NULL:
-            isa.qk2_i8(&qv[0], hd, ptrs, 0, n, hd, &ov[0], n)
-        elif pair:
-            isa.qk_i8(&qv[0], ptrs, 0, n, hd, &ov[0])
-            isa.qk_i8(&qv[hd], ptrs, 0, n, hd, &ov[n])
-        else:
-            isa.qk_i8(&qv[0], ptrs, 0, n, hd, &ov[0])
-    free(ptrs)
-    return out.reshape(2, n) if two else out
+    cdef const int8_t[:, ::1] vv = va
+    for s in range(n):
+        for j in range(hd):
+            kbv[nd_k8_at(s, j, hd)] = kv[s, j]
+            vbv[nd_v8_at(s, j, hd)] = vv[s, j]
+    return kb, vb
+
+
+def qk_blk(q, kblocks, int a, int b, int hd, force: str | None = None):
+    """Exact int32 dots `[rows, b - a]` of int8 queries `[rows, hd]` with the keys of slots
+    a..b-1 of a blocked K region (`kv_blocks`), by the chosen path (tests)."""
+    qa = np.ascontiguousarray(q, dtype=np.int8)
+    if qa.ndim != 2 or qa.shape[1] != hd or not 0 <= a <= b:
+        raise ValueError("q must be [rows, hd] and 0 <= a <= b")
+    cdef int hdp = nd_hdp(hd), rows = qa.shape[0]
+    qp = np.zeros((rows, hdp), np.int8)
+    qp[:, :hd] = qa
+    kb = np.ascontiguousarray(kblocks, dtype=np.int8)
+    if kb.size < ((b + 7) >> 3) * 8 * hdp:
+        raise ValueError("the K region is shorter than the slots asked for")
+    cdef const nd_isa_t *isa = _isa(force)
+    out = np.full((rows, b), -1, np.int32)
+    cdef const int8_t[:, ::1] qv = qp
+    cdef const int8_t[::1] kv = kb
+    cdef int32_t[:, ::1] ov = out
+    if rows and b > a:
+        with nogil:
+            isa.qk_blk(&qv[0, 0], hdp, rows, &kv[0], a, b, hd, &ov[0, 0], b)
+    return out[:, a:]
+
+
+def attn_v_blk(w, vblocks, int a, int b, int hd, acc=None, force: str | None = None):
+    """Exact int32 sums `acc[r] + sum_s w[r, s - a] * v_s` over the slots a..b-1 of a V region
+    (`kv_blocks`) with int16 weights `[rows, b - a]`, by the chosen path (tests)."""
+    wa = np.ascontiguousarray(w, dtype=np.int16)
+    if wa.ndim != 2 or wa.shape[1] != b - a or not 0 <= a <= b:
+        raise ValueError("w must be [rows, b - a]")
+    vb = np.ascontiguousarray(vblocks, dtype=np.int8)
+    if vb.size < ((b + 1) >> 1) * 2 * hd:
+        raise ValueError("the V region is shorter than the slots asked for")
+    cdef int rows = wa.shape[0]
+    cdef bint init = acc is None
+    out = np.zeros((rows, hd), np.int32) if init else np.array(acc, dtype=np.int32, copy=True)
+    cdef const nd_isa_t *isa = _isa(force)
+    cdef const int16_t[:, ::1] wv = wa if wa.size else np.zeros((rows, 1), np.int16)
+    cdef const int8_t[::1] vv = vb
+    cdef int32_t[:, ::1] ov = out
+    if rows:
+        with nogil:
+            isa.attn_v_blk(&ov[0, 0], &vv[0], a, b, &wv[0, 0], wv.shape[1], rows, hd, init)
+    return out
 
 
 def sinkhorn(A, force_log: bool = False):

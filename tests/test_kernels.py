@@ -126,23 +126,38 @@ def test_int8_peak_probe_runs() -> None:
 
 
 @pytest.mark.parametrize("n", [1, 7, 8, 9, 33, 300])
-def test_qk_i8_is_exact_on_every_path(n: int) -> None:
-    # int8 q . int8 k over the int8 KV cache: exact int32 on every kernel path (sign-trick and
-    # u8-offset VNNI variants included), values at the +-127 extremes.
+def test_attention_kernels_are_exact_on_every_path(n: int) -> None:
+    # The int8 cache's kernels in its blocked layouts: q . k (sign-trick and u8-offset VNNI dots)
+    # and the int16-weighted V sum, exact int32 on every path, at the +-127 extremes, for runs
+    # that start or end inside an 8-key block or a slot pair, for 1 to 3 query rows (the
+    # kernels pair rows), and adding to earlier sums (init 0) as the attention's later runs do.
     rng = np.random.default_rng(n)
-    q = rng.integers(-127, 128, 64).astype(np.int8)
     keys = rng.integers(-127, 128, (n, 64)).astype(np.int8)
+    vals = rng.integers(-127, 128, (n, 64)).astype(np.int8)
     keys[0, :] = 127
-    q[:8] = -127
-    want = keys.astype(np.int32) @ q.astype(np.int32)
-    for path in _paths():
-        assert np.array_equal(native.qk_i8(q, keys, path), want), path
-    # two rows at once (the two-row kernel where the path has one), both extremes
-    q2 = np.stack([q, rng.integers(-127, 128, 64).astype(np.int8)])
-    q2[1, -8:] = 127
-    want2 = q2.astype(np.int32) @ keys.astype(np.int32).T
-    for path in _paths():
-        assert np.array_equal(native.qk_i8(q2, keys, path), want2), path
+    vals[-1, :] = -127
+    kb, vb = native.kv_blocks(keys, vals)
+    runs = {(0, n), (n // 3, n), (min(1, n), max(min(1, n), n - 2))}
+    for rows in (1, 2, 3):
+        q = rng.integers(-127, 128, (rows, 64)).astype(np.int8)
+        q[0, :8] = -127
+        q[-1, -8:] = 127
+        for a, b in sorted(runs):
+            want = q.astype(np.int64) @ keys[a:b].T.astype(np.int64)
+            w = rng.integers(-32767, 32768, (rows, b - a)).astype(np.int16)
+            acc = rng.integers(-(2**20), 2**20, (rows, 64)).astype(np.int32)
+            want_v = w.astype(np.int64) @ vals[a:b].astype(np.int64)
+            for path in _paths():
+                got = native.qk_blk(q, kb, a, b, 64, path)
+                assert np.array_equal(got, want), (path, rows, a, b)
+                assert np.array_equal(native.attn_v_blk(w, vb, a, b, 64, None, path), want_v), (
+                    path,
+                    rows,
+                    a,
+                    b,
+                )
+                added = native.attn_v_blk(w, vb, a, b, 64, acc, path)
+                assert np.array_equal(added, want_v + acc), (path, rows, a, b)
 
 
 def _sinkhorn_ref(a: np.ndarray) -> np.ndarray:

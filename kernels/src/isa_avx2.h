@@ -499,177 +499,147 @@ ND_AVX2 static void avx2_axpy_i8(float a, const int8_t *x, float *y, int n) {
     for (; i < n; i++) y[i] += a * (float)x[i];
 }
 
-/* int8 q . int8 k for n keys, 8 keys per pass with one reduction tree (exact int32). DOT
- * accumulates KEY(k) . q; QOFF is what that dot exceeds the signed q . k by (0 for the signed
- * AVX2 dots; 128 sum(q) for the u8 x s8 VNNI dot of k ^ 0x80 = k + 128). */
-#define ND_AVX2_QK(NAME, ATTR, DOT, KEY, QOFF)                                                    \
-    ATTR static void NAME(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,    \
-                          int32_t *out) {                                                         \
-        if (hd % 32 || hd > 256) {                                                                \
-            port_qk_i8(q, keys, off, n, hd, out);                                                 \
-            return;                                                                               \
-        }                                                                                         \
-        const int nv = hd / 32;                                                                   \
-        __m256i qv[8];                                                                            \
-        for (int j = 0; j < nv; j++) qv[j] = _mm256_loadu_si256((const __m256i *)(q + 32 * j));  \
-        const int32_t qoff = (QOFF);                                                              \
-        const __m256i qoffv = _mm256_set1_epi32(qoff);                                            \
-        int i = 0;                                                                                \
-        for (; i + 8 <= n; i += 8) {                                                              \
-            __m256i s[8];                                                                         \
-            for (int t = 0; t < 8; t++) {                                                         \
-                const int8_t *k = keys[i + t] + off;                                              \
-                __m256i a = _mm256_setzero_si256();                                               \
-                for (int j = 0; j < nv; j++)                                                      \
-                    a = DOT(a, KEY(_mm256_loadu_si256((const __m256i *)(k + 32 * j))), qv[j]);    \
-                s[t] = a;                                                                         \
-            }                                                                                     \
-            __m256i h0 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3])); \
-            __m256i h1 = _mm256_hadd_epi32(_mm256_hadd_epi32(s[4], s[5]), _mm256_hadd_epi32(s[6], s[7])); \
-            /* h0 = [k0..k3 lo128 | k0..k3 hi128]; add the halves */                              \
-            __m256i lo = _mm256_permute2x128_si256(h0, h1, 0x20);                                 \
-            __m256i hi = _mm256_permute2x128_si256(h0, h1, 0x31);                                 \
-            _mm256_storeu_si256((__m256i *)(out + i), _mm256_sub_epi32(_mm256_add_epi32(lo, hi), qoffv)); \
-        }                                                                                         \
-        for (; i < n; i++) {                                                                      \
-            const int8_t *k = keys[i] + off;                                                      \
-            __m256i a = _mm256_setzero_si256();                                                   \
-            for (int j = 0; j < nv; j++)                                                          \
-                a = DOT(a, KEY(_mm256_loadu_si256((const __m256i *)(k + 32 * j))), qv[j]);        \
-            __m128i r = _mm_add_epi32(_mm256_castsi256_si128(a), _mm256_extracti128_si256(a, 1)); \
-            r = _mm_hadd_epi32(r, r);                                                             \
-            r = _mm_hadd_epi32(r, r);                                                             \
-            out[i] = _mm_cvtsi128_si32(r) - qoff;                                                 \
-        }                                                                                         \
-    }
-
 static inline int32_t nd_qsum(const int8_t *q, int n) {
     int32_t s = 0;
     for (int j = 0; j < n; j++) s += q[j];
     return s;
 }
 
-#define ND_QK_SIGNED(v) (v)
-ND_AVX2_QK(avx2_qk_i8, ND_AVX2, ND_SIGN_DOT, ND_QK_SIGNED, 0)
-
-/* Two query rows per pass (hd == 64): each key is loaded (and transformed) once for both rows,
- * four keys per reduction tree so both rows' accumulators stay in registers. The dots are exact
- * int32, so the results equal two single-row calls bit for bit. QOFF(qq) as in ND_AVX2_QK. */
-#define ND_AVX2_QK2(NAME, ATTR, ONE, DOT, KEY, QOFF)                                              \
-    ATTR static void NAME(const int8_t *q, int ldq, const int8_t *const *keys, int off, int n,   \
-                          int hd, int32_t *out, int ldo) {                                        \
-        const int8_t *q1p = q + ldq;                                                              \
-        if (hd != 64) {                                                                           \
-            ONE(q, keys, off, n, hd, out);                                                        \
-            ONE(q1p, keys, off, n, hd, out + ldo);                                                \
-            return;                                                                               \
-        }                                                                                         \
-        const __m256i a0 = _mm256_loadu_si256((const __m256i *)q);                                \
-        const __m256i a1 = _mm256_loadu_si256((const __m256i *)(q + 32));                         \
-        const __m256i b0 = _mm256_loadu_si256((const __m256i *)q1p);                              \
-        const __m256i b1 = _mm256_loadu_si256((const __m256i *)(q1p + 32));                       \
-        const __m128i fa = _mm_set1_epi32(QOFF(q)), fb = _mm_set1_epi32(QOFF(q1p));               \
-        int i = 0;                                                                                \
-        for (; i + 4 <= n; i += 4) {                                                              \
-            __m256i sa[4], sb[4];                                                                 \
-            for (int t = 0; t < 4; t++) {                                                         \
-                const int8_t *k = keys[i + t] + off;                                              \
-                const __m256i k0 = KEY(_mm256_loadu_si256((const __m256i *)k));                   \
-                const __m256i k1 = KEY(_mm256_loadu_si256((const __m256i *)(k + 32)));            \
-                sa[t] = DOT(DOT(_mm256_setzero_si256(), k0, a0), k1, a1);                         \
-                sb[t] = DOT(DOT(_mm256_setzero_si256(), k0, b0), k1, b1);                         \
+/* q . k over the blocked K layout (nd_k8_at): one 32-byte load holds a 4-byte chunk of 8 keys,
+ * the query's chunk is broadcast, and one dot step adds it to 8 keys' sums at once. Four blocks
+ * (32 keys) by two query rows per pass keep eight independent sums in flight; a tile of blocks
+ * stays in L1 while every row pair passes over it. DOT(s, k, q) adds KEY(k) . q per 32-bit lane;
+ * QOFF(q) is what that exceeds the signed q . k by (0 for the signed AVX2 dot; 128 sum(q) for
+ * the u8 x s8 VNNI dot of k ^ 0x80 = k + 128). Exact int32, so the bits of every ISA agree. */
+#define ND_QK_TILE 16 /* blocks: 128 keys, 8 KB at hd 64 */
+/* NB blocks (a constant, so the sums stay in registers) by two query rows */
+#define ND_QKB_PASS(NB, DOT, KEY)                                                                 \
+    {                                                                                             \
+        const int8_t *kb = K + (size_t)bi * 8 * hdp;                                              \
+        __m256i sa[NB], sb[NB];                                                                   \
+        for (int u = 0; u < NB; u++) sa[u] = sb[u] = _mm256_setzero_si256();                      \
+        for (int c = 0; c < nc; c++) {                                                            \
+            int32_t xa, xb;                                                                       \
+            memcpy(&xa, qa + 4 * c, 4);                                                           \
+            memcpy(&xb, qb + 4 * c, 4);                                                           \
+            const __m256i va = _mm256_set1_epi32(xa), vb = _mm256_set1_epi32(xb);                 \
+            for (int u = 0; u < NB; u++) {                                                        \
+                const __m256i k =                                                                 \
+                    KEY(_mm256_loadu_si256((const __m256i *)(kb + (size_t)u * 8 * hdp + 32 * c))); \
+                sa[u] = DOT(sa[u], k, va);                                                        \
+                sb[u] = DOT(sb[u], k, vb);                                                        \
             }                                                                                     \
-            /* [k0..k3 of the low 128 bits | k0..k3 of the high]: add the halves */              \
-            const __m256i ha = _mm256_hadd_epi32(_mm256_hadd_epi32(sa[0], sa[1]),                 \
-                                                 _mm256_hadd_epi32(sa[2], sa[3]));                \
-            const __m256i hb = _mm256_hadd_epi32(_mm256_hadd_epi32(sb[0], sb[1]),                 \
-                                                 _mm256_hadd_epi32(sb[2], sb[3]));                \
-            const __m128i ra = _mm_add_epi32(_mm256_castsi256_si128(ha), _mm256_extracti128_si256(ha, 1)); \
-            const __m128i rb = _mm_add_epi32(_mm256_castsi256_si128(hb), _mm256_extracti128_si256(hb, 1)); \
-            _mm_storeu_si128((__m128i *)(out + i), _mm_sub_epi32(ra, fa));                        \
-            _mm_storeu_si128((__m128i *)(out + ldo + i), _mm_sub_epi32(rb, fb));                  \
         }                                                                                         \
-        if (i < n) {                                                                              \
-            ONE(q, keys + i, off, n - i, hd, out + i);                                            \
-            ONE(q1p, keys + i, off, n - i, hd, out + ldo + i);                                    \
+        for (int u = 0; u < NB; u++) {                                                            \
+            const int s0 = (bi + u) * 8;                                                          \
+            const __m256i ra = _mm256_sub_epi32(sa[u], oa), rb = _mm256_sub_epi32(sb[u], ob);     \
+            if (s0 >= a && s0 + 8 <= b) {                                                         \
+                _mm256_storeu_si256((__m256i *)(ya + s0), ra);                                    \
+                if (two) _mm256_storeu_si256((__m256i *)(yb + s0), rb);                           \
+            } else { /* a block the run starts or ends inside */                                 \
+                int32_t ta[8], tb[8];                                                             \
+                _mm256_storeu_si256((__m256i *)ta, ra);                                           \
+                _mm256_storeu_si256((__m256i *)tb, rb);                                           \
+                for (int i = 0; i < 8; i++)                                                       \
+                    if (s0 + i >= a && s0 + i < b) {                                              \
+                        ya[s0 + i] = ta[i];                                                       \
+                        if (two) yb[s0 + i] = tb[i];                                              \
+                    }                                                                             \
+            }                                                                                     \
+        }                                                                                         \
+        bi += NB;                                                                                 \
+    }
+#define ND_AVX2_QKB(NAME, ATTR, DOT, KEY, QOFF)                                                   \
+    ATTR static void NAME(const int8_t *q, int ldq, int rows, const int8_t *K, int a, int b,    \
+                          int hd, int32_t *out, int ldo) {                                        \
+        const int hdp = nd_hdp(hd), nc = hdp / 4;                                                 \
+        if (b <= a) return;                                                                       \
+        const int blk0 = a >> 3, blk1 = (b + 7) >> 3;                                             \
+        for (int t0 = blk0; t0 < blk1; t0 += ND_QK_TILE) {                                        \
+            const int t1 = t0 + ND_QK_TILE < blk1 ? t0 + ND_QK_TILE : blk1;                       \
+            for (int r = 0; r < rows; r += 2) {                                                   \
+                const int two = r + 1 < rows;                                                     \
+                const int8_t *qa = q + (size_t)r * ldq, *qb = two ? qa + ldq : qa;                \
+                const __m256i oa = _mm256_set1_epi32(QOFF(qa, hdp));                              \
+                const __m256i ob = _mm256_set1_epi32(QOFF(qb, hdp));                              \
+                int32_t *ya = out + (size_t)r * ldo, *yb = two ? ya + ldo : NULL;                 \
+                for (int bi = t0; bi < t1;) {                                                     \
+                    if (t1 - bi >= 4) {                                                           \
+                        ND_QKB_PASS(4, DOT, KEY)                                                  \
+                    } else {                                                                      \
+                        ND_QKB_PASS(1, DOT, KEY)                                                  \
+                    }                                                                             \
+                }                                                                                 \
+            }                                                                                     \
         }                                                                                         \
     }
 
-#define ND_QOFF_NONE(qq) 0
-ND_AVX2_QK2(avx2_qk2_i8, ND_AVX2, avx2_qk_i8, ND_SIGN_DOT, ND_QK_SIGNED, ND_QOFF_NONE)
+#define ND_QK_SIGNED(v) (v)
+#define ND_QOFF_NONE(qq, n) 0
+ND_AVX2_QKB(avx2_qk_blk, ND_AVX2, ND_SIGN_DOT, ND_QK_SIGNED, ND_QOFF_NONE)
 
-
-/* Integer V accumulation (attn_v_q16): two keys at a time, their int8 rows widened to int16 and
- * interleaved so one pair-dot (vpmaddwd + add, or VNNI vpdpwssd) adds w_i v_i[d] + w_j v_j[d]
- * to dim d's int32 sum. Inside the loop a 16-dim chunk lives as lo = dims {0-3, 8-11} and
- * hi = dims {4-7, 12-15} (the 128-bit lanes of the unpacks); ND_Q16_SWAP converts both ways. */
-#define ND_Q16_SWAP(a, b)                                                                         \
-    do {                                                                                          \
-        __m256i t0_ = _mm256_permute2x128_si256((a), (b), 0x20);                                  \
-        __m256i t1_ = _mm256_permute2x128_si256((a), (b), 0x31);                                  \
-        (a) = t0_;                                                                                \
-        (b) = t1_;                                                                                \
-    } while (0)
-#define ND_AVX2_ATTN_Q16(NAME, ATTR, PAIRDOT)                                                     \
-    ATTR static void NAME(int32_t *acc, const void *const *vp, int off, const int16_t *w, int ldw, \
-                          int rows, int n, int hd, int init) {                                    \
+/* Integer V accumulation over the slot-pair layout (nd_v8_at): widening 16 bytes gives the
+ * (v_even[d], v_odd[d]) int16 pairs of 8 dimensions, and one pair-dot (vpmaddwd + add, or VNNI
+ * vpdpwssd) with the two slots' weights adds w_e v_e[d] + w_o v_o[d] to each dimension's int32
+ * sum, in natural order. A run that starts or ends inside a pair gives the outside slot weight
+ * 0. Two rows per pass share each widened load; a tile of pairs stays in L1 across row pairs. */
+#define ND_AV_TILE 32 /* pairs: 64 slots, 4 KB at hd 64 */
+/* NR query rows (a constant, so the sums stay in registers) over the tile's pairs */
+#define ND_AVB_PASS(NR, PAIRDOT)                                                                  \
+    for (int d0 = 0; d0 < hd; d0 += 32) {                                                         \
+        __m256i s[NR][4];                                                                         \
+        for (int r = 0; r < NR; r++)                                                              \
+            for (int i = 0; i < 4; i++)                                                           \
+                s[r][i] =                                                                         \
+                    _mm256_loadu_si256((const __m256i *)(acc + (size_t)(r0 + r) * hd + d0 + 8 * i)); \
+        for (int p = t0; p < t1; p++) {                                                           \
+            const int se = 2 * p - a; /* the even slot's weight index */                          \
+            __m256i wp[NR];                                                                       \
+            for (int r = 0; r < NR; r++) {                                                        \
+                const int16_t *wr = w + (size_t)(r0 + r) * ldw;                                   \
+                int32_t pr;                                                                       \
+                if (se >= 0 && 2 * p + 1 < b) {                                                   \
+                    memcpy(&pr, wr + se, sizeof pr);                                              \
+                } else {                                                                          \
+                    const uint16_t lo = se >= 0 ? (uint16_t)wr[se] : 0;                           \
+                    const uint16_t hi = 2 * p + 1 < b ? (uint16_t)wr[se + 1] : 0;                 \
+                    pr = (int32_t)((uint32_t)lo | (uint32_t)hi << 16);                            \
+                }                                                                                 \
+                wp[r] = _mm256_set1_epi32(pr);                                                    \
+            }                                                                                     \
+            const int8_t *vp = V + (size_t)p * 2 * hd + 2 * d0;                                   \
+            for (int i = 0; i < 4; i++) {                                                         \
+                const __m256i x = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(vp + 16 * i))); \
+                for (int r = 0; r < NR; r++) s[r][i] = PAIRDOT(s[r][i], x, wp[r]);                \
+            }                                                                                     \
+        }                                                                                         \
+        for (int r = 0; r < NR; r++)                                                              \
+            for (int i = 0; i < 4; i++)                                                           \
+                _mm256_storeu_si256((__m256i *)(acc + (size_t)(r0 + r) * hd + d0 + 8 * i), s[r][i]); \
+    }
+#define ND_AVX2_AVB(NAME, ATTR, PAIRDOT)                                                          \
+    ATTR static void NAME(int32_t *acc, const int8_t *V, int a, int b, const int16_t *w, int ldw, \
+                          int rows, int hd, int init) {                                           \
         if (hd % 32) {                                                                            \
-            port_attn_v_q16(acc, vp, off, w, ldw, rows, n, hd, init);                             \
+            port_attn_v_blk(acc, V, a, b, w, ldw, rows, hd, init);                                \
             return;                                                                               \
         }                                                                                         \
-        for (int r0 = 0; r0 < rows; r0 += 2) {                                                    \
-            const int nr = rows - r0 >= 2 ? 2 : 1;                                                \
-            for (int k0 = 0; k0 < hd; k0 += 32) {                                                 \
-                __m256i a[2][4];                                                                  \
-                for (int r = 0; r < nr; r++) {                                                    \
-                    int32_t *ar = acc + (size_t)(r0 + r) * hd + k0;                              \
-                    for (int c = 0; c < 2; c++) {                                                 \
-                        __m256i x = init ? _mm256_setzero_si256()                                 \
-                                         : _mm256_loadu_si256((const __m256i *)(ar + 16 * c));    \
-                        __m256i y = init ? _mm256_setzero_si256()                                 \
-                                         : _mm256_loadu_si256((const __m256i *)(ar + 16 * c + 8)); \
-                        ND_Q16_SWAP(x, y);                                                        \
-                        a[r][2 * c] = x;                                                          \
-                        a[r][2 * c + 1] = y;                                                      \
-                    }                                                                             \
-                }                                                                                 \
-                for (int i = 0; i < n; i += 2) {                                                  \
-                    const int8_t *pa = (const int8_t *)vp[i] + off + k0;                          \
-                    /* an odd last key pairs with itself, its second weight masked to zero */     \
-                    const int two = i + 1 < n;                                                    \
-                    const int8_t *pb = (const int8_t *)vp[two ? i + 1 : i] + off + k0;            \
-                    const int32_t keep = two ? -1 : 0xFFFF;                                       \
-                    __m256i wp[2];                                                                \
-                    for (int r = 0; r < nr; r++) {                                                \
-                        /* weights i and i + 1 as one little-endian int32 */                      \
-                        int32_t pr;                                                               \
-                        memcpy(&pr, w + (size_t)(r0 + r) * ldw + i, sizeof pr);                   \
-                        wp[r] = _mm256_set1_epi32(pr & keep);                                     \
-                    }                                                                             \
-                    for (int c = 0; c < 2; c++) {                                                 \
-                        __m256i xa = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(pa + 16 * c))); \
-                        __m256i xb = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(pb + 16 * c))); \
-                        __m256i lo = _mm256_unpacklo_epi16(xa, xb), hi = _mm256_unpackhi_epi16(xa, xb); \
-                        for (int r = 0; r < nr; r++) {                                            \
-                            a[r][2 * c] = PAIRDOT(a[r][2 * c], lo, wp[r]);                        \
-                            a[r][2 * c + 1] = PAIRDOT(a[r][2 * c + 1], hi, wp[r]);                \
-                        }                                                                         \
-                    }                                                                             \
-                }                                                                                 \
-                for (int r = 0; r < nr; r++) {                                                    \
-                    int32_t *ar = acc + (size_t)(r0 + r) * hd + k0;                              \
-                    for (int c = 0; c < 2; c++) {                                                 \
-                        __m256i x = a[r][2 * c], y = a[r][2 * c + 1];                             \
-                        ND_Q16_SWAP(x, y);                                                        \
-                        _mm256_storeu_si256((__m256i *)(ar + 16 * c), x);                         \
-                        _mm256_storeu_si256((__m256i *)(ar + 16 * c + 8), y);                     \
-                    }                                                                             \
+        if (init) memset(acc, 0, (size_t)rows * hd * sizeof(int32_t));                            \
+        if (b <= a) return;                                                                       \
+        const int p0 = a >> 1, p1 = (b + 1) >> 1;                                                 \
+        for (int t0 = p0; t0 < p1; t0 += ND_AV_TILE) {                                            \
+            const int t1 = t0 + ND_AV_TILE < p1 ? t0 + ND_AV_TILE : p1;                           \
+            for (int r0 = 0; r0 < rows; r0 += 2) {                                                \
+                if (rows - r0 >= 2) {                                                             \
+                    ND_AVB_PASS(2, PAIRDOT)                                                       \
+                } else {                                                                          \
+                    ND_AVB_PASS(1, PAIRDOT)                                                       \
                 }                                                                                 \
             }                                                                                     \
         }                                                                                         \
     }
 #define ND_AVX2_PAIRDOT(s, x, w) _mm256_add_epi32((s), _mm256_madd_epi16((x), (w)))
-ND_AVX2_ATTN_Q16(avx2_attn_v_q16, ND_AVX2, ND_AVX2_PAIRDOT)
+ND_AVX2_AVB(avx2_attn_v_blk, ND_AVX2, ND_AVX2_PAIRDOT)
 
 /* Peak of the instruction sequence the int8 kernels use (maddubs + madd + add per 32 MACs). */
 ND_AVX2 static double avx2_peak_i8(long iters) {
@@ -697,12 +667,11 @@ ND_AVX2_MM_I8(vnni_mm_i8, ND_VNNI, tab_u, 1, ND_VNNI_DOT, vnni_mv_i8)
 
 /* q . k with u8 x s8 dots: (k ^ 0x80) is k + 128 as u8, so q.k = dot(k + 128, q) - 128 sum(q) */
 #define ND_QK_FLIP(v) _mm256_xor_si256((v), _mm256_set1_epi8((char)0x80))
-ND_AVX2_QK(vnni_qk_i8, ND_VNNI, ND_VNNI_DOT, ND_QK_FLIP, 128 * nd_qsum(q, hd))
-#define ND_QOFF_FLIP(qq) (128 * nd_qsum((qq), 64))
-ND_AVX2_QK2(vnni_qk2_i8, ND_VNNI, vnni_qk_i8, ND_VNNI_DOT, ND_QK_FLIP, ND_QOFF_FLIP)
+#define ND_QOFF_FLIP(qq, n) (128 * nd_qsum((qq), (n)))
+ND_AVX2_QKB(vnni_qk_blk, ND_VNNI, ND_VNNI_DOT, ND_QK_FLIP, ND_QOFF_FLIP)
 
 #define ND_VNNI_PAIRDOT(s, x, w) _mm256_dpwssd_avx_epi32((s), (x), (w))
-ND_AVX2_ATTN_Q16(vnni_attn_v_q16, ND_VNNI, ND_VNNI_PAIRDOT)
+ND_AVX2_AVB(vnni_attn_v_blk, ND_VNNI, ND_VNNI_PAIRDOT)
 
 ND_VNNI static double vnni_peak_i8(long iters) {
     __m256i acc[8], w = _mm256_set1_epi8(3), x = _mm256_set1_epi8(-5);

@@ -206,60 +206,116 @@ static void neon_axpy_i8(float a, const int8_t *x, float *y, int n) {
     for (; i < n; i++) y[i] += a * (float)x[i];
 }
 
-/* int8 q . int8 k for n keys (exact int32); DOT is the 16-lane dot step */
-#define ND_NEON_QK(NAME, ATTR, DOT)                                                             \
-    ATTR static void NAME(const int8_t *q, const int8_t *const *keys, int off, int n, int hd,            \
-                          int32_t *out) {                                                       \
-        if (hd % 16 || hd > 256) {                                                              \
-            port_qk_i8(q, keys, off, n, hd, out);                                                    \
-            return;                                                                             \
-        }                                                                                       \
-        const int nv = hd / 16;                                                                 \
-        int8x16_t qv[16];                                                                       \
-        for (int j = 0; j < nv; j++) qv[j] = vld1q_s8(q + 16 * j);                              \
-        for (int i = 0; i < n; i++) {                                                           \
-            const int8_t *k = keys[i] + off;                                                          \
-            int32x4_t a = vdupq_n_s32(0), b = vdupq_n_s32(0);                                   \
-            int j = 0;                                                                          \
-            for (; j + 2 <= nv; j += 2) {                                                       \
-                a = DOT(a, vld1q_s8(k + 16 * j), qv[j]);                                        \
-                b = DOT(b, vld1q_s8(k + 16 * j + 16), qv[j + 1]);                               \
+/* The dot-product instruction's arithmetic without it: lane i += the 4 products of bytes
+ * 4i..4i+3 (two adjacent products fit int16 since |q|, |k| <= 127). */
+static inline int32x4_t neon_sdot4(int32x4_t acc, int8x16_t w, int8x16_t x) {
+    const int16x8_t p = vpaddq_s16(vmull_s8(vget_low_s8(w), vget_low_s8(x)), vmull_high_s8(w, x));
+    return vpadalq_s16(acc, p);
+}
+
+/* q . k over the blocked K layout (nd_k8_at): a 16-byte load holds a 4-byte chunk of 4 keys and
+ * the query's chunk is broadcast, so each dot step adds to 4 keys' sums; two blocks by two rows
+ * per pass. DOT4 is the 4-byte-per-lane dot (vdotq_s32 or neon_sdot4). Exact int32. */
+#define ND_NEON_QKB(NAME, ATTR, DOT4)                                                           \
+    ATTR static void NAME(const int8_t *q, int ldq, int rows, const int8_t *K, int a, int b,  \
+                          int hd, int32_t *out, int ldo) {                                      \
+        const int hdp = nd_hdp(hd), nc = hdp / 4;                                               \
+        if (b <= a) return;                                                                     \
+        const int blk0 = a >> 3, blk1 = (b + 7) >> 3;                                           \
+        for (int t0 = blk0; t0 < blk1; t0 += 16) {                                              \
+            const int t1 = t0 + 16 < blk1 ? t0 + 16 : blk1;                                     \
+            for (int r = 0; r < rows; r += 2) {                                                 \
+                const int two = r + 1 < rows;                                                   \
+                const int8_t *qa = q + (size_t)r * ldq, *qb = two ? qa + ldq : qa;              \
+                int32_t *ya = out + (size_t)r * ldo, *yb = two ? ya + ldo : NULL;               \
+                for (int bi = t0; bi < t1;) {                                                   \
+                    const int nb = t1 - bi >= 2 ? 2 : 1;                                        \
+                    const int8_t *kb = K + (size_t)bi * 8 * hdp;                                \
+                    int32x4_t sa[4], sb[4];                                                     \
+                    for (int u = 0; u < 2 * nb; u++) sa[u] = sb[u] = vdupq_n_s32(0);            \
+                    for (int c = 0; c < nc; c++) {                                              \
+                        int32_t xa, xb;                                                         \
+                        memcpy(&xa, qa + 4 * c, 4);                                             \
+                        memcpy(&xb, qb + 4 * c, 4);                                             \
+                        const int8x16_t va = vreinterpretq_s8_s32(vdupq_n_s32(xa));             \
+                        const int8x16_t vb = vreinterpretq_s8_s32(vdupq_n_s32(xb));             \
+                        for (int u = 0; u < 2 * nb; u++) {                                      \
+                            const int8x16_t k = vld1q_s8(kb + (size_t)(u >> 1) * 8 * hdp +      \
+                                                         32 * c + 16 * (u & 1));                \
+                            sa[u] = DOT4(sa[u], k, va);                                         \
+                            sb[u] = DOT4(sb[u], k, vb);                                         \
+                        }                                                                       \
+                    }                                                                           \
+                    for (int u = 0; u < 2 * nb; u++) {                                          \
+                        const int s0 = bi * 8 + 4 * u;                                          \
+                        if (s0 >= a && s0 + 4 <= b) {                                           \
+                            vst1q_s32(ya + s0, sa[u]);                                          \
+                            if (two) vst1q_s32(yb + s0, sb[u]);                                 \
+                        } else {                                                                \
+                            int32_t ta[4], tb[4];                                               \
+                            vst1q_s32(ta, sa[u]);                                               \
+                            vst1q_s32(tb, sb[u]);                                               \
+                            for (int i = 0; i < 4; i++)                                         \
+                                if (s0 + i >= a && s0 + i < b) {                                \
+                                    ya[s0 + i] = ta[i];                                         \
+                                    if (two) yb[s0 + i] = tb[i];                                \
+                                }                                                               \
+                        }                                                                       \
+                    }                                                                           \
+                    bi += nb;                                                                   \
+                }                                                                               \
             }                                                                                   \
-            if (j < nv) a = DOT(a, vld1q_s8(k + 16 * j), qv[j]);                                \
-            out[i] = vaddvq_s32(vaddq_s32(a, b));                                               \
         }                                                                                       \
     }
 
-ND_NEON_QK(neon_qk_i8, , neon_dot16)
+ND_NEON_QKB(neon_qk_blk, , neon_sdot4)
 
-/* Integer V accumulation (attn_v_q16): int8 rows widened to int16, multiply-accumulate-long by
- * the key's int16 weight into int32 sums (exact, so the same bits as every other ISA). */
-static void neon_attn_v_q16(int32_t *acc, const void *const *vp, int off, const int16_t *w,
-                            int ldw, int rows, int n, int hd, int init) {
+/* Integer V accumulation over the slot-pair layout (nd_v8_at): widened to int16, the pairs
+ * (v_even[d], v_odd[d]) are multiplied-accumulated-long by (w_even, w_odd) into int32 lanes that
+ * keep the two slots apart; one pairwise add per dimension pair at the end. Exact int32. */
+static void neon_attn_v_blk(int32_t *acc, const int8_t *V, int a, int b, const int16_t *w,
+                            int ldw, int rows, int hd, int init) {
     if (hd % 16) {
-        port_attn_v_q16(acc, vp, off, w, ldw, rows, n, hd, init);
+        port_attn_v_blk(acc, V, a, b, w, ldw, rows, hd, init);
         return;
     }
+    if (init) memset(acc, 0, (size_t)rows * hd * sizeof(int32_t));
+    if (b <= a) return;
+    const int p0 = a >> 1, p1 = (b + 1) >> 1;
     for (int r0 = 0; r0 < rows; r0 += 2) {
         const int nr = rows - r0 >= 2 ? 2 : 1;
-        for (int k0 = 0; k0 < hd; k0 += 16) {
-            int32x4_t a[2][4];
+        for (int d0 = 0; d0 < hd; d0 += 16) {
+            int32x4_t s[2][8];
             for (int r = 0; r < nr; r++)
-                for (int j = 0; j < 4; j++)
-                    a[r][j] = init ? vdupq_n_s32(0) : vld1q_s32(acc + (size_t)(r0 + r) * hd + k0 + 4 * j);
-            for (int i = 0; i < n; i++) {
-                const int8x16_t v8 = vld1q_s8((const int8_t *)vp[i] + off + k0);
-                const int16x8_t lo = vmovl_s8(vget_low_s8(v8)), hi = vmovl_high_s8(v8);
+                for (int i = 0; i < 8; i++) s[r][i] = vdupq_n_s32(0);
+            for (int p = p0; p < p1; p++) {
+                const int se = 2 * p - a;
+                int16x8_t wv[2];
                 for (int r = 0; r < nr; r++) {
-                    const int16_t wi = w[(size_t)(r0 + r) * ldw + i];
-                    a[r][0] = vmlal_n_s16(a[r][0], vget_low_s16(lo), wi);
-                    a[r][1] = vmlal_high_n_s16(a[r][1], lo, wi);
-                    a[r][2] = vmlal_n_s16(a[r][2], vget_low_s16(hi), wi);
-                    a[r][3] = vmlal_high_n_s16(a[r][3], hi, wi);
+                    const int16_t *wr = w + (size_t)(r0 + r) * ldw;
+                    const int16_t we = se >= 0 ? wr[se] : 0, wo = 2 * p + 1 < b ? wr[se + 1] : 0;
+                    const int16_t pw[8] = {we, wo, we, wo, we, wo, we, wo};
+                    wv[r] = vld1q_s16(pw);
+                }
+                const int8_t *vp = V + (size_t)p * 2 * hd + 2 * d0;
+                for (int h = 0; h < 2; h++) {
+                    const int8x16_t v8 = vld1q_s8(vp + 16 * h);
+                    const int16x8_t lo = vmovl_s8(vget_low_s8(v8)), hi = vmovl_high_s8(v8);
+                    for (int r = 0; r < nr; r++) {
+                        int32x4_t *t = s[r] + 4 * h;
+                        t[0] = vmlal_s16(t[0], vget_low_s16(lo), vget_low_s16(wv[r]));
+                        t[1] = vmlal_high_s16(t[1], lo, wv[r]);
+                        t[2] = vmlal_s16(t[2], vget_low_s16(hi), vget_low_s16(wv[r]));
+                        t[3] = vmlal_high_s16(t[3], hi, wv[r]);
+                    }
                 }
             }
-            for (int r = 0; r < nr; r++)
-                for (int j = 0; j < 4; j++) vst1q_s32(acc + (size_t)(r0 + r) * hd + k0 + 4 * j, a[r][j]);
+            for (int r = 0; r < nr; r++) {
+                int32_t *o = acc + (size_t)(r0 + r) * hd + d0;
+                for (int i = 0; i < 4; i++)
+                    vst1q_s32(o + 4 * i, vaddq_s32(vld1q_s32(o + 4 * i),
+                                                   vpaddq_s32(s[r][2 * i], s[r][2 * i + 1])));
+            }
         }
     }
 }

@@ -111,7 +111,7 @@ ND_NDOT static void ndot_mm_i8(const nd_cq_t *m, const nd_act_t *a, float *y, in
     if (rb < r1) generic_mm_i8(ndot_mv_i8, m, a, y, ldy, rb, r1);
 }
 
-ND_NEON_QK(ndot_qk_i8, ND_NDOT, ndot_dot16)
+ND_NEON_QKB(ndot_qk_blk, ND_NDOT, ndot_dot16)
 
 ND_NDOT static double ndot_peak_i8(long iters) {
     int32x4_t acc[8];

@@ -140,25 +140,25 @@ static void port_axpy_i8(float a, const int8_t *x, float *y, int n) {
     for (int i = 0; i < n; i++) y[i] += a * (float)x[i];
 }
 
-static void port_qk_i8(const int8_t *q, const int8_t *const *keys, int off, int n, int hd, int32_t *out) {
-    for (int i = 0; i < n; i++) {
-        const int8_t *k = keys[i] + off;
-        int32_t d = 0;
-        for (int j = 0; j < hd; j++) d += q[j] * k[j];
-        out[i] = d;
-    }
+static void port_qk_blk(const int8_t *q, int ldq, int rows, const int8_t *K, int a, int b,
+                        int hd, int32_t *out, int ldo) {
+    for (int r = 0; r < rows; r++)
+        for (int s = a; s < b; s++) {
+            int32_t d = 0;
+            for (int j = 0; j < hd; j++) d += q[(size_t)r * ldq + j] * K[nd_k8_at(s, j, hd)];
+            out[(size_t)r * ldo + s] = d;
+        }
 }
 
-static void port_attn_v_q16(int32_t *acc, const void *const *vp, int off, const int16_t *w,
-                            int ldw, int rows, int n, int hd, int init) {
+static void port_attn_v_blk(int32_t *acc, const int8_t *V, int a, int b, const int16_t *w,
+                            int ldw, int rows, int hd, int init) {
     for (int r = 0; r < rows; r++) {
-        int32_t *a = acc + (size_t)r * hd;
-        if (init) memset(a, 0, (size_t)hd * sizeof(int32_t));
+        int32_t *o = acc + (size_t)r * hd;
+        if (init) memset(o, 0, (size_t)hd * sizeof(int32_t));
         const int16_t *wr = w + (size_t)r * ldw;
-        for (int i = 0; i < n; i++) {
-            const int8_t *v = (const int8_t *)vp[i] + off;
-            const int32_t wi = wr[i];
-            for (int d = 0; d < hd; d++) a[d] += wi * v[d];
+        for (int s = a; s < b; s++) {
+            const int32_t ws = wr[s - a];
+            for (int j = 0; j < hd; j++) o[j] += ws * V[nd_v8_at(s, j, hd)];
         }
     }
 }

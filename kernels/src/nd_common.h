@@ -85,16 +85,18 @@ typedef struct nd_vops {
     /* out[r][:hd] = sum_i w[r * n + i] * v_i for r < rep (v_i int8 or FP32) */
     void (*attn_v_i8)(float *out, const void *const *vp, int off, const float *w, int rep, int n, int hd);
     void (*attn_v_f32)(float *out, const void *const *vp, int off, const float *w, int rep, int n, int hd);
-    void (*scores_i8)(float *s, const int32_t *dot, const float *ks, float qs, float scale, int n);
+    /* s[i] = dot[i] * (qs * ks[i]) * scale; returns max s (-inf when n == 0) */
+    float (*scores_i8)(float *s, const int32_t *dot, const float *ks, float qs, float scale, int n);
     void (*perm_group)(const int8_t *nat, int8_t *q, int cbits); /* 128 bytes, nd_perm_index */
     /* out[r][:hd] (+)= sum_{i<n} w[r * ldw + i] * v_i for r < rows; init 0 adds to out */
     void (*attn_v_i8_acc)(float *out, const void *const *vp, int off, const float *w, int ldw,
                           int rows, int n, int hd, int init);
     void (*attn_v_f32_acc)(float *out, const void *const *vp, int off, const float *w, int ldw,
                            int rows, int n, int hd, int init);
-    /* s *= vs, then q = int16 weights for attn_v_q16 (zero-padded to an even count); returns
-     * the factor back to s's scale (q[i] ~ s[i] / factor), 0 when every s is 0 */
-    float (*quant_w16)(float *s, const float *vs, int n, int16_t *q);
+    /* the softmax of s (max mx) times the V scales vs, as int16 weights q for attn_v_blk
+     * (zero-padded to an even count); *esum = the softmax's sum; returns the factor back to
+     * the scaled weights' scale (q[i] ~ e[i] vs[i] / factor), 0 when every weight is 0 */
+    float (*exp_w16)(float *s, int n, float mx, const float *vs, int16_t *q, float *esum);
 } nd_vops_t;
 
 typedef struct nd_isa {
@@ -117,19 +119,32 @@ typedef struct nd_isa {
     void (*axpy_i8)(float a, const int8_t *x, float *y, int n);
     /* int8 peak probe: n iterations of independent int8 multiply-accumulates; returns MACs done */
     double (*peak_i8)(long iters);
-    /* attention over the int8 K cache: exact int32 dots of int8 q (hd) with n int8 keys (keys[i] + off) */
-    void (*qk_i8)(const int8_t *q, const int8_t *const *keys, int off, int n, int hd, int32_t *out);
-    /* attention over the int8 V cache with int16 weights: acc[r][:hd] (+)= sum_{i<n}
-     * w[r * ldw + i] * v_i (v_i = vp[i] + off), exact in int32 (so every ISA gets the same
-     * bits); init 0 adds to acc. The caller keeps sum |w| * 127 below 2^31. */
-    void (*attn_v_q16)(int32_t *acc, const void *const *vp, int off, const int16_t *w, int ldw,
-                       int rows, int n, int hd, int init);
-    const nd_vops_t *v;
-    /* qk_i8 for two query rows at once (q and q + ldq into out and out + ldo), each key loaded
-     * once for both; the same int32 results. NULL: the caller makes two qk_i8 calls. */
-    void (*qk2_i8)(const int8_t *q, int ldq, const int8_t *const *keys, int off, int n, int hd,
+    /* attention over the int8 K cache (the blocked layout of nd_k8_at): exact int32 dots
+     * out[r * ldo + s] = q_r . k_s for the slots a <= s < b, rows r < rows, q_r = q + r * ldq
+     * (nd_hdp(hd) bytes, zero past hd); out is indexed by slot */
+    void (*qk_blk)(const int8_t *q, int ldq, int rows, const int8_t *K, int a, int b, int hd,
                    int32_t *out, int ldo);
+    /* attention over the int8 V cache (the slot-pair layout of nd_v8_at) with int16 weights:
+     * acc[r][:hd] (+)= sum_{a <= s < b} w[r * ldw + s - a] * v_s, exact in int32 (so every ISA
+     * gets the same bits); init 0 adds to acc. The caller keeps sum |w| * 127 below 2^31. */
+    void (*attn_v_blk)(int32_t *acc, const int8_t *V, int a, int b, const int16_t *w, int ldw,
+                       int rows, int hd, int init);
+    const nd_vops_t *v;
 } nd_isa_t;
+
+/* The int8 K/V cache of one (layer, KV head), by slot. K: the keys of 8 consecutive slots
+ * interleaved by 4-byte chunks, so one 32-byte load holds chunk c of 8 keys and a broadcast
+ * 4-byte chunk of q gives 8 dots per multiply-accumulate, with no reduction across lanes. V:
+ * the rows of 2 consecutive slots interleaved byte by byte, so widening 16 bytes gives the
+ * (v_even, v_odd) int16 pairs of 8 dimensions that one pair-dot with the two weights needs.
+ * Regions hold a multiple of 8 slots. */
+static inline int nd_hdp(int hd) { return (hd + 3) & ~3; }
+static inline size_t nd_k8_at(int s, int j, int hd) {
+    return (size_t)(s >> 3) * 8 * nd_hdp(hd) + (size_t)(j >> 2) * 32 + (size_t)(s & 7) * 4 + (j & 3);
+}
+static inline size_t nd_v8_at(int s, int j, int hd) {
+    return (size_t)(s >> 1) * 2 * hd + (size_t)j * 2 + (s & 1);
+}
 
 /* scratch sizes for mm kernels */
 #define ND_MM_SCRATCH_BYTES (16 * ND_GROUP * 4 * 2 + 256)

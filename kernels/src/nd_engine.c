@@ -177,10 +177,11 @@ static void pool_free(pool_t *p) {
 
 /* per-thread attention scratch: ND_ATT_GROUP queries x (H / KV) heads rows */
 typedef struct {
-    float *scores;  /* [rows][cap] */
-    int32_t *idot;  /* [rows][cap] */
-    int8_t *q8;     /* [rows][hd] */
+    float *scores;  /* [rows][cap], in position order */
+    int32_t *idot;  /* [rows][capr], by slot (int8 mode) */
+    int8_t *q8;     /* [rows][hdp] */
     float *obuf;    /* [rows][hd] */
+    float *vsp;     /* [cap]: V scales in position order (int8 mode) */
 } nd_scratch_t;
 
 struct nd_engine {
@@ -192,11 +193,13 @@ struct nd_engine {
     int int8, window, sinks, max_sinks, cap, tmax, pos, nthreads;
     size_t bytes;
     pool_t *pool;
-    /* KV cache: FP32 [L][cap][KV*hd] in the exact mode; int8 head-major (see kv8_at) with
-     * per-head scales in int8 mode */
+    /* KV cache: FP32 [L][cap][KV*hd] in the exact mode; in int8 mode one region of capr slots
+     * per (layer, KV head) in the blocked layouts of nd_k8_at / nd_v8_at, and the per-slot
+     * scales by (layer, KV head) as well (see k8_region) */
     float *kf, *vf;
     int8_t *k8, *v8;
-    float *ks, *vs; /* [L][cap][KV] */
+    float *ks, *vs; /* [L][KV][capr] */
+    int capr;       /* cap rounded up to whole 8-slot blocks */
     /* engram state per site: v' ring of the last (taps-1)*dil+1 positions, token history */
     float *vhist; /* [nsites][R][d] */
     int R;
@@ -204,9 +207,9 @@ struct nd_engine {
     /* per-chunk buffers */
     float *x0, *X, *nx, *hp, *hq, *hr, *u, *bx, *blk, *h, *qb, *kb, *vb, *gb, *att, *ao, *z;
     float *e, *ek, *ev, *xf, *cosb, *sinb, *tmp, *freq;
-    float *ksc, *vsc;       /* [T][KV] */
-    const void **kp, **vp;  /* per query: key/value pointers in position order */
-    float *kscl, *vscl;     /* their scales, [KV][cap] */
+    int8_t *kc8, *vc8;      /* the chunk's int8 K and V, [T][KV][hdp] and [T][KV][hd] */
+    float *ksc, *vsc;       /* their scales, [T][KV] */
+    const void **kp, **vp;  /* FP32 mode, per query: key/value pointers in position order */
     nd_scratch_t scr[16];   /* one per thread */
     nd_pool_t probe;        /* probe pooling of every cell (probe.P == 0: off) */
     float *cellbuf;         /* one cell, when pooling without a cells buffer */
@@ -217,13 +220,37 @@ struct nd_engine {
     double timers[8];
 };
 
-/* Offset of row `row` of head h in layer l of the int8 K or V cache, laid out head-major as
- * [L][KV][tmax + cap][hd]: a pass over one head's keys then reads contiguous rows, which
- * streamed 20-25% faster through q.k and V than slot-major rows of all heads (the pass used one
- * line of every KV). Rows 0..tmax-1 of each (layer, head) hold the chunk's own K/V until they
- * enter the cache; cache slot s is row tmax + s. */
-static inline size_t kv8_at(const nd_engine_t *e, int l, int h, int row) {
-    return (((size_t)l * e->m->KV + h) * (size_t)(e->tmax + e->cap) + (size_t)row) * e->m->hd;
+/* The int8 cache of layer l, KV head h: its K and V regions (slot s of K at nd_k8_at(s, j, hd),
+ * of V at nd_v8_at(s, j, hd)) and its scales (one float per slot). A pass over one head's keys
+ * reads one contiguous region. */
+static inline size_t kv_head(const nd_engine_t *e, int l, int h) {
+    return ((size_t)l * e->m->KV + h) * (size_t)e->capr;
+}
+static inline int8_t *k8_region(const nd_engine_t *e, int l, int h) {
+    return e->k8 + kv_head(e, l, h) * nd_hdp(e->m->hd);
+}
+static inline int8_t *v8_region(const nd_engine_t *e, int l, int h) {
+    return e->v8 + kv_head(e, l, h) * e->m->hd;
+}
+
+/* Row-wise copies between natural int8 rows and a slot of the blocked layouts (a token's K/V
+ * entering the cache, and the portable state format, which stays row by row). */
+static void k8_put(int8_t *K, int s, const int8_t *row, int hd) {
+    const int hdp = nd_hdp(hd);
+    for (int j = 0; j < hdp; j += 4) {
+        int8_t c[4] = {0, 0, 0, 0};
+        for (int i = 0; i < 4 && j + i < hd; i++) c[i] = row[j + i];
+        memcpy(K + nd_k8_at(s, j, hd), c, 4);
+    }
+}
+static void k8_get(const int8_t *K, int s, int8_t *row, int hd) {
+    for (int j = 0; j < hd; j++) row[j] = K[nd_k8_at(s, j, hd)];
+}
+static void v8_put(int8_t *V, int s, const int8_t *row, int hd) {
+    for (int j = 0; j < hd; j++) V[nd_v8_at(s, j, hd)] = row[j];
+}
+static void v8_get(const int8_t *V, int s, int8_t *row, int hd) {
+    for (int j = 0; j < hd; j++) row[j] = V[nd_v8_at(s, j, hd)];
 }
 
 static void *xalloc(nd_engine_t *e, size_t n) {
@@ -387,33 +414,31 @@ static void quant_head(const nd_vops_t *v, const float *x, int n, int8_t *q, flo
     *scale = amax / 127.f;
 }
 
-/* Attention of the chunk's queries. Keys of positions before the chunk come from the cache, the
- * chunk's own keys from its buffers (written to the cache after every query has attended, so a
- * ring slot reused inside the chunk is never read after being overwritten). Each query sees its
- * keys in absolute position order (sinks, then the window), so a token gets the same bits
- * whatever the chunking. int8 mode: q quantised per head, exact int32 q.k against the int8 K,
- * one float scale per score, softmax, then the int8 V accumulated in FP32.
+/* Attention of the chunk's queries. Each query sees its keys in absolute position order (sinks,
+ * then the window), so a token gets the same bits whatever the chunking.
  *
- * Key lists: gather_keys() lays out the slot pointers (and int8 scales) of the keys query `pt`
- * attends. While the window does not slide inside the chunk, every query's list is a prefix of
- * the last query's, so the chunk is done in groups of queries that share one pass over K and V
- * (the cache is read once per group instead of once per query); the per-query arithmetic, and so
+ * int8 mode: q quantised per head, exact int32 q.k against the int8 K, one float scale per
+ * score, softmax in position order, then the softmax weights times the V scales as int16
+ * weights and V summed exactly in int32. The keys a query attends are at most three runs of
+ * cache slots (the used sinks, the ring up to its end, the ring from its start: key_runs), and
+ * the chunk's own K/V enter the cache before its queries attend, so the kernels read whole runs
+ * of the blocked layouts. The integer sums do not depend on the order of the keys; the softmax
+ * takes the scores in position order.
+ *
+ * FP32 mode: gather_keys() lays out the pointers of the keys query `pt` attends, the chunk's own
+ * keys from its buffers (they enter the cache after every query has attended).
+ *
+ * While the window does not slide inside the chunk, every query's key list is a prefix of the
+ * last query's, so the chunk is done in groups of queries that share one pass over K and V (the
+ * cache is read once per group instead of once per query); the per-query arithmetic, and so
  * every bit of the result, is the same as one query at a time. KV heads are split over threads. */
-/* entry n of the attended list: the key's K and V rows and, in int8 mode, its per-head scales
- * (ks, vs: KV floats each; NULL in FP32 mode) */
-static inline void put_key(nd_engine_t *e, int n, const void *k, const void *v, const float *ks,
-                           const float *vs) {
+static inline void put_key(nd_engine_t *e, int n, const void *k, const void *v) {
     e->kp[n] = k;
     e->vp[n] = v;
-    if (!ks) return;
-    for (int h = 0; h < e->m->KV; h++) {
-        e->kscl[(size_t)h * e->cap + n] = ks[h];
-        e->vscl[(size_t)h * e->cap + n] = vs[h];
-    }
 }
 
 static int gather_keys(nd_engine_t *e, int l, int pt) {
-    const int KV = e->m->KV, kvd = KV * e->m->hd, p0 = e->pos;
+    const int kvd = e->m->KV * e->m->hd, p0 = e->pos;
     const size_t lbase = (size_t)l * e->cap;
     int s_end, lo;
     if (e->window <= 0) {
@@ -435,38 +460,63 @@ static int gather_keys(nd_engine_t *e, int l, int pt) {
             const int wrap = e->max_sinks + e->window;
             for (; p < bc; p++, n++) {
                 const size_t sl = lbase + slot;
-                if (e->int8) {
-                    const size_t o = kv8_at(e, l, 0, e->tmax + slot);
-                    put_key(e, n, e->k8 + o, e->v8 + o, e->ks + sl * KV, e->vs + sl * KV);
-                } else
-                    put_key(e, n, e->kf + sl * kvd, e->vf + sl * kvd, NULL, NULL);
+                put_key(e, n, e->kf + sl * kvd, e->vf + sl * kvd);
                 if (++slot == wrap && ring) slot = e->max_sinks;
             }
         }
         for (p = a > p0 ? a : p0; p < b; p++, n++) {
             const size_t c = (size_t)(p - p0);
-            if (e->int8) {
-                const size_t o = kv8_at(e, l, 0, (int)c);
-                put_key(e, n, e->k8 + o, e->v8 + o, e->ksc + c * KV, e->vsc + c * KV);
-            } else
-                put_key(e, n, e->kb + c * kvd, e->vb + c * kvd, NULL, NULL);
+            put_key(e, n, e->kb + c * kvd, e->vb + c * kvd);
         }
     }
     return n;
 }
 
-/* queries per shared pass over the keys, and keys per block (a block of K or V stays in L1 while
- * every query of the group uses it) */
+/* The cache slots query position pt attends, as runs [a[i], b[i]) in position order. */
+typedef struct {
+    int n, a[3], b[3];
+} key_runs_t;
+
+static void key_runs(const nd_engine_t *e, int pt, key_runs_t *r) {
+    r->n = 0;
+#define ND_RUN(x, y)          \
+    do {                      \
+        r->a[r->n] = (x);     \
+        r->b[r->n++] = (y);   \
+    } while (0)
+    if (e->window <= 0) {
+        ND_RUN(0, pt + 1);
+        return;
+    }
+    const int s_end = e->sinks < pt + 1 ? e->sinks : pt + 1;
+    if (s_end > 0) ND_RUN(0, s_end);
+    int lo = pt - e->window + 1;
+    if (lo < e->sinks) lo = e->sinks;
+    if (lo > pt) return;
+    const int a = kv_slot(e, lo), cnt = pt - lo + 1, end = e->max_sinks + e->window;
+    if (a + cnt <= end) {
+        ND_RUN(a, a + cnt);
+    } else {
+        ND_RUN(a, end);
+        ND_RUN(e->max_sinks, e->max_sinks + cnt - (end - a));
+    }
+#undef ND_RUN
+}
+
+/* queries per shared pass over the keys, and (FP32) keys per block that stay in L1 while every
+ * query of the group uses them */
 #define ND_ATT_GROUP 8
 #define ND_ATT_KBLOCK 64
 
 typedef struct {
     nd_engine_t *e;
+    int l;
     int t0, nq, n_last; /* queries t0 .. t0+nq-1 of the chunk; the last one attends n_last keys */
     int T;              /* chunk length: query t attends n_last - (T - 1 - t) keys */
+    key_runs_t runs;    /* int8: the last query's slot runs */
 } att_job;
 
-static void att_part(void *ctx, int part, int nparts) {
+static void att_part_f32(void *ctx, int part, int nparts) {
     const att_job *j = ctx;
     nd_engine_t *e = j->e;
     const nd_model_t *m = e->m;
@@ -477,106 +527,175 @@ static void att_part(void *ctx, int part, int nparts) {
     nd_scratch_t *sc = &e->scr[part];
     const int rows = j->nq * rep;
     int nrow[ND_ATT_GROUP * 16];
-    float qs[ND_ATT_GROUP * 16], inv[ND_ATT_GROUP * 16];
+    float inv[ND_ATT_GROUP * 16];
     int nmax = 0;
     for (int r = 0; r < rows; r++) {
         const int t = j->t0 + r / rep;
         nrow[r] = j->n_last - (j->T - 1 - t);
         nmax = nrow[r] > nmax ? nrow[r] : nmax;
     }
-    const size_t ld = (size_t)e->cap; /* row stride of scores and dots */
+    const size_t ld = (size_t)e->cap;
     for (int kh = kh0; kh < kh1; kh++) {
-        /* where head kh starts relative to a key's pointer (see kv8_at and put_key) */
-        const int off = e->int8 ? (int)kv8_at(e, 0, kh, 0) : kh * hd;
-        for (int r = 0; r < rows; r++) {
-            const int t = j->t0 + r / rep, h = kh * rep + r % rep;
-            const float *qh = e->qb + (size_t)t * qd + h * hd;
-            if (e->int8) quant_head(v, qh, hd, sc->q8 + (size_t)r * hd, &qs[r]);
-        }
-        /* q.k, key block by key block so each block of K serves every row while in L1 */
+        const int off = kh * hd;
         for (int i0 = 0; i0 < nmax; i0 += ND_ATT_KBLOCK) {
             for (int r = 0; r < rows; r++) {
                 int nb = nrow[r] - i0;
                 if (nb <= 0) continue;
                 if (nb > ND_ATT_KBLOCK) nb = ND_ATT_KBLOCK;
-                /* two rows that attend the same keys of this block: one pass over them */
-                if (e->int8 && e->isa->qk2_i8 && r + 1 < rows && nrow[r + 1] - i0 >= nb &&
-                    (nrow[r + 1] - i0 == nb || nb == ND_ATT_KBLOCK)) {
-                    e->isa->qk2_i8(sc->q8 + (size_t)r * hd, hd, (const int8_t *const *)e->kp + i0,
-                                   off, nb, hd, sc->idot + r * ld + i0, (int)ld);
-                    r++;
-                    continue;
-                }
-                if (e->int8) {
-                    e->isa->qk_i8(sc->q8 + (size_t)r * hd, (const int8_t *const *)e->kp + i0, off,
-                                  nb, hd, sc->idot + r * ld + i0);
-                } else {
-                    const int t = j->t0 + r / rep, h = kh * rep + r % rep;
-                    const float *qh = e->qb + (size_t)t * qd + h * hd;
-                    float *s = sc->scores + r * ld + i0;
-                    for (int i = 0; i < nb; i++)
-                        s[i] = e->isa->dot(qh, (const float *)e->kp[i0 + i] + off, hd) * scale;
-                }
+                const int t = j->t0 + r / rep, h = kh * rep + r % rep;
+                const float *qh = e->qb + (size_t)t * qd + h * hd;
+                float *s = sc->scores + r * ld + i0;
+                for (int i = 0; i < nb; i++)
+                    s[i] = e->isa->dot(qh, (const float *)e->kp[i0 + i] + off, hd) * scale;
             }
         }
-        /* int8: the softmax weights times the V scales become int16 weights (in the dots'
-         * buffer, free once the scores are made) and V is summed exactly in int32 */
-        int16_t *w16 = (int16_t *)sc->idot;
-        const size_t ld16 = 2 * ld;
-        float back[ND_ATT_GROUP * 16];
         for (int r = 0; r < rows; r++) {
             float *s = sc->scores + r * ld;
-            if (e->int8) {
-                v->scores_i8(s, sc->idot + r * ld, e->kscl + (size_t)kh * e->cap, qs[r], scale,
-                             nrow[r]);
-                inv[r] = 1.f / v->softmax_exp(s, nrow[r]);
-                back[r] = v->quant_w16(s, e->vscl + (size_t)kh * e->cap, nrow[r], w16 + r * ld16);
-                /* a zero weight adds nothing: rows shorter than the group's pass */
-                for (int i = nrow[r]; i < nmax; i++) w16[r * ld16 + i] = 0;
-            } else {
-                inv[r] = 1.f / v->softmax_exp(s, nrow[r]);
-                for (int i = nrow[r]; i < nmax; i++) s[i] = 0.f; /* FMA with 0 leaves a sum as is */
-            }
+            inv[r] = 1.f / v->softmax_exp(s, nrow[r]);
+            for (int i = nrow[r]; i < nmax; i++) s[i] = 0.f; /* FMA with 0 leaves a sum as is */
         }
         for (int i0 = 0; i0 < nmax; i0 += ND_ATT_KBLOCK) {
             const int nb = nmax - i0 < ND_ATT_KBLOCK ? nmax - i0 : ND_ATT_KBLOCK;
-            if (e->int8)
-                e->isa->attn_v_q16((int32_t *)sc->obuf, e->vp + i0, off, w16 + i0, (int)ld16, rows,
-                                   nb, hd, i0 == 0);
-            else
-                v->attn_v_f32_acc(sc->obuf, e->vp + i0, off, sc->scores + i0, (int)ld, rows, nb,
-                                  hd, i0 == 0);
+            v->attn_v_f32_acc(sc->obuf, e->vp + i0, off, sc->scores + i0, (int)ld, rows, nb, hd,
+                              i0 == 0);
         }
         for (int r = 0; r < rows; r++) {
             const int t = j->t0 + r / rep, h = kh * rep + r % rep;
             float *o = e->att + (size_t)t * qd + h * hd;
-            if (e->int8) {
-                const int32_t *ob = (const int32_t *)sc->obuf + (size_t)r * hd;
-                const float f = back[r] * inv[r];
-                for (int i = 0; i < hd; i++) o[i] = (float)ob[i] * f;
-            } else {
-                const float *ob = sc->obuf + (size_t)r * hd;
-                for (int i = 0; i < hd; i++) o[i] = ob[i] * inv[r];
-            }
+            const float *ob = sc->obuf + (size_t)r * hd;
+            for (int i = 0; i < hd; i++) o[i] = ob[i] * inv[r];
         }
+    }
+}
+
+static void att_part_i8(void *ctx, int part, int nparts) {
+    const att_job *j = ctx;
+    nd_engine_t *e = j->e;
+    const nd_model_t *m = e->m;
+    const nd_vops_t *v = e->v;
+    const int hd = m->hd, hdp = nd_hdp(hd), KV = m->KV, rep = m->H / m->KV, qd = m->H * hd;
+    const float scale = 1.f / sqrtf((float)hd);
+    const int kh0 = KV * part / nparts, kh1 = KV * (part + 1) / nparts;
+    nd_scratch_t *sc = &e->scr[part];
+    const int rows = j->nq * rep;
+    int nrow[ND_ATT_GROUP * 16];
+    float qs[ND_ATT_GROUP * 16], inv[ND_ATT_GROUP * 16], back[ND_ATT_GROUP * 16];
+    int nmax = 0;
+    for (int r = 0; r < rows; r++) {
+        const int t = j->t0 + r / rep;
+        nrow[r] = j->n_last - (j->T - 1 - t);
+        nmax = nrow[r] > nmax ? nrow[r] : nmax;
+    }
+    /* the group's keys: the first nmax of the last query's runs */
+    key_runs_t gr = {0, {0}, {0}};
+    for (int k = 0, n = 0; k < j->runs.n && n < nmax; k++) {
+        const int len = j->runs.b[k] - j->runs.a[k] < nmax - n ? j->runs.b[k] - j->runs.a[k] : nmax - n;
+        gr.a[gr.n] = j->runs.a[k];
+        gr.b[gr.n++] = j->runs.a[k] + len;
+        n += len;
+    }
+    const key_runs_t *ru = &gr;
+    const size_t ld = (size_t)e->capr; /* row stride of the slot-indexed dots */
+    /* the softmax weights times the V scales become int16 weights in the dots' buffer (a row's
+     * dots are used up by then), in position order */
+    int16_t *w16 = (int16_t *)sc->idot;
+    const size_t ld16 = 2 * ld;
+    for (int kh = kh0; kh < kh1; kh++) {
+        const size_t hb = kv_head(e, j->l, kh);
+        const float *ks = e->ks + hb, *vs = e->vs + hb;
+        for (int r = 0; r < rows; r++) {
+            const int t = j->t0 + r / rep, h = kh * rep + r % rep;
+            quant_head(v, e->qb + (size_t)t * qd + h * hd, hd, sc->q8 + (size_t)r * hdp, &qs[r]);
+        }
+        for (int k = 0, n = 0; k < ru->n; n += ru->b[k] - ru->a[k], k++) {
+            e->isa->qk_blk(sc->q8, hdp, rows, k8_region(e, j->l, kh), ru->a[k], ru->b[k], hd,
+                           sc->idot, (int)ld);
+            memcpy(sc->vsp + n, vs + ru->a[k], (size_t)(ru->b[k] - ru->a[k]) * sizeof(float));
+        }
+        for (int r = 0; r < rows; r++) {
+            float *s = sc->scores + r * (size_t)e->cap;
+            float mx = -INFINITY, esum;
+            for (int k = 0, n = 0; k < ru->n && n < nrow[r]; n += ru->b[k] - ru->a[k], k++) {
+                const int len = ru->b[k] - ru->a[k] < nrow[r] - n ? ru->b[k] - ru->a[k] : nrow[r] - n;
+                const float m = v->scores_i8(s + n, sc->idot + r * ld + ru->a[k], ks + ru->a[k],
+                                             qs[r], scale, len);
+                mx = m > mx ? m : mx;
+            }
+            back[r] = v->exp_w16(s, nrow[r], mx, sc->vsp, w16 + r * ld16, &esum);
+            inv[r] = 1.f / esum;
+            /* a zero weight adds nothing: rows shorter than the group's pass */
+            for (int i = nrow[r]; i < nmax; i++) w16[r * ld16 + i] = 0;
+        }
+        for (int k = 0, n = 0; k < ru->n; n += ru->b[k] - ru->a[k], k++)
+            e->isa->attn_v_blk((int32_t *)sc->obuf, v8_region(e, j->l, kh), ru->a[k], ru->b[k],
+                               w16 + n, (int)ld16, rows, hd, k == 0);
+        for (int r = 0; r < rows; r++) {
+            const int t = j->t0 + r / rep, h = kh * rep + r % rep;
+            float *o = e->att + (size_t)t * qd + h * hd;
+            const int32_t *ob = (const int32_t *)sc->obuf + (size_t)r * hd;
+            const float f = back[r] * inv[r];
+            for (int i = 0; i < hd; i++) o[i] = (float)ob[i] * f;
+        }
+    }
+}
+
+/* chunk token t's int8 K/V (and scales) into its cache slot, every KV head of layer l */
+static void store_kv8(nd_engine_t *e, int l, int t) {
+    const int KV = e->m->KV, hd = e->m->hd, hdp = nd_hdp(hd);
+    const int s = kv_slot(e, e->pos + t);
+    for (int h = 0; h < KV; h++) {
+        const size_t c = (size_t)t * KV + h;
+        k8_put(k8_region(e, l, h), s, e->kc8 + c * hdp, hd);
+        v8_put(v8_region(e, l, h), s, e->vc8 + c * hd, hd);
+        e->ks[kv_head(e, l, h) + s] = e->ksc[c];
+        e->vs[kv_head(e, l, h) + s] = e->vsc[c];
     }
 }
 
 static void attention_chunk(nd_engine_t *e, int l, int T) {
     const nd_model_t *m = e->m;
-    const int hd = m->hd, KV = m->KV, kvd = KV * hd;
+    const int hd = m->hd, kvd = m->KV * hd;
     const size_t lbase = (size_t)l * e->cap;
     const int p0 = e->pos;
     /* the window start stays put over the chunk: every key list is a prefix of the last one */
     const int shared = e->window <= 0 || p0 + T - e->window <= e->sinks;
-    att_job j = {e, 0, 1, 0, T};
+    att_job j = {e, l, 0, 1, 0, T, {0, {0}, {0}}};
+    if (e->int8) {
+        if (shared) {
+            /* no slot of the chunk holds a key any of its queries attends: all enter at once */
+            for (int t = 0; t < T; t++) store_kv8(e, l, t);
+            key_runs(e, p0 + T - 1, &j.runs);
+            for (int k = 0; k < j.runs.n; k++) j.n_last += j.runs.b[k] - j.runs.a[k];
+            for (int t0 = 0; t0 < T; t0 += e->att_group) {
+                j.t0 = t0;
+                j.nq = T - t0 < e->att_group ? T - t0 : e->att_group;
+                const long work = (long)j.nq * j.n_last;
+                pool_run(e->pool, att_part_i8, &j, work >= 256 ? e->nthreads : 1);
+            }
+        } else {
+            /* the window slides inside the chunk: a token's slot held the key that left the
+             * window as it arrived, which no later query attends, so each token enters and
+             * attends in turn */
+            for (int t = 0; t < T; t++) {
+                store_kv8(e, l, t);
+                key_runs(e, p0 + t, &j.runs);
+                j.n_last = 0;
+                for (int k = 0; k < j.runs.n; k++) j.n_last += j.runs.b[k] - j.runs.a[k];
+                j.t0 = t;
+                j.nq = 1;
+                j.T = t + 1;
+                pool_run(e->pool, att_part_i8, &j, j.n_last >= 256 ? e->nthreads : 1);
+            }
+        }
+        return;
+    }
     if (shared) {
         j.n_last = gather_keys(e, l, p0 + T - 1);
         for (int t0 = 0; t0 < T; t0 += e->att_group) {
             j.t0 = t0;
             j.nq = T - t0 < e->att_group ? T - t0 : e->att_group;
             const long work = (long)j.nq * j.n_last;
-            pool_run(e->pool, att_part, &j, work >= 256 ? e->nthreads : 1);
+            pool_run(e->pool, att_part_f32, &j, work >= 256 ? e->nthreads : 1);
         }
     } else {
         for (int t = 0; t < T; t++) {
@@ -584,25 +703,14 @@ static void attention_chunk(nd_engine_t *e, int l, int T) {
             j.t0 = t;
             j.nq = 1;
             j.T = t + 1;
-            pool_run(e->pool, att_part, &j, j.n_last >= 256 ? e->nthreads : 1);
+            pool_run(e->pool, att_part_f32, &j, j.n_last >= 256 ? e->nthreads : 1);
         }
     }
     /* now the chunk's keys enter the cache */
     for (int t = 0; t < T; t++) {
-        const int s = kv_slot(e, p0 + t);
-        const size_t slot = lbase + s;
-        if (e->int8) {
-            const int row = e->tmax + s;
-            for (int h = 0; h < KV; h++) {
-                memcpy(e->k8 + kv8_at(e, l, h, row), e->k8 + kv8_at(e, l, h, t), hd);
-                memcpy(e->v8 + kv8_at(e, l, h, row), e->v8 + kv8_at(e, l, h, t), hd);
-            }
-            memcpy(e->ks + slot * KV, e->ksc + (size_t)t * KV, KV * sizeof(float));
-            memcpy(e->vs + slot * KV, e->vsc + (size_t)t * KV, KV * sizeof(float));
-        } else {
-            memcpy(e->kf + slot * kvd, e->kb + (size_t)t * kvd, kvd * sizeof(float));
-            memcpy(e->vf + slot * kvd, e->vb + (size_t)t * kvd, kvd * sizeof(float));
-        }
+        const size_t slot = lbase + kv_slot(e, p0 + t);
+        memcpy(e->kf + slot * kvd, e->kb + (size_t)t * kvd, kvd * sizeof(float));
+        memcpy(e->vf + slot * kvd, e->vb + (size_t)t * kvd, kvd * sizeof(float));
     }
 }
 
@@ -635,8 +743,9 @@ static void block(nd_engine_t *e, int l, int T) {
             v->zcn(k + h * hd, w->k_norm, k + h * hd, hd);
             v->rope(k + h * hd, hd, c, s);
             if (e->int8) {
-                quant_head(v, k + h * hd, hd, e->k8 + kv8_at(e, l, h, t), &e->ksc[t * KV + h]);
-                quant_head(v, vv + h * hd, hd, e->v8 + kv8_at(e, l, h, t), &e->vsc[t * KV + h]);
+                const size_t c = (size_t)t * KV + h;
+                quant_head(v, k + h * hd, hd, e->kc8 + c * nd_hdp(hd), &e->ksc[c]);
+                quant_head(v, vv + h * hd, hd, e->vc8 + c * hd, &e->vsc[c]);
             }
         }
     }
@@ -998,12 +1107,13 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
     const int d = m->d, qd = m->H * m->hd, kvd = m->KV * m->hd, L = m->L, T = e->tmax;
     const int ed = m->ntables * m->sub_dim;
     const size_t kvn = (size_t)L * e->cap * kvd;
+    e->capr = (e->cap + 7) & ~7;
     if (int8) {
-        const size_t kv8n = (size_t)L * (e->tmax + e->cap) * kvd; /* chunk rows + cache */
-        e->k8 = xalloc_lazy(e, kv8n);
-        e->v8 = xalloc_lazy(e, kv8n);
-        e->ks = xalloc_lazy(e, (size_t)L * e->cap * m->KV * 4);
-        e->vs = xalloc_lazy(e, (size_t)L * e->cap * m->KV * 4);
+        const size_t nslots = (size_t)L * m->KV * e->capr;
+        e->k8 = xalloc_lazy(e, nslots * nd_hdp(m->hd));
+        e->v8 = xalloc_lazy(e, nslots * m->hd);
+        e->ks = xalloc_lazy(e, nslots * 4);
+        e->vs = xalloc_lazy(e, nslots * 4);
     } else {
         e->kf = xalloc_lazy(e, kvn * 4);
         e->vf = xalloc_lazy(e, kvn * 4);
@@ -1057,18 +1167,23 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
     for (int i = 0; i < e->nthreads; i++) {
         /* written before read: untouched rows (short chunks) cost no resident memory */
         e->scr[i].scores = xalloc_lazy(e, (size_t)arows * e->cap * 4);
-        e->scr[i].idot = xalloc_lazy(e, (size_t)arows * e->cap * 4);
-        e->scr[i].q8 = xalloc(e, (size_t)arows * m->hd);
+        e->scr[i].idot = xalloc_lazy(e, (size_t)arows * e->capr * 4);
+        e->scr[i].q8 = xalloc(e, (size_t)arows * nd_hdp(m->hd));
         e->scr[i].obuf = xalloc(e, (size_t)arows * m->hd * 4);
-        scr_ok &= e->scr[i].scores && e->scr[i].idot && e->scr[i].q8 && e->scr[i].obuf;
+        e->scr[i].vsp = int8 ? xalloc_lazy(e, (size_t)e->cap * 4) : NULL;
+        scr_ok &= e->scr[i].scores && e->scr[i].idot && e->scr[i].q8 && e->scr[i].obuf &&
+                  (e->scr[i].vsp || !int8);
     }
-    e->kp = xalloc(e, (size_t)e->cap * sizeof(void *));
-    e->vp = xalloc(e, (size_t)e->cap * sizeof(void *));
-    e->kscl = xalloc(e, (size_t)e->cap * m->KV * 4);
-    e->vscl = xalloc(e, (size_t)e->cap * m->KV * 4);
     if (int8) {
+        e->kc8 = xalloc(e, (size_t)T * m->KV * nd_hdp(m->hd));
+        e->vc8 = xalloc(e, (size_t)T * m->KV * m->hd);
         e->ksc = xalloc(e, (size_t)T * m->KV * 4);
         e->vsc = xalloc(e, (size_t)T * m->KV * 4);
+        scr_ok &= e->kc8 && e->vc8 && e->ksc && e->vsc;
+    } else {
+        e->kp = xalloc(e, (size_t)e->cap * sizeof(void *));
+        e->vp = xalloc(e, (size_t)e->cap * sizeof(void *));
+        scr_ok &= e->kp && e->vp;
     }
     e->freq = xalloc(e, (size_t)m->hd * 4);
     e->cellbuf = xalloc(e, (size_t)d * 4);
@@ -1097,14 +1212,15 @@ void nd_engine_free(nd_engine_t *e) {
                     e->act.xs, e->act.xsum, e->x0, e->X, e->nx, e->hp, e->hq, e->hr, e->u,
                     e->bx, e->blk, e->h, e->qb, e->kb, e->vb, e->gb, e->att, e->ao, e->z,
                     e->e, e->ek, e->ev, e->xf, e->cosb, e->sinb, e->tmp, e->tokwin,
-                    (void *)e->kp, (void *)e->vp, e->kscl, e->vscl, e->cellbuf, e->full,
-                    e->ksc, e->vsc, e->freq};
+                    (void *)e->kp, (void *)e->vp, e->cellbuf, e->full,
+                    e->kc8, e->vc8, e->ksc, e->vsc, e->freq};
     for (size_t i = 0; i < sizeof(bufs) / sizeof(bufs[0]); i++) free(bufs[i]);
     for (int i = 0; i < 16; i++) {
         free(e->scr[i].scores);
         free(e->scr[i].idot);
         free(e->scr[i].q8);
         free(e->scr[i].obuf);
+        free(e->scr[i].vsp);
     }
     free(e);
 }
@@ -1193,7 +1309,9 @@ size_t nd_state_size_ex(const nd_engine_t *e, int keep_sinks) {
 }
 
 size_t nd_state_size(const nd_engine_t *e) { return nd_state_size_ex(e, 0); }
-/* copy slots [a, a + n) of every layer out of (dir 0) or into (dir 1) the cache */
+/* copy slots [a, a + n) of every layer out of (dir 0) or into (dir 1) the cache. The state
+ * holds int8 K and V as natural rows, per layer and head, then the scales slot by slot ([n][KV]),
+ * whatever the cache's blocked layout. */
 static uint8_t *copy_slots(nd_engine_t *e, uint8_t *p, int a, int n, int dir) {
     const int kvd = e->m->KV * e->m->hd, KV = e->m->KV, hd = e->m->hd;
     if (n <= 0) return p;
@@ -1206,10 +1324,20 @@ static uint8_t *copy_slots(nd_engine_t *e, uint8_t *p, int a, int n, int dir) {
     for (int l = 0; l < e->m->L; l++) {
         size_t base = (size_t)l * e->cap + a;
         if (e->int8) {
-            for (int h = 0; h < KV; h++) ND_CP(e->k8 + kv8_at(e, l, h, e->tmax + a), (size_t)n * hd);
-            for (int h = 0; h < KV; h++) ND_CP(e->v8 + kv8_at(e, l, h, e->tmax + a), (size_t)n * hd);
-            ND_CP(e->ks + base * KV, (size_t)n * KV * 4);
-            ND_CP(e->vs + base * KV, (size_t)n * KV * 4);
+            for (int kv = 0; kv < 2; kv++)
+                for (int h = 0; h < KV; h++)
+                    for (int s = a; s < a + n; s++, p += hd) {
+                        if (kv == 0 && dir) k8_put(k8_region(e, l, h), s, (const int8_t *)p, hd);
+                        else if (kv == 0) k8_get(k8_region(e, l, h), s, (int8_t *)p, hd);
+                        else if (dir) v8_put(v8_region(e, l, h), s, (const int8_t *)p, hd);
+                        else v8_get(v8_region(e, l, h), s, (int8_t *)p, hd);
+                    }
+            for (int kv = 0; kv < 2; kv++)
+                for (int s = a; s < a + n; s++)
+                    for (int h = 0; h < KV; h++) {
+                        float *f = (kv ? e->vs : e->ks) + kv_head(e, l, h) + s;
+                        ND_CP(f, sizeof(float));
+                    }
         } else {
             ND_CP(e->kf + base * kvd, (size_t)n * kvd * 4);
             ND_CP(e->vf + base * kvd, (size_t)n * kvd * 4);

@@ -70,24 +70,24 @@
 static const nd_isa_t ISA_PORTABLE = {"portable",   nd_fwht_portable, port_mv_f32, port_mv_i8,
                                       port_mm_f32,  port_mm_i8,       port_dot,    port_axpy,
                                       port_dot_i8f, port_axpy_i8, port_peak_i8,
-                                      port_qk_i8,   port_attn_v_q16, &gen_vops};
+                                      port_qk_blk,  port_attn_v_blk, &gen_vops};
 #if defined(__x86_64__)
 static const nd_isa_t ISA_AVX2 = {"avx2",      avx2_fwht, avx2_mv_f32, avx2_mv_i8,  avx2_mm_f32,
                                   avx2_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, avx2_peak_i8,
-                                  avx2_qk_i8, avx2_attn_v_q16, &avx2v_vops, avx2_qk2_i8};
+                                  avx2_qk_blk, avx2_attn_v_blk, &avx2v_vops};
 #ifdef ND_HAVE_VNNI
 static const nd_isa_t ISA_VNNI = {"avx2_vnni", avx2_fwht, avx2_mv_f32, vnni_mv_i8,  avx2_mm_f32,
                                   vnni_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, vnni_peak_i8,
-                                  vnni_qk_i8, vnni_attn_v_q16, &avx2v_vops, vnni_qk2_i8};
+                                  vnni_qk_blk, vnni_attn_v_blk, &avx2v_vops};
 #endif
 #endif
 #if defined(__aarch64__)
 static const nd_isa_t ISA_NEON = {"neon",      neon_fwht, neon_mv_f32, neon_mv_i8,  neon_mm_f32,
                                   neon_mm_i8,  neon_dotf, neon_axpy,   neon_dot_i8f, neon_axpy_i8, neon_peak_i8,
-                                  neon_qk_i8, neon_attn_v_q16, &gen_vops};
+                                  neon_qk_blk, neon_attn_v_blk, &gen_vops};
 static const nd_isa_t ISA_NDOT = {"neon_dot",  neon_fwht, neon_mv_f32, ndot_mv_i8,  neon_mm_f32,
                                   ndot_mm_i8,  neon_dotf, neon_axpy,   neon_dot_i8f, neon_axpy_i8, ndot_peak_i8,
-                                  ndot_qk_i8, neon_attn_v_q16, &gen_vops};
+                                  ndot_qk_blk, neon_attn_v_blk, &gen_vops};
 #endif
 
 /* Best first. */

@@ -265,17 +265,26 @@ VATTR static float VPFX(softmax_exp)(float *s, int n) {
     return sum;
 }
 
-/* attention scores over the int8 cache: s[i] = (float)dot[i] * (qs * ks[i]) * scale */
-VATTR static void VPFX(scores_i8)(float *s, const int32_t *dot, const float *ks, float qs,
-                                  float scale, int n) {
+/* attention scores over the int8 cache: s[i] = (float)dot[i] * (qs * ks[i]) * scale; returns
+ * their max (-inf when n == 0; a max is exact, so the softmax need not take another pass) */
+VATTR static float VPFX(scores_i8)(float *s, const int32_t *dot, const float *ks, float qs,
+                                   float scale, int n) {
     const nd_v8f q = VPFX(splat)(qs), sc = VPFX(splat)(scale);
+    nd_v8f mv = VPFX(splat)(-INFINITY);
     int i = 0;
     for (; i + 8 <= n; i += 8) {
         nd_v8i d;
         memcpy(&d, dot + i, 32);
-        VPFX(st)(s + i, __builtin_convertvector(d, nd_v8f) * (q * VPFX(ld)(ks + i)) * sc);
+        const nd_v8f x = __builtin_convertvector(d, nd_v8f) * (q * VPFX(ld)(ks + i)) * sc;
+        VPFX(st)(s + i, x);
+        mv = VPFX(vmax)(x, mv);
     }
-    for (; i < n; i++) s[i] = (float)dot[i] * (qs * ks[i]) * scale;
+    float mx = VPFX(hmax)(mv);
+    for (; i < n; i++) {
+        s[i] = (float)dot[i] * (qs * ks[i]) * scale;
+        mx = s[i] > mx ? s[i] : mx;
+    }
+    return mx;
 }
 
 /* max |x| */
@@ -437,33 +446,44 @@ VATTR static void VPFX(perm_group)(const int8_t *nat, int8_t *q, int cbits) {
     }
 }
 
-/* s *= vs (the V scales), then the int16 weights of the integer V product:
- * q[i] = rint(s[i] * k), k = min(32767 / max s, 16e6 / sum s). The second bound keeps
+/* The softmax of the scores s (their max mx given) and the int16 weights of the integer V
+ * product in one pass: e = exp(s - mx), summed as softmax_exp sums (8-lane partial sums, fixed
+ * tree, then the tail), then x = e * vs (the V scales) into s, and
+ * q[i] = rint(x[i] * k), k = min(32767 / max x, 16e6 / sum x). The second bound keeps
  * sum |q| * 127 (the largest |sum q v|) below 2^31, so the int32 sums never overflow; either
- * way a weight keeps at least ~14 bits relative to the row's total. Returns 1 / k. */
+ * way a weight keeps at least ~14 bits relative to the row's total. *esum = the sum of e;
+ * returns 1 / k (q[i] ~ x[i] / (1 / k)), 0 when every x is 0. q is zero-padded to an even
+ * count. The same bits as softmax_exp, then scaling and quantising in separate passes. */
 typedef int16_t nd_v8s __attribute__((vector_size(16)));
-VATTR static float VPFX(quant_w16)(float *s, const float *vs, int n, int16_t *q) {
-    nd_v8f mv = VPFX(splat)(0.f), sv = VPFX(splat)(0.f);
+VATTR static float VPFX(exp_w16)(float *s, int n, float mx, const float *vs, int16_t *q,
+                                 float *esum) {
+    const nd_v8f m8 = VPFX(splat)(mx);
+    nd_v8f acc = VPFX(splat)(0.f), mv = VPFX(splat)(0.f), sv = VPFX(splat)(0.f);
     int i = 0;
     for (; i + 8 <= n; i += 8) {
-        const nd_v8f x = VPFX(ld)(s + i) * VPFX(ld)(vs + i);
+        const nd_v8f e = VPFX(exp8)(VPFX(ld)(s + i) - m8);
+        acc = acc + e;
+        const nd_v8f x = e * VPFX(ld)(vs + i);
         VPFX(st)(s + i, x);
         mv = VPFX(vmax)(x, mv);
         sv = sv + x;
     }
-    float mx = VPFX(hmax)(mv), sum = VPFX(hsum)(sv);
+    float sum = VPFX(hsum)(acc), xmax = VPFX(hmax)(mv), xsum = VPFX(hsum)(sv);
     for (; i < n; i++) {
-        s[i] = s[i] * vs[i];
-        mx = s[i] > mx ? s[i] : mx;
-        sum += s[i];
+        const float e = VPFX(expf1)(s[i] - mx);
+        sum += e;
+        s[i] = e * vs[i];
+        xmax = s[i] > xmax ? s[i] : xmax;
+        xsum += s[i];
     }
+    *esum = sum;
     const int np = (n + 1) & ~1;
-    if (!(mx > 0.f)) {
+    if (!(xmax > 0.f)) {
         memset(q, 0, (size_t)np * sizeof(int16_t));
         return 0.f;
     }
-    float k = 32767.f / mx;
-    const float k2 = 16000000.f / sum;
+    float k = 32767.f / xmax;
+    const float k2 = 16000000.f / xsum;
     if (k2 < k) k = k2;
     const nd_v8f kv = VPFX(splat)(k), magic = VPFX(splat)(12582912.f);
     for (i = 0; i + 8 <= n; i += 8) {
@@ -481,5 +501,5 @@ static const nd_vops_t VPFX(vops) = {
     VPFX(mul),       VPFX(add_scaled), VPFX(add_mul), VPFX(lane_sum),  VPFX(mhc_mix),
     VPFX(lane_mean), VPFX(softmax_exp), VPFX(amax),  VPFX(quant),      VPFX(sigm1),
     VPFX(expf1),     VPFX(attn_v_i8), VPFX(attn_v_f32), VPFX(scores_i8), VPFX(perm_group),
-    VPFX(attn_v_i8_acc), VPFX(attn_v_f32_acc), VPFX(quant_w16),
+    VPFX(attn_v_i8_acc), VPFX(attn_v_f32_acc), VPFX(exp_w16),
 };

@@ -9,7 +9,7 @@
  *         then the per-token vector ops on x: zcn(x_t, g = x_{t+1}) [T*cols], softmax_exp(x_t)
  *         [T*cols] and its sums [T], x_t * sigmoid(x_{t+1}) [T*cols], silu(x_t * x_{t+1})
  *         [T*cols], and int32 q.k of the int8 activations as 64-wide heads: q = the first head,
- *         keys = every head [T*in_pad/64], then the int32 attention V product (attn_v_q16) of 3
+ *         keys = every head [T*in_pad/64], then the int32 attention V product (attn_v_blk) of 3
  *         rows of int16 weights (w[r][i] = 1000 * (r + 1) - 37 * i) over the same rows as
  *         values, summed in two calls (init 1 over the first 5 keys, then init 0) [3*64], then
  *         those int8 rows themselves [T*in_pad bytes]
@@ -98,17 +98,24 @@ int main(int argc, char **argv) {
             memcpy(vl + (size_t)t * cols, xt, cols * 4);
             isa->v->silu_mul(vl + (size_t)t * cols, xn, cols);
         }
-        const int nk = T * m.in_pad / 64;
-        const int8_t **kp = malloc(sizeof(void *) * nk);
-        for (int i = 0; i < nk; i++) kp[i] = a.xq + (size_t)i * 64;
+        /* the int8 heads as the cache holds them (blocked K, slot-pair V), each kernel called
+         * for two runs that meet inside a block and a pair */
+        const int nk = T * m.in_pad / 64, nkr = (nk + 7) & ~7;
+        int8_t *kb = calloc((size_t)nkr * 64, 1), *vb = calloc((size_t)nkr * 64, 1);
+        for (int s = 0; s < nk; s++)
+            for (int j = 0; j < 64; j++) {
+                kb[nd_k8_at(s, j, 64)] = a.xq[(size_t)s * 64 + j];
+                vb[nd_v8_at(s, j, 64)] = a.xq[(size_t)s * 64 + j];
+            }
         int32_t *qk = calloc(nk, 4);
-        isa->qk_i8(a.xq, kp, 0, nk, 64, qk);
+        isa->qk_blk(a.xq, 64, 1, kb, 0, 5, 64, qk, nk);
+        isa->qk_blk(a.xq, 64, 1, kb, 5, nk, 64, qk, nk);
         int16_t *w16 = calloc((size_t)3 * nk + 2, 2);
         for (int r = 0; r < 3; r++)
             for (int i = 0; i < nk; i++) w16[(size_t)r * nk + i] = (int16_t)(1000 * (r + 1) - 37 * i);
         int32_t av[3 * 64];
-        isa->attn_v_q16(av, (const void *const *)kp, 0, w16, nk, 3, 5, 64, 1);
-        isa->attn_v_q16(av, (const void *const *)kp + 5, 0, w16 + 5, nk, 3, nk - 5, 64, 0);
+        isa->attn_v_blk(av, vb, 0, 5, w16, nk, 3, 64, 1);
+        isa->attn_v_blk(av, vb, 5, nk, w16 + 5, nk, 3, 64, 0);
         fwrite(vz, 4, tc, o);
         fwrite(vs, 4, tc, o);
         fwrite(sums, 4, T, o);
