@@ -465,40 +465,6 @@ ND_AVX2 static float avx2_dot(const float *a, const float *b, int n) {
     return s;
 }
 
-ND_AVX2 static void avx2_axpy(float a, const float *x, float *y, int n) {
-    const __m256 av = _mm256_set1_ps(a);
-    int i = 0;
-    for (; i + 8 <= n; i += 8)
-        _mm256_storeu_ps(y + i, _mm256_fmadd_ps(av, _mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i)));
-    for (; i < n; i++) y[i] += a * x[i];
-}
-
-ND_AVX2 static float avx2_dot_i8f(const float *q, const int8_t *k, int n) {
-    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
-    int i = 0;
-    for (; i + 16 <= n; i += 16) {
-        __m128i kb = _mm_loadu_si128((const __m128i *)(k + i));
-        __m256 k0 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(kb));
-        __m256 k1 = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(kb, 8)));
-        s0 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i), k0, s0);
-        s1 = _mm256_fmadd_ps(_mm256_loadu_ps(q + i + 8), k1, s1);
-    }
-    float s = avx2_hsum(_mm256_add_ps(s0, s1));
-    for (; i < n; i++) s += q[i] * (float)k[i];
-    return s;
-}
-
-ND_AVX2 static void avx2_axpy_i8(float a, const int8_t *x, float *y, int n) {
-    const __m256 av = _mm256_set1_ps(a);
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        __m128i xb = _mm_loadl_epi64((const __m128i *)(x + i));
-        __m256 xv = _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(xb));
-        _mm256_storeu_ps(y + i, _mm256_fmadd_ps(av, xv, _mm256_loadu_ps(y + i)));
-    }
-    for (; i < n; i++) y[i] += a * (float)x[i];
-}
-
 static inline int32_t nd_qsum(const int8_t *q, int n) {
     int32_t s = 0;
     for (int j = 0; j < n; j++) s += q[j];

@@ -177,35 +177,6 @@ static float neon_dotf(const float *a, const float *b, int n) {
     return s;
 }
 
-static void neon_axpy(float a, const float *x, float *y, int n) {
-    int i = 0;
-    for (; i + 4 <= n; i += 4) vst1q_f32(y + i, vfmaq_n_f32(vld1q_f32(y + i), vld1q_f32(x + i), a));
-    for (; i < n; i++) y[i] += a * x[i];
-}
-
-static float neon_dot_i8f(const float *q, const int8_t *k, int n) {
-    float32x4_t s0 = vdupq_n_f32(0.f), s1 = vdupq_n_f32(0.f);
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        int16x8_t k16 = vmovl_s8(vld1_s8(k + i));
-        s0 = vfmaq_f32(s0, vld1q_f32(q + i), vcvtq_f32_s32(vmovl_s16(vget_low_s16(k16))));
-        s1 = vfmaq_f32(s1, vld1q_f32(q + i + 4), vcvtq_f32_s32(vmovl_high_s16(k16)));
-    }
-    float s = vaddvq_f32(vaddq_f32(s0, s1));
-    for (; i < n; i++) s += q[i] * (float)k[i];
-    return s;
-}
-
-static void neon_axpy_i8(float a, const int8_t *x, float *y, int n) {
-    int i = 0;
-    for (; i + 8 <= n; i += 8) {
-        int16x8_t x16 = vmovl_s8(vld1_s8(x + i));
-        vst1q_f32(y + i, vfmaq_n_f32(vld1q_f32(y + i), vcvtq_f32_s32(vmovl_s16(vget_low_s16(x16))), a));
-        vst1q_f32(y + i + 4, vfmaq_n_f32(vld1q_f32(y + i + 4), vcvtq_f32_s32(vmovl_high_s16(x16)), a));
-    }
-    for (; i < n; i++) y[i] += a * (float)x[i];
-}
-
 /* The dot-product instruction's arithmetic without it: lane i += the 4 products of bytes
  * 4i..4i+3 (two adjacent products fit int16 since |q|, |k| <= 127). */
 static inline int32x4_t neon_sdot4(int32x4_t acc, int8x16_t w, int8x16_t x) {

@@ -126,20 +126,6 @@ static float port_dot(const float *a, const float *b, int n) {
     return s;
 }
 
-static void port_axpy(float a, const float *x, float *y, int n) {
-    for (int i = 0; i < n; i++) y[i] += a * x[i];
-}
-
-static float port_dot_i8f(const float *q, const int8_t *k, int n) {
-    float s = 0.f;
-    for (int i = 0; i < n; i++) s += q[i] * (float)k[i];
-    return s;
-}
-
-static void port_axpy_i8(float a, const int8_t *x, float *y, int n) {
-    for (int i = 0; i < n; i++) y[i] += a * (float)x[i];
-}
-
 static void port_qk_blk(const int8_t *q, int ldq, int rows, const int8_t *K, int a, int b,
                         int hd, int32_t *out, int ldo) {
     for (int r = 0; r < rows; r++)

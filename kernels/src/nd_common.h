@@ -65,7 +65,6 @@ typedef int32_t nd_v8i __attribute__((vector_size(32)));
 
 /* The per-token vector operations outside the CQ products, one table per ISA (nd_vec_impl.h). */
 typedef struct nd_vops {
-    float (*sumsq)(const float *x, int n);
     void (*zcn)(const float *x, const float *g, float *y, int n); /* g NULL: rms_unit */
     void (*rope)(float *x, int hd, const float *c, const float *s);
     void (*gate)(float *o, const float *g, int n);            /* o *= sigmoid(g) */
@@ -81,16 +80,11 @@ typedef struct nd_vops {
     float (*amax)(const float *x, int n);
     int32_t (*quant)(const float *x, int n, float inv, int8_t *q); /* returns sum of q */
     float (*sigm)(float x);
-    float (*exp)(float x);
-    /* out[r][:hd] = sum_i w[r * n + i] * v_i for r < rep (v_i int8 or FP32) */
-    void (*attn_v_i8)(float *out, const void *const *vp, int off, const float *w, int rep, int n, int hd);
-    void (*attn_v_f32)(float *out, const void *const *vp, int off, const float *w, int rep, int n, int hd);
     /* s[i] = dot[i] * (qs * ks[i]) * scale; returns max s (-inf when n == 0) */
     float (*scores_i8)(float *s, const int32_t *dot, const float *ks, float qs, float scale, int n);
     void (*perm_group)(const int8_t *nat, int8_t *q, int cbits); /* 128 bytes, nd_perm_index */
-    /* out[r][:hd] (+)= sum_{i<n} w[r * ldw + i] * v_i for r < rows; init 0 adds to out */
-    void (*attn_v_i8_acc)(float *out, const void *const *vp, int off, const float *w, int ldw,
-                          int rows, int n, int hd, int init);
+    /* FP32 attention: out[r][:hd] (+)= sum_{i<n} w[r * ldw + i] * v_i for r < rows; init 0
+     * adds to out */
     void (*attn_v_f32_acc)(float *out, const void *const *vp, int off, const float *w, int ldw,
                            int rows, int n, int hd, int init);
     /* the softmax of s (max mx) times the V scales vs, as int16 weights q for attn_v_blk
@@ -111,12 +105,8 @@ typedef struct nd_isa {
                    float *scratch);
     void (*mm_i8)(const nd_cq_t *m, const nd_act_t *a, float *y, int ldy, int r0, int r1,
                   uint8_t *scratch);
-    /* dot of two FP32 vectors and y += a*x, for attention */
+    /* dot of two FP32 vectors (FP32 attention, probe pooling, the engram gate) */
     float (*dot)(const float *a, const float *b, int n);
-    void (*axpy)(float a, const float *x, float *y, int n);
-    /* int8 KV: dot of FP32 q with int8 k, and y += a * int8 v */
-    float (*dot_i8)(const float *q, const int8_t *k, int n);
-    void (*axpy_i8)(float a, const int8_t *x, float *y, int n);
     /* int8 peak probe: n iterations of independent int8 multiply-accumulates; returns MACs done */
     double (*peak_i8)(long iters);
     /* attention over the int8 K cache (the blocked layout of nd_k8_at): exact int32 dots

@@ -25,26 +25,15 @@
     memcpy(&r_, &c0_, 16), memcpy((char *)&r_ + 16, &c1_, 16);                                \
     r_;                                                                                       \
 })
-#define ND_LDB8(p) ({                                                                           \
-    int16x8_t w16_ = vmovl_s8(vld1_s8(p));                                                    \
-    float32x4_t lo_ = vcvtq_f32_s32(vmovl_s16(vget_low_s16(w16_)));                           \
-    float32x4_t hi_ = vcvtq_f32_s32(vmovl_high_s16(w16_));                                    \
-    nd_v8f r_;                                                                                \
-    memcpy(&r_, &lo_, 16);                                                                    \
-    memcpy((char *)&r_ + 16, &hi_, 16);                                                       \
-    r_;                                                                                       \
-})
 #endif
 #include "nd_vec_impl.h"
 #undef ND_FMA8
-#undef ND_LDB8
 #undef VPFX
 #undef VATTR
 #if defined(__x86_64__)
 #define VPFX(n) avx2v_##n
 #define VATTR __attribute__((target("avx2,fma")))
 #define ND_FMA8(a, b, c) ((nd_v8f)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))
-#define ND_LDB8(p) ((nd_v8f)_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(p)))))
 #define ND_PACK8(dst, v)                                                                        \
     do {                                                                                        \
         __m256i v_;                                                                             \
@@ -55,7 +44,6 @@
 #include "nd_vec_impl.h"
 #undef ND_PACK8
 #undef ND_FMA8
-#undef ND_LDB8
 #undef VPFX
 #undef VATTR
 #endif
@@ -68,25 +56,25 @@
 #endif
 
 static const nd_isa_t ISA_PORTABLE = {"portable",   nd_fwht_portable, port_mv_f32, port_mv_i8,
-                                      port_mm_f32,  port_mm_i8,       port_dot,    port_axpy,
-                                      port_dot_i8f, port_axpy_i8, port_peak_i8,
+                                      port_mm_f32,  port_mm_i8,       port_dot,
+                                      port_peak_i8,
                                       port_qk_blk,  port_attn_v_blk, &gen_vops};
 #if defined(__x86_64__)
 static const nd_isa_t ISA_AVX2 = {"avx2",      avx2_fwht, avx2_mv_f32, avx2_mv_i8,  avx2_mm_f32,
-                                  avx2_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, avx2_peak_i8,
+                                  avx2_mm_i8,  avx2_dot,  avx2_peak_i8,
                                   avx2_qk_blk, avx2_attn_v_blk, &avx2v_vops};
 #ifdef ND_HAVE_VNNI
 static const nd_isa_t ISA_VNNI = {"avx2_vnni", avx2_fwht, avx2_mv_f32, vnni_mv_i8,  avx2_mm_f32,
-                                  vnni_mm_i8,  avx2_dot,  avx2_axpy,   avx2_dot_i8f, avx2_axpy_i8, vnni_peak_i8,
+                                  vnni_mm_i8,  avx2_dot,  vnni_peak_i8,
                                   vnni_qk_blk, vnni_attn_v_blk, &avx2v_vops};
 #endif
 #endif
 #if defined(__aarch64__)
 static const nd_isa_t ISA_NEON = {"neon",      neon_fwht, neon_mv_f32, neon_mv_i8,  neon_mm_f32,
-                                  neon_mm_i8,  neon_dotf, neon_axpy,   neon_dot_i8f, neon_axpy_i8, neon_peak_i8,
+                                  neon_mm_i8,  neon_dotf, neon_peak_i8,
                                   neon_qk_blk, neon_attn_v_blk, &gen_vops};
 static const nd_isa_t ISA_NDOT = {"neon_dot",  neon_fwht, neon_mv_f32, ndot_mv_i8,  neon_mm_f32,
-                                  ndot_mm_i8,  neon_dotf, neon_axpy,   neon_dot_i8f, neon_axpy_i8, ndot_peak_i8,
+                                  ndot_mm_i8,  neon_dotf, ndot_peak_i8,
                                   ndot_qk_blk, neon_attn_v_blk, &gen_vops};
 #endif
 

@@ -341,7 +341,7 @@ typedef int8_t nd_v8b __attribute__((vector_size(8)));
 /* nr (1..4) rows at a time (row r's weights at w[r * ldw]); constant nr after inlining keeps the
  * accumulators in registers. init 0 continues sums already in out: a key range split into blocks
  * gives the same bits as one pass, because each accumulator sees the same sequence of FMAs. */
-#define ND_ATTN_V(NAME, NAME_NR, NAME_ACC, VT, LOADV)                                              \
+#define ND_ATTN_V(NAME_NR, NAME_ACC, VT, LOADV)                                              \
     VATTR static inline __attribute__((always_inline)) void NAME_NR(                              \
         float *out, const void *const *vp, int off, const float *w, int ldw, int nr, int n,      \
         int hd, int init) {                                                                      \
@@ -392,10 +392,6 @@ typedef int8_t nd_v8b __attribute__((vector_size(8)));
             }                                                                                    \
         }                                                                                        \
     }                                                                                            \
-    VATTR static void NAME(float *out, const void *const *vp, int off, const float *w, int rep,  \
-                           int n, int hd) {                                                      \
-        NAME_ACC(out, vp, off, w, n, rep, n, hd, 1);                                             \
-    }
 
 /* a * b + c, fused where the ISA has it (ND_FMA8): attention only, where the ISAs need not agree
  * bit for bit (the rest of this file keeps separate multiply and add) */
@@ -407,18 +403,7 @@ VATTR static inline nd_v8f VPFX(fma)(nd_v8f a, nd_v8f b, nd_v8f c) {
 #endif
 }
 
-/* 8 int8 -> 8 floats: ND_LDB8 is the ISA's widening load where one is given */
-VATTR static inline nd_v8f VPFX(ldb)(const int8_t *p) {
-#ifdef ND_LDB8
-    return ND_LDB8(p);
-#else
-    nd_v8f f = {p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7]};
-    return f;
-#endif
-}
-
-ND_ATTN_V(VPFX(attn_v_i8), VPFX(attn_v_i8_nr), VPFX(attn_v_i8_acc), int8_t, VPFX(ldb))
-ND_ATTN_V(VPFX(attn_v_f32), VPFX(attn_v_f32_nr), VPFX(attn_v_f32_acc), float, VPFX(ld))
+ND_ATTN_V(VPFX(attn_v_f32_nr), VPFX(attn_v_f32_acc), float, VPFX(ld))
 #undef ND_ATTN_V
 
 /* The kernels' int8 activation layout of one 128-group (nd_perm_index) from natural order:
@@ -497,9 +482,22 @@ VATTR static float VPFX(exp_w16)(float *s, int n, float mx, const float *vs, int
 }
 
 static const nd_vops_t VPFX(vops) = {
-    VPFX(sumsq),     VPFX(zcn),      VPFX(rope),     VPFX(gate),       VPFX(silu_mul),
-    VPFX(mul),       VPFX(add_scaled), VPFX(add_mul), VPFX(lane_sum),  VPFX(mhc_mix),
-    VPFX(lane_mean), VPFX(softmax_exp), VPFX(amax),  VPFX(quant),      VPFX(sigm1),
-    VPFX(expf1),     VPFX(attn_v_i8), VPFX(attn_v_f32), VPFX(scores_i8), VPFX(perm_group),
-    VPFX(attn_v_i8_acc), VPFX(attn_v_f32_acc), VPFX(exp_w16),
+    .zcn = VPFX(zcn),
+    .rope = VPFX(rope),
+    .gate = VPFX(gate),
+    .silu_mul = VPFX(silu_mul),
+    .mul = VPFX(mul),
+    .add_scaled = VPFX(add_scaled),
+    .add_mul = VPFX(add_mul),
+    .lane_sum = VPFX(lane_sum),
+    .mhc_mix = VPFX(mhc_mix),
+    .lane_mean = VPFX(lane_mean),
+    .softmax_exp = VPFX(softmax_exp),
+    .amax = VPFX(amax),
+    .quant = VPFX(quant),
+    .sigm = VPFX(sigm1),
+    .scores_i8 = VPFX(scores_i8),
+    .perm_group = VPFX(perm_group),
+    .attn_v_f32_acc = VPFX(attn_v_f32_acc),
+    .exp_w16 = VPFX(exp_w16),
 };
