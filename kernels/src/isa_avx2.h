@@ -506,11 +506,7 @@ static inline int32_t nd_qsum(const int8_t *q, int n) {
                 int32_t ta[8], tb[8];                                                             \
                 _mm256_storeu_si256((__m256i *)ta, ra);                                           \
                 _mm256_storeu_si256((__m256i *)tb, rb);                                           \
-                for (int i = 0; i < 8; i++)                                                       \
-                    if (s0 + i >= a && s0 + i < b) {                                              \
-                        ya[s0 + i] = ta[i];                                                       \
-                        if (two) yb[s0 + i] = tb[i];                                              \
-                    }                                                                             \
+                nd_store_in_run(ya, yb, ta, tb, s0, 8, a, b);                                     \
             }                                                                                     \
         }                                                                                         \
         bi += NB;                                                                                 \

@@ -226,11 +226,7 @@ static inline int32x4_t neon_sdot4(int32x4_t acc, int8x16_t w, int8x16_t x) {
                             int32_t ta[4], tb[4];                                               \
                             vst1q_s32(ta, sa[u]);                                               \
                             vst1q_s32(tb, sb[u]);                                               \
-                            for (int i = 0; i < 4; i++)                                         \
-                                if (s0 + i >= a && s0 + i < b) {                                \
-                                    ya[s0 + i] = ta[i];                                         \
-                                    if (two) yb[s0 + i] = tb[i];                                \
-                                }                                                               \
+                            nd_store_in_run(ya, yb, ta, tb, s0, 4, a, b);                       \
                         }                                                                       \
                     }                                                                           \
                     bi += nb;                                                                   \

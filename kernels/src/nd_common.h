@@ -136,6 +136,17 @@ static inline size_t nd_v8_at(int s, int j, int hd) {
     return (size_t)(s >> 1) * 2 * hd + (size_t)j * 2 + (s & 1);
 }
 
+/* The dots of a block that a run of slots [a, b) starts or ends inside: of the n keys from slot
+ * s0 (ta, tb: two query rows' dots), only those in the run are stored (yb NULL: one row). */
+static inline void nd_store_in_run(int32_t *ya, int32_t *yb, const int32_t *ta, const int32_t *tb,
+                                   int s0, int n, int a, int b) {
+    for (int i = 0; i < n; i++)
+        if (s0 + i >= a && s0 + i < b) {
+            ya[s0 + i] = ta[i];
+            if (yb) yb[s0 + i] = tb[i];
+        }
+}
+
 /* scratch sizes for mm kernels */
 #define ND_MM_SCRATCH_BYTES (16 * ND_GROUP * 4 * 2 + 256)
 

@@ -652,61 +652,50 @@ static void store_kv8(nd_engine_t *e, int l, int t) {
     }
 }
 
+/* The keys query position pt attends: int8, the slot runs in j->runs; FP32, the pointer lists
+ * of gather_keys. Returns how many. */
+static int attended(nd_engine_t *e, att_job *j, int pt) {
+    if (!e->int8) return gather_keys(e, j->l, pt);
+    key_runs(e, pt, &j->runs);
+    int n = 0;
+    for (int k = 0; k < j->runs.n; k++) n += j->runs.b[k] - j->runs.a[k];
+    return n;
+}
+
 static void attention_chunk(nd_engine_t *e, int l, int T) {
-    const nd_model_t *m = e->m;
-    const int hd = m->hd, kvd = m->KV * hd;
+    const int kvd = e->m->KV * e->m->hd;
     const size_t lbase = (size_t)l * e->cap;
     const int p0 = e->pos;
     /* the window start stays put over the chunk: every key list is a prefix of the last one */
     const int shared = e->window <= 0 || p0 + T - e->window <= e->sinks;
+    const pool_fn part = e->int8 ? att_part_i8 : att_part_f32;
     att_job j = {e, l, 0, 1, 0, T, {0, {0}, {0}}};
-    if (e->int8) {
-        if (shared) {
-            /* no slot of the chunk holds a key any of its queries attends: all enter at once */
-            for (int t = 0; t < T; t++) store_kv8(e, l, t);
-            key_runs(e, p0 + T - 1, &j.runs);
-            for (int k = 0; k < j.runs.n; k++) j.n_last += j.runs.b[k] - j.runs.a[k];
-            for (int t0 = 0; t0 < T; t0 += e->att_group) {
-                j.t0 = t0;
-                j.nq = T - t0 < e->att_group ? T - t0 : e->att_group;
-                const long work = (long)j.nq * j.n_last;
-                pool_run(e->pool, att_part_i8, &j, work >= 256 ? e->nthreads : 1);
-            }
-        } else {
-            /* the window slides inside the chunk: a token's slot held the key that left the
-             * window as it arrived, which no later query attends, so each token enters and
-             * attends in turn */
-            for (int t = 0; t < T; t++) {
-                store_kv8(e, l, t);
-                key_runs(e, p0 + t, &j.runs);
-                j.n_last = 0;
-                for (int k = 0; k < j.runs.n; k++) j.n_last += j.runs.b[k] - j.runs.a[k];
-                j.t0 = t;
-                j.nq = 1;
-                j.T = t + 1;
-                pool_run(e->pool, att_part_i8, &j, j.n_last >= 256 ? e->nthreads : 1);
-            }
-        }
-        return;
-    }
     if (shared) {
-        j.n_last = gather_keys(e, l, p0 + T - 1);
+        /* int8: no slot of the chunk holds a key any of its queries attends, so the chunk's
+         * K/V all enter the cache first */
+        for (int t = 0; e->int8 && t < T; t++) store_kv8(e, l, t);
+        j.n_last = attended(e, &j, p0 + T - 1);
         for (int t0 = 0; t0 < T; t0 += e->att_group) {
             j.t0 = t0;
             j.nq = T - t0 < e->att_group ? T - t0 : e->att_group;
             const long work = (long)j.nq * j.n_last;
-            pool_run(e->pool, att_part_f32, &j, work >= 256 ? e->nthreads : 1);
+            pool_run(e->pool, part, &j, work >= 256 ? e->nthreads : 1);
         }
     } else {
+        /* the window slides inside the chunk: query by query (int8: a token's slot held the
+         * key that left the window as it arrived, which no later query attends, so each token
+         * enters the cache just before it attends) */
         for (int t = 0; t < T; t++) {
-            j.n_last = gather_keys(e, l, p0 + t);
+            if (e->int8) store_kv8(e, l, t);
+            j.n_last = attended(e, &j, p0 + t);
             j.t0 = t;
             j.nq = 1;
             j.T = t + 1;
-            pool_run(e->pool, att_part_f32, &j, j.n_last >= 256 ? e->nthreads : 1);
+            pool_run(e->pool, part, &j, j.n_last >= 256 ? e->nthreads : 1);
         }
     }
-    /* now the chunk's keys enter the cache */
+    if (e->int8) return;
+    /* FP32: now the chunk's keys enter the cache */
     for (int t = 0; t < T; t++) {
         const size_t slot = lbase + kv_slot(e, p0 + t);
         memcpy(e->kf + slot * kvd, e->kb + (size_t)t * kvd, kvd * sizeof(float));
