@@ -283,32 +283,47 @@ static int act_compat(const nd_cq_t *a, const nd_cq_t *b) {
            a->fast == b->fast && a->cbscale == b->cbscale;
 }
 
+/* Up to 4 products of one prepared activation as one job: their 8-row blocks are split over the
+ * threads together, so the products hand work to the pool once, not once each (a decode step
+ * makes ~10 hand-offs per layer, each a wake-up and a wait for the slowest part). Every row is
+ * still computed by the same kernel, so the bits do not depend on the thread count. */
 typedef struct {
     const nd_isa_t *isa;
-    const nd_cq_t *m;
     const nd_act_t *a;
-    float *y;
-    int ldy, r0, r1, int8;
+    int int8, n;
+    const nd_cq_t *m[4];
+    float *y[4];
+    int ldy[4], r0[4], r1[4];
+    int nb[5]; /* product i owns blocks [nb[i], nb[i + 1]) of the job */
 } mm_job;
 
-static void mm_part(void *ctx, int part, int nparts) {
-    mm_job *j = ctx;
-    int nb = (j->r1 - j->r0 + 7) / 8;
-    int b0 = (int)((long)nb * part / nparts), b1 = (int)((long)nb * (part + 1) / nparts);
-    int r0 = j->r0 + 8 * b0, r1 = j->r0 + 8 * b1;
-    if (r1 > j->r1) r1 = j->r1;
-    if (r0 >= r1) return;
+static void mm_rows(const mm_job *j, int i, int r0, int r1) {
     const nd_isa_t *isa = j->isa;
-    if (j->int8 && j->m->fast) {
+    const nd_cq_t *m = j->m[i];
+    if (j->int8 && m->fast) {
         if (j->a->T == 1)
-            isa->mv_i8(j->m, j->a, j->y, r0, r1);
+            isa->mv_i8(m, j->a, j->y[i], r0, r1);
         else
-            isa->mm_i8(j->m, j->a, j->y, j->ldy, r0, r1, NULL);
+            isa->mm_i8(m, j->a, j->y[i], j->ldy[i], r0, r1, NULL);
     } else {
         if (j->a->T == 1)
-            isa->mv_f32(j->m, j->a->xr, j->y, r0, r1);
+            isa->mv_f32(m, j->a->xr, j->y[i], r0, r1);
         else
-            isa->mm_f32(j->m, j->a, j->y, j->ldy, r0, r1, NULL);
+            isa->mm_f32(m, j->a, j->y[i], j->ldy[i], r0, r1, NULL);
+    }
+}
+
+static void mm_part(void *ctx, int part, int nparts) {
+    const mm_job *j = ctx;
+    const int nb = j->nb[j->n];
+    const int b0 = (int)((long)nb * part / nparts), b1 = (int)((long)nb * (part + 1) / nparts);
+    for (int i = 0; i < j->n; i++) {
+        const int lo = b0 > j->nb[i] ? b0 : j->nb[i], hi = b1 < j->nb[i + 1] ? b1 : j->nb[i + 1];
+        if (lo >= hi) continue;
+        const int r0 = j->r0[i] + 8 * (lo - j->nb[i]);
+        int r1 = j->r0[i] + 8 * (hi - j->nb[i]);
+        if (r1 > j->r1[i]) r1 = j->r1[i];
+        mm_rows(j, i, r0, r1);
     }
 }
 
@@ -317,11 +332,27 @@ static void mm_part(void *ctx, int part, int nparts) {
 #define ND_MT_MIN_WORK 1e5
 #endif
 
+/* products i < n: y[i][t * ldy[i] + r] for rows [r0[i], r1[i]) of m[i] (y indexed by absolute
+ * row), all of the activation prepared last */
+static void matmul_n(nd_engine_t *e, int n, const nd_cq_t *const *m, float *const *y,
+                     const int *ldy, const int *r0, const int *r1) {
+    mm_job j = {e->isa, &e->act, e->int8, n, {0}, {0}, {0}, {0}, {0}, {0}};
+    double work = 0;
+    for (int i = 0; i < n; i++) {
+        j.m[i] = m[i];
+        j.y[i] = y[i];
+        j.ldy[i] = ldy[i];
+        j.r0[i] = r0[i];
+        j.r1[i] = r1[i];
+        j.nb[i + 1] = j.nb[i] + (r1[i] - r0[i] + 7) / 8;
+        work += (double)(r1[i] - r0[i]) * m[i]->in_pad * e->act.T;
+    }
+    pool_run(e->pool, mm_part, &j, work >= ND_MT_MIN_WORK ? e->nthreads : 1);
+}
+
 /* y[t * ldy + r] for rows [r0, r1) of m (y is indexed by absolute row). */
 static void matmul(nd_engine_t *e, const nd_cq_t *m, float *y, int ldy, int r0, int r1) {
-    mm_job j = {e->isa, m, &e->act, y, ldy, r0, r1, e->int8};
-    double work = (double)(r1 - r0) * m->in_pad * e->act.T;
-    pool_run(e->pool, mm_part, &j, work >= ND_MT_MIN_WORK ? e->nthreads : 1);
+    matmul_n(e, 1, &m, &y, &ldy, &r0, &r1);
 }
 
 static void prepare(nd_engine_t *e, const nd_cq_t *m, const float *x, int T, int ldx) {
@@ -712,13 +743,20 @@ static void block(nd_engine_t *e, int l, int T) {
     double t0 = now_ns();
     for (int t = 0; t < T; t++) v->zcn(e->bx + (size_t)t * d, w->norm_in, e->h + (size_t)t * d, d);
     prepare(e, &w->q, e->h, T, d);
-    matmul(e, &w->q, e->qb, qd, 0, qd);
-    if (!act_compat(&w->q, &w->k)) prepare(e, &w->k, e->h, T, d);
-    matmul(e, &w->k, e->kb, kvd, 0, kvd);
-    if (!act_compat(&w->k, &w->v)) prepare(e, &w->v, e->h, T, d);
-    matmul(e, &w->v, e->vb, kvd, 0, kvd);
-    if (!act_compat(&w->v, &w->g)) prepare(e, &w->g, e->h, T, d);
-    matmul(e, &w->g, e->gb, qd, 0, qd);
+    if (act_compat(&w->q, &w->k) && act_compat(&w->q, &w->v) && act_compat(&w->q, &w->g)) {
+        const nd_cq_t *ms[4] = {&w->q, &w->k, &w->v, &w->g};
+        float *ys[4] = {e->qb, e->kb, e->vb, e->gb};
+        const int ld[4] = {qd, kvd, kvd, qd}, r0[4] = {0, 0, 0, 0};
+        matmul_n(e, 4, ms, ys, ld, r0, ld);
+    } else {
+        matmul(e, &w->q, e->qb, qd, 0, qd);
+        if (!act_compat(&w->q, &w->k)) prepare(e, &w->k, e->h, T, d);
+        matmul(e, &w->k, e->kb, kvd, 0, kvd);
+        if (!act_compat(&w->k, &w->v)) prepare(e, &w->v, e->h, T, d);
+        matmul(e, &w->v, e->vb, kvd, 0, kvd);
+        if (!act_compat(&w->v, &w->g)) prepare(e, &w->g, e->h, T, d);
+        matmul(e, &w->g, e->gb, qd, 0, qd);
+    }
     double t1 = now_ns();
     e->timers[1] += t1 - t0;
     for (int t = 0; t < T; t++) {
@@ -792,9 +830,16 @@ static void engram(nd_engine_t *e, int si, int T) {
         }
     }
     prepare(e, &w->key, e->e, T, ed);
-    matmul(e, &w->key, e->ek, d, 0, d);
-    if (!act_compat(&w->key, &w->value)) prepare(e, &w->value, e->e, T, ed);
-    matmul(e, &w->value, e->ev, d, 0, d);
+    if (act_compat(&w->key, &w->value)) {
+        const nd_cq_t *ms[2] = {&w->key, &w->value};
+        float *ys[2] = {e->ek, e->ev};
+        const int ld[2] = {d, d}, r0[2] = {0, 0};
+        matmul_n(e, 2, ms, ys, ld, r0, ld);
+    } else {
+        matmul(e, &w->key, e->ek, d, 0, d);
+        prepare(e, &w->value, e->e, T, ed);
+        matmul(e, &w->value, e->ev, d, 0, d);
+    }
     float *vh = e->vhist + (size_t)si * e->R * d;
     const float isd = 1.f / sqrtf((float)d);
     for (int t = 0; t < T; t++) {
