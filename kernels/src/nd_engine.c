@@ -359,6 +359,24 @@ static void prepare(nd_engine_t *e, const nd_cq_t *m, const float *x, int T, int
     nd_act_prepare(e->isa, m, &e->act, x, T, ldx, e->int8);
 }
 
+/* n products of the same input x ([T][ldx]): prepared once and run as one job when their
+ * activation layouts agree, else one by one (re-prepared where a layout changes) */
+static void matmul_x(nd_engine_t *e, int n, const nd_cq_t *const *m, float *const *y,
+                     const int *ldy, const int *r0, const int *r1, const float *x, int T,
+                     int ldx) {
+    prepare(e, m[0], x, T, ldx);
+    int same = 1;
+    for (int i = 1; i < n; i++) same &= act_compat(m[0], m[i]);
+    if (same) {
+        matmul_n(e, n, m, y, ldy, r0, r1);
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (i && !act_compat(m[i - 1], m[i])) prepare(e, m[i], x, T, ldx);
+        matmul_n(e, 1, m + i, y + i, ldy + i, r0 + i, r1 + i);
+    }
+}
+
 /* Dense FP32 row of a CQ matrix (embedding, engram tables): codebook x norm, inverse rotation. */
 static void decode_row_at(nd_engine_t *e, const nd_cq_t *m, int r, float *out, const uint8_t *row,
                           const uint16_t *norms);
@@ -742,20 +760,11 @@ static void block(nd_engine_t *e, int l, int T) {
     const int half = hd / 2;
     double t0 = now_ns();
     for (int t = 0; t < T; t++) v->zcn(e->bx + (size_t)t * d, w->norm_in, e->h + (size_t)t * d, d);
-    prepare(e, &w->q, e->h, T, d);
-    if (act_compat(&w->q, &w->k) && act_compat(&w->q, &w->v) && act_compat(&w->q, &w->g)) {
+    {
         const nd_cq_t *ms[4] = {&w->q, &w->k, &w->v, &w->g};
         float *ys[4] = {e->qb, e->kb, e->vb, e->gb};
         const int ld[4] = {qd, kvd, kvd, qd}, r0[4] = {0, 0, 0, 0};
-        matmul_n(e, 4, ms, ys, ld, r0, ld);
-    } else {
-        matmul(e, &w->q, e->qb, qd, 0, qd);
-        if (!act_compat(&w->q, &w->k)) prepare(e, &w->k, e->h, T, d);
-        matmul(e, &w->k, e->kb, kvd, 0, kvd);
-        if (!act_compat(&w->k, &w->v)) prepare(e, &w->v, e->h, T, d);
-        matmul(e, &w->v, e->vb, kvd, 0, kvd);
-        if (!act_compat(&w->v, &w->g)) prepare(e, &w->g, e->h, T, d);
-        matmul(e, &w->g, e->gb, qd, 0, qd);
+        matmul_x(e, 4, ms, ys, ld, r0, ld, e->h, T, d);
     }
     double t1 = now_ns();
     e->timers[1] += t1 - t0;
@@ -829,16 +838,11 @@ static void engram(nd_engine_t *e, int si, int T) {
             memcpy(dst, e->tmp, sub * sizeof(float));
         }
     }
-    prepare(e, &w->key, e->e, T, ed);
-    if (act_compat(&w->key, &w->value)) {
+    {
         const nd_cq_t *ms[2] = {&w->key, &w->value};
         float *ys[2] = {e->ek, e->ev};
         const int ld[2] = {d, d}, r0[2] = {0, 0};
-        matmul_n(e, 2, ms, ys, ld, r0, ld);
-    } else {
-        matmul(e, &w->key, e->ek, d, 0, d);
-        prepare(e, &w->value, e->e, T, ed);
-        matmul(e, &w->value, e->ev, d, 0, d);
+        matmul_x(e, 2, ms, ys, ld, r0, ld, e->e, T, ed);
     }
     float *vh = e->vhist + (size_t)si * e->R * d;
     const float isd = 1.f / sqrtf((float)d);
@@ -995,12 +999,14 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
         double tm = now_ns();
         const int s = l % nl;
         for (int t = 0; t < T; t++) v->zcn(e->X + (size_t)t * ld, NULL, e->nx + (size_t)t * ld, ld);
-        prepare(e, &m->phi_pre, e->nx, T, ld);
-        matmul(e, &m->phi_pre, e->hp - l * nl, nl, l * nl, (l + 1) * nl);
-        if (!act_compat(&m->phi_pre, &m->phi_post)) prepare(e, &m->phi_post, e->nx, T, ld);
-        matmul(e, &m->phi_post, e->hq - l * nl, nl, l * nl, (l + 1) * nl);
-        if (!act_compat(&m->phi_post, &m->phi_res)) prepare(e, &m->phi_res, e->nx, T, ld);
-        matmul(e, &m->phi_res, e->hr - l * nl * nl, nl * nl, l * nl * nl, (l + 1) * nl * nl);
+        {
+            /* the three mixing maps of this layer: rows l*nl.. of phi_pre/post, l*nl*nl.. of phi_res */
+            const nd_cq_t *ms[3] = {&m->phi_pre, &m->phi_post, &m->phi_res};
+            float *ys[3] = {e->hp - l * nl, e->hq - l * nl, e->hr - l * nl * nl};
+            const int ldy[3] = {nl, nl, nl * nl}, r0[3] = {l * nl, l * nl, l * nl * nl};
+            const int r1[3] = {(l + 1) * nl, (l + 1) * nl, (l + 1) * nl * nl};
+            matmul_x(e, 3, ms, ys, ldy, r0, r1, e->nx, T, ld);
+        }
         for (int t = 0; t < T; t++) {
             float hpre[4];
             for (int i = 0; i < nl; i++)
