@@ -128,7 +128,9 @@ def test_threaded_attention_over_long_caches_is_bit_identical() -> None:
     cf, _ = _load("tiny")
     tok = np.random.default_rng(0).integers(3, cf.geometry.vocab, 420).astype(np.int32)
     ref = NativeEngine(cf, "int8", window=64, sinks=300, threads=1, chunk=1).prefill(tok)
-    for threads, chunk in ((2, 1), (2, 32), (1, 32), (3, 7)):
+    # chunks of 2-4 tokens take the single-token product once per token, longer ones the
+    # blocked multi-token product: the same bits either way
+    for threads, chunk in ((2, 1), (2, 32), (1, 32), (3, 7), (2, 2), (1, 3), (2, 4)):
         e = NativeEngine(cf, "int8", window=64, sinks=300, threads=threads, chunk=chunk)
         assert np.array_equal(e.prefill(tok), ref), (threads, chunk)
     for chunk in (1, 32):  # FP32: the blocked product sums in another order than one row
