@@ -478,39 +478,76 @@ static inline int32_t nd_qsum(const int8_t *q, int n) {
  * QOFF(q) is what that exceeds the signed q . k by (0 for the signed AVX2 dot; 128 sum(q) for
  * the u8 x s8 VNNI dot of k ^ 0x80 = k + 128). Exact int32, so the bits of every ISA agree. */
 #define ND_QK_TILE 16 /* blocks: 128 keys, 8 KB at hd 64 */
-/* NB blocks (a constant, so the sums stay in registers) by two query rows */
-#define ND_QKB_PASS(NB, DOT, KEY)                                                                 \
+/* The dots of block bi + U (sums SA, SB of rows qa, qb) into the output: a whole block inside
+ * the run [a, b) at once, a block the run starts or ends inside lane by lane. */
+#define ND_QKB_STORE(U, SA, SB)                                                                   \
+    {                                                                                             \
+        const int s0 = (bi + (U)) * 8;                                                            \
+        const __m256i ra = _mm256_sub_epi32((SA), oa), rb = _mm256_sub_epi32((SB), ob);           \
+        if (s0 >= a && s0 + 8 <= b) {                                                             \
+            _mm256_storeu_si256((__m256i *)(ya + s0), ra);                                        \
+            if (two) _mm256_storeu_si256((__m256i *)(yb + s0), rb);                               \
+        } else {                                                                                  \
+            int32_t ta[8], tb[8];                                                                 \
+            _mm256_storeu_si256((__m256i *)ta, ra);                                               \
+            _mm256_storeu_si256((__m256i *)tb, rb);                                               \
+            nd_store_in_run(ya, yb, ta, tb, s0, 8, a, b);                                         \
+        }                                                                                         \
+    }
+
+/* chunk c of q (4 bytes) broadcast to every lane, for rows qa and qb */
+#define ND_QKB_Q(c)                                                                               \
+    int32_t xa_, xb_;                                                                             \
+    memcpy(&xa_, qa + 4 * (c), 4);                                                                \
+    memcpy(&xb_, qb + 4 * (c), 4);                                                                \
+    const __m256i va = _mm256_set1_epi32(xa_), vb = _mm256_set1_epi32(xb_);
+
+/* Four blocks by two query rows: eight independent sums, each a named variable (in arrays GCC
+ * kept copying the destructive multiply-accumulates' sums between registers and the stack). */
+#define ND_QKB_PASS4(DOT, KEY)                                                                    \
     {                                                                                             \
         const int8_t *kb = K + (size_t)bi * 8 * hdp;                                              \
-        __m256i sa[NB], sb[NB];                                                                   \
-        for (int u = 0; u < NB; u++) sa[u] = sb[u] = _mm256_setzero_si256();                      \
+        const size_t bs = (size_t)8 * hdp;                                                        \
+        __m256i a0 = _mm256_setzero_si256(), a1 = a0, a2 = a0, a3 = a0;                           \
+        __m256i b0 = a0, b1 = a0, b2 = a0, b3 = a0;                                               \
         for (int c = 0; c < nc; c++) {                                                            \
-            int32_t xa, xb;                                                                       \
-            memcpy(&xa, qa + 4 * c, 4);                                                           \
-            memcpy(&xb, qb + 4 * c, 4);                                                           \
-            const __m256i va = _mm256_set1_epi32(xa), vb = _mm256_set1_epi32(xb);                 \
-            for (int u = 0; u < NB; u++) {                                                        \
-                const __m256i k =                                                                 \
-                    KEY(_mm256_loadu_si256((const __m256i *)(kb + (size_t)u * 8 * hdp + 32 * c))); \
-                sa[u] = DOT(sa[u], k, va);                                                        \
-                sb[u] = DOT(sb[u], k, vb);                                                        \
-            }                                                                                     \
+            ND_QKB_Q(c)                                                                           \
+            const int8_t *kc = kb + 32 * c;                                                       \
+            const __m256i k0 = KEY(_mm256_loadu_si256((const __m256i *)kc));                      \
+            a0 = DOT(a0, k0, va);                                                                 \
+            b0 = DOT(b0, k0, vb);                                                                 \
+            const __m256i k1 = KEY(_mm256_loadu_si256((const __m256i *)(kc + bs)));               \
+            a1 = DOT(a1, k1, va);                                                                 \
+            b1 = DOT(b1, k1, vb);                                                                 \
+            const __m256i k2 = KEY(_mm256_loadu_si256((const __m256i *)(kc + 2 * bs)));           \
+            a2 = DOT(a2, k2, va);                                                                 \
+            b2 = DOT(b2, k2, vb);                                                                 \
+            const __m256i k3 = KEY(_mm256_loadu_si256((const __m256i *)(kc + 3 * bs)));           \
+            a3 = DOT(a3, k3, va);                                                                 \
+            b3 = DOT(b3, k3, vb);                                                                 \
         }                                                                                         \
-        for (int u = 0; u < NB; u++) {                                                            \
-            const int s0 = (bi + u) * 8;                                                          \
-            const __m256i ra = _mm256_sub_epi32(sa[u], oa), rb = _mm256_sub_epi32(sb[u], ob);     \
-            if (s0 >= a && s0 + 8 <= b) {                                                         \
-                _mm256_storeu_si256((__m256i *)(ya + s0), ra);                                    \
-                if (two) _mm256_storeu_si256((__m256i *)(yb + s0), rb);                           \
-            } else { /* a block the run starts or ends inside */                                 \
-                int32_t ta[8], tb[8];                                                             \
-                _mm256_storeu_si256((__m256i *)ta, ra);                                           \
-                _mm256_storeu_si256((__m256i *)tb, rb);                                           \
-                nd_store_in_run(ya, yb, ta, tb, s0, 8, a, b);                                     \
-            }                                                                                     \
-        }                                                                                         \
-        bi += NB;                                                                                 \
+        ND_QKB_STORE(0, a0, b0)                                                                   \
+        ND_QKB_STORE(1, a1, b1)                                                                   \
+        ND_QKB_STORE(2, a2, b2)                                                                   \
+        ND_QKB_STORE(3, a3, b3)                                                                   \
+        bi += 4;                                                                                  \
     }
+
+/* one block by two query rows (the last blocks of a tile) */
+#define ND_QKB_PASS1(DOT, KEY)                                                                    \
+    {                                                                                             \
+        const int8_t *kb = K + (size_t)bi * 8 * hdp;                                              \
+        __m256i a0 = _mm256_setzero_si256(), b0 = a0;                                             \
+        for (int c = 0; c < nc; c++) {                                                            \
+            ND_QKB_Q(c)                                                                           \
+            const __m256i k0 = KEY(_mm256_loadu_si256((const __m256i *)(kb + 32 * c)));           \
+            a0 = DOT(a0, k0, va);                                                                 \
+            b0 = DOT(b0, k0, vb);                                                                 \
+        }                                                                                         \
+        ND_QKB_STORE(0, a0, b0)                                                                   \
+        bi += 1;                                                                                  \
+    }
+
 #define ND_AVX2_QKB(NAME, ATTR, DOT, KEY, QOFF)                                                   \
     ATTR static void NAME(const int8_t *q, int ldq, int rows, const int8_t *K, int a, int b,    \
                           int hd, int32_t *out, int ldo) {                                        \
@@ -527,9 +564,9 @@ static inline int32_t nd_qsum(const int8_t *q, int n) {
                 int32_t *ya = out + (size_t)r * ldo, *yb = two ? ya + ldo : NULL;                 \
                 for (int bi = t0; bi < t1;) {                                                     \
                     if (t1 - bi >= 4) {                                                           \
-                        ND_QKB_PASS(4, DOT, KEY)                                                  \
+                        ND_QKB_PASS4(DOT, KEY)                                                    \
                     } else {                                                                      \
-                        ND_QKB_PASS(1, DOT, KEY)                                                  \
+                        ND_QKB_PASS1(DOT, KEY)                                                    \
                     }                                                                             \
                 }                                                                                 \
             }                                                                                     \
@@ -546,7 +583,36 @@ ND_AVX2_QKB(avx2_qk_blk, ND_AVX2, ND_SIGN_DOT, ND_QK_SIGNED, ND_QOFF_NONE)
  * sum, in natural order. A run that starts or ends inside a pair gives the outside slot weight
  * 0. Two rows per pass share each widened load; a tile of pairs stays in L1 across row pairs. */
 #define ND_AV_TILE 32 /* pairs: 64 slots, 4 KB at hd 64 */
-/* NR query rows (a constant, so the sums stay in registers) over the tile's pairs */
+/* One slot pair p for NR rows: WEIGHT(r) is row r's weight pair as one int32 */
+#define ND_AVB_PAIR(NR, PAIRDOT, WEIGHT)                                                          \
+    {                                                                                             \
+        __m256i wp[NR];                                                                           \
+        for (int r = 0; r < NR; r++) wp[r] = _mm256_set1_epi32(WEIGHT(r));                        \
+        const int8_t *vp = V + (size_t)p * 2 * hd + 2 * d0;                                       \
+        for (int i = 0; i < 4; i++) {                                                             \
+            const __m256i x = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(vp + 16 * i))); \
+            for (int r = 0; r < NR; r++) s[r][i] = PAIRDOT(s[r][i], x, wp[r]);                   \
+        }                                                                                         \
+    }
+
+/* the weights of slots 2p and 2p + 1 of row r: both inside the run (one 32-bit load), or a pair
+ * the run starts or ends inside (the outside slot weighs 0) */
+static inline int32_t nd_w16_pair(const int16_t *wr, int p, int a, int b) {
+    int32_t pr;
+    memcpy(&pr, wr + 2 * p - a, sizeof pr);
+    return pr;
+}
+static inline int32_t nd_w16_pair_edge(const int16_t *wr, int p, int a, int b) {
+    const int se = 2 * p - a;
+    const uint16_t lo = se >= 0 ? (uint16_t)wr[se] : 0;
+    const uint16_t hi = 2 * p + 1 < b ? (uint16_t)wr[se + 1] : 0;
+    return (int32_t)((uint32_t)lo | (uint32_t)hi << 16);
+}
+#define ND_AVB_W_IN(r) nd_w16_pair(w + (size_t)(r0 + (r)) * ldw, p, a, b)
+#define ND_AVB_W_EDGE(r) nd_w16_pair_edge(w + (size_t)(r0 + (r)) * ldw, p, a, b)
+
+/* NR query rows (a constant, so the sums stay in registers) over the tile's pairs; the pairs
+ * wholly inside the run take the branch-free path */
 #define ND_AVB_PASS(NR, PAIRDOT)                                                                  \
     for (int d0 = 0; d0 < hd; d0 += 32) {                                                         \
         __m256i s[NR][4];                                                                         \
@@ -554,31 +620,16 @@ ND_AVX2_QKB(avx2_qk_blk, ND_AVX2, ND_SIGN_DOT, ND_QK_SIGNED, ND_QOFF_NONE)
             for (int i = 0; i < 4; i++)                                                           \
                 s[r][i] =                                                                         \
                     _mm256_loadu_si256((const __m256i *)(acc + (size_t)(r0 + r) * hd + d0 + 8 * i)); \
-        for (int p = t0; p < t1; p++) {                                                           \
-            const int se = 2 * p - a; /* the even slot's weight index */                          \
-            __m256i wp[NR];                                                                       \
-            for (int r = 0; r < NR; r++) {                                                        \
-                const int16_t *wr = w + (size_t)(r0 + r) * ldw;                                   \
-                int32_t pr;                                                                       \
-                if (se >= 0 && 2 * p + 1 < b) {                                                   \
-                    memcpy(&pr, wr + se, sizeof pr);                                              \
-                } else {                                                                          \
-                    const uint16_t lo = se >= 0 ? (uint16_t)wr[se] : 0;                           \
-                    const uint16_t hi = 2 * p + 1 < b ? (uint16_t)wr[se + 1] : 0;                 \
-                    pr = (int32_t)((uint32_t)lo | (uint32_t)hi << 16);                            \
-                }                                                                                 \
-                wp[r] = _mm256_set1_epi32(pr);                                                    \
-            }                                                                                     \
-            const int8_t *vp = V + (size_t)p * 2 * hd + 2 * d0;                                   \
-            for (int i = 0; i < 4; i++) {                                                         \
-                const __m256i x = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(vp + 16 * i))); \
-                for (int r = 0; r < NR; r++) s[r][i] = PAIRDOT(s[r][i], x, wp[r]);                \
-            }                                                                                     \
-        }                                                                                         \
+        int p = t0;                                                                               \
+        const int in1 = 2 * (t1 - 1) + 1 < b ? t1 : t1 - 1; /* pairs before in1 end inside */    \
+        for (; p < t1 && 2 * p < a; p++) ND_AVB_PAIR(NR, PAIRDOT, ND_AVB_W_EDGE)                  \
+        for (; p < in1; p++) ND_AVB_PAIR(NR, PAIRDOT, ND_AVB_W_IN)                                \
+        for (; p < t1; p++) ND_AVB_PAIR(NR, PAIRDOT, ND_AVB_W_EDGE)                               \
         for (int r = 0; r < NR; r++)                                                              \
             for (int i = 0; i < 4; i++)                                                           \
                 _mm256_storeu_si256((__m256i *)(acc + (size_t)(r0 + r) * hd + d0 + 8 * i), s[r][i]); \
     }
+
 #define ND_AVX2_AVB(NAME, ATTR, PAIRDOT)                                                          \
     ATTR static void NAME(int32_t *acc, const int8_t *V, int a, int b, const int16_t *w, int ldw, \
                           int rows, int hd, int init) {                                           \
@@ -621,7 +672,13 @@ ND_AVX2 static double avx2_peak_i8(long iters) {
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
 #define ND_HAVE_VNNI 1
 #define ND_VNNI __attribute__((target("avx2,fma,f16c,avxvnni")))
-#define ND_VNNI_DOT(s, w, x) _mm256_dpbusd_avx_epi32((s), (w), (x))
+/* s + w (u8) . x (s8) per 32-bit lane, accumulated in place: through the intrinsic GCC copies
+ * the destructive instruction's sums between registers (and to the stack) in the inner loops */
+ND_VNNI static inline __m256i nd_vnni_dot(__m256i s, __m256i w, __m256i x) {
+    __asm__("%{vex%} vpdpbusd %2, %1, %0" : "+x"(s) : "x"(w), "x"(x));
+    return s;
+}
+#define ND_VNNI_DOT(s, w, x) nd_vnni_dot((s), (w), (x))
 ND_AVX2_ROWDOT(vnni_rowdot, ND_VNNI, tab_u, ND_VNNI_DOT, 0)
 ND_AVX2_MV_I8(vnni_mv4_i8, ND_VNNI, vnni_rowdot, tab_u, 1)
 ND_AVX2_MV8_I8(vnni_mv_i8, ND_VNNI, vnni_rowdot, tab_u, 1, vnni_mv4_i8)
@@ -632,7 +689,11 @@ ND_AVX2_MM_I8(vnni_mm_i8, ND_VNNI, tab_u, 1, ND_VNNI_DOT, vnni_mv_i8)
 #define ND_QOFF_FLIP(qq, n) (128 * nd_qsum((qq), (n)))
 ND_AVX2_QKB(vnni_qk_blk, ND_VNNI, ND_VNNI_DOT, ND_QK_FLIP, ND_QOFF_FLIP)
 
-#define ND_VNNI_PAIRDOT(s, x, w) _mm256_dpwssd_avx_epi32((s), (x), (w))
+ND_VNNI static inline __m256i nd_vnni_pairdot(__m256i s, __m256i x, __m256i w) {
+    __asm__("%{vex%} vpdpwssd %2, %1, %0" : "+x"(s) : "x"(x), "x"(w));
+    return s;
+}
+#define ND_VNNI_PAIRDOT(s, x, w) nd_vnni_pairdot((s), (x), (w))
 ND_AVX2_AVB(vnni_attn_v_blk, ND_VNNI, ND_VNNI_PAIRDOT)
 
 ND_VNNI static double vnni_peak_i8(long iters) {
