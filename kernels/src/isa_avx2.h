@@ -595,20 +595,7 @@ ND_AVX2_QKB(avx2_qk_blk, ND_AVX2, ND_SIGN_DOT, ND_QK_SIGNED, ND_QOFF_NONE)
         }                                                                                         \
     }
 
-/* the weights of slots 2p and 2p + 1 of row r: both inside the run (one 32-bit load), or a pair
- * the run starts or ends inside (the outside slot weighs 0) */
-static inline int32_t nd_w16_pair(const int16_t *wr, int p, int a, int b) {
-    int32_t pr;
-    memcpy(&pr, wr + 2 * p - a, sizeof pr);
-    return pr;
-}
-static inline int32_t nd_w16_pair_edge(const int16_t *wr, int p, int a, int b) {
-    const int se = 2 * p - a;
-    const uint16_t lo = se >= 0 ? (uint16_t)wr[se] : 0;
-    const uint16_t hi = 2 * p + 1 < b ? (uint16_t)wr[se + 1] : 0;
-    return (int32_t)((uint32_t)lo | (uint32_t)hi << 16);
-}
-#define ND_AVB_W_IN(r) nd_w16_pair(w + (size_t)(r0 + (r)) * ldw, p, a, b)
+#define ND_AVB_W_IN(r) nd_w16_pair(w + (size_t)(r0 + (r)) * ldw, p, a)
 #define ND_AVB_W_EDGE(r) nd_w16_pair_edge(w + (size_t)(r0 + (r)) * ldw, p, a, b)
 
 /* NR query rows (a constant, so the sums stay in registers) over the tile's pairs; the pairs

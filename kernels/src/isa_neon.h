@@ -256,14 +256,10 @@ static void neon_attn_v_blk(int32_t *acc, const int8_t *V, int a, int b, const i
             for (int r = 0; r < nr; r++)
                 for (int i = 0; i < 8; i++) s[r][i] = vdupq_n_s32(0);
             for (int p = p0; p < p1; p++) {
-                const int se = 2 * p - a;
-                int16x8_t wv[2];
-                for (int r = 0; r < nr; r++) {
-                    const int16_t *wr = w + (size_t)(r0 + r) * ldw;
-                    const int16_t we = se >= 0 ? wr[se] : 0, wo = 2 * p + 1 < b ? wr[se + 1] : 0;
-                    const int16_t pw[8] = {we, wo, we, wo, we, wo, we, wo};
-                    wv[r] = vld1q_s16(pw);
-                }
+                int16x8_t wv[2]; /* (w_even, w_odd) in every lane pair */
+                for (int r = 0; r < nr; r++)
+                    wv[r] = vreinterpretq_s16_s32(
+                        vdupq_n_s32(nd_w16_pair_edge(w + (size_t)(r0 + r) * ldw, p, a, b)));
                 const int8_t *vp = V + (size_t)p * 2 * hd + 2 * d0;
                 for (int h = 0; h < 2; h++) {
                     const int8x16_t v8 = vld1q_s8(vp + 16 * h);

@@ -136,6 +136,21 @@ static inline size_t nd_v8_at(int s, int j, int hd) {
     return (size_t)(s >> 1) * 2 * hd + (size_t)j * 2 + (s & 1);
 }
 
+/* The int16 weights of slots 2p and 2p + 1 of a V run [a, b) (wr: the run's weights, wr[0] for
+ * slot a) as one little-endian int32, the pair-dot's broadcast operand: a pair wholly inside the
+ * run is one 32-bit load; in a pair the run starts or ends inside, the outside slot weighs 0. */
+static inline int32_t nd_w16_pair(const int16_t *wr, int p, int a) {
+    int32_t pr;
+    memcpy(&pr, wr + 2 * p - a, sizeof pr);
+    return pr;
+}
+static inline int32_t nd_w16_pair_edge(const int16_t *wr, int p, int a, int b) {
+    const int se = 2 * p - a;
+    const uint16_t lo = se >= 0 ? (uint16_t)wr[se] : 0;
+    const uint16_t hi = 2 * p + 1 < b ? (uint16_t)wr[se + 1] : 0;
+    return (int32_t)((uint32_t)lo | (uint32_t)hi << 16);
+}
+
 /* The dots of a block that a run of slots [a, b) starts or ends inside: of the n keys from slot
  * s0 (ta, tb: two query rows' dots), only those in the run are stored (yb NULL: one row). */
 static inline void nd_store_in_run(int32_t *ya, int32_t *yb, const int32_t *ta, const int32_t *tb,

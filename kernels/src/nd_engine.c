@@ -515,18 +515,22 @@ static inline void put_key(nd_engine_t *e, int n, const void *k, const void *v) 
     e->vp[n] = v;
 }
 
+/* the positions query pt attends: the used sinks [0, *s_end), then the window [*lo, pt] */
+static void attended_positions(const nd_engine_t *e, int pt, int *s_end, int *lo) {
+    if (e->window <= 0) {
+        *s_end = 0;
+        *lo = 0;
+        return;
+    }
+    *s_end = e->sinks < pt + 1 ? e->sinks : pt + 1;
+    *lo = pt - e->window + 1 < e->sinks ? e->sinks : pt - e->window + 1;
+}
+
 static int gather_keys(nd_engine_t *e, int l, int pt) {
     const int kvd = e->m->KV * e->m->hd, p0 = e->pos;
     const size_t lbase = (size_t)l * e->cap;
     int s_end, lo;
-    if (e->window <= 0) {
-        s_end = 0;
-        lo = 0;
-    } else {
-        s_end = e->sinks < pt + 1 ? e->sinks : pt + 1;
-        lo = pt - e->window + 1;
-        if (lo < e->sinks) lo = e->sinks;
-    }
+    attended_positions(e, pt, &s_end, &lo);
     int n = 0;
     for (int pass = 0; pass < 2; pass++) {
         const int a = pass ? lo : 0, b = pass ? pt + 1 : s_end;
@@ -562,17 +566,13 @@ static void key_runs(const nd_engine_t *e, int pt, key_runs_t *r) {
         r->a[r->n] = (x);     \
         r->b[r->n++] = (y);   \
     } while (0)
-    if (e->window <= 0) {
-        ND_RUN(0, pt + 1);
-        return;
-    }
-    const int s_end = e->sinks < pt + 1 ? e->sinks : pt + 1;
+    int s_end, lo;
+    attended_positions(e, pt, &s_end, &lo);
     if (s_end > 0) ND_RUN(0, s_end);
-    int lo = pt - e->window + 1;
-    if (lo < e->sinks) lo = e->sinks;
     if (lo > pt) return;
+    /* without a window a position is its slot; the ring's slots wrap at its end */
     const int a = kv_slot(e, lo), cnt = pt - lo + 1, end = e->max_sinks + e->window;
-    if (a + cnt <= end) {
+    if (e->window <= 0 || a + cnt <= end) {
         ND_RUN(a, a + cnt);
     } else {
         ND_RUN(a, end);
@@ -594,6 +594,17 @@ typedef struct {
     key_runs_t runs;    /* int8: the last query's slot runs */
 } att_job;
 
+/* rows r = query x head of the group (rep heads per KV head): row r attends nrow[r] keys, a
+ * prefix of the last query's; returns the most */
+static int group_rows(const att_job *j, int rep, int *nrow) {
+    int nmax = 0;
+    for (int r = 0; r < j->nq * rep; r++) {
+        nrow[r] = j->n_last - (j->T - 1 - (j->t0 + r / rep));
+        nmax = nrow[r] > nmax ? nrow[r] : nmax;
+    }
+    return nmax;
+}
+
 static void att_part_f32(void *ctx, int part, int nparts) {
     const att_job *j = ctx;
     nd_engine_t *e = j->e;
@@ -606,12 +617,7 @@ static void att_part_f32(void *ctx, int part, int nparts) {
     const int rows = j->nq * rep;
     int nrow[ND_ATT_GROUP * 16];
     float inv[ND_ATT_GROUP * 16];
-    int nmax = 0;
-    for (int r = 0; r < rows; r++) {
-        const int t = j->t0 + r / rep;
-        nrow[r] = j->n_last - (j->T - 1 - t);
-        nmax = nrow[r] > nmax ? nrow[r] : nmax;
-    }
+    const int nmax = group_rows(j, rep, nrow);
     const size_t ld = (size_t)e->cap;
     for (int kh = kh0; kh < kh1; kh++) {
         const int off = kh * hd;
@@ -658,12 +664,7 @@ static void att_part_i8(void *ctx, int part, int nparts) {
     const int rows = j->nq * rep;
     int nrow[ND_ATT_GROUP * 16];
     float qs[ND_ATT_GROUP * 16], inv[ND_ATT_GROUP * 16], back[ND_ATT_GROUP * 16];
-    int nmax = 0;
-    for (int r = 0; r < rows; r++) {
-        const int t = j->t0 + r / rep;
-        nrow[r] = j->n_last - (j->T - 1 - t);
-        nmax = nrow[r] > nmax ? nrow[r] : nmax;
-    }
+    const int nmax = group_rows(j, rep, nrow);
     /* the group's keys: the first nmax of the last query's runs */
     key_runs_t gr = {0, {0}, {0}};
     for (int k = 0, n = 0; k < j->runs.n && n < nmax; k++) {
@@ -792,8 +793,9 @@ static void block(nd_engine_t *e, int l, int T) {
     {
         const nd_cq_t *ms[4] = {&w->q, &w->k, &w->v, &w->g};
         float *ys[4] = {e->qb, e->kb, e->vb, e->gb};
-        const int ld[4] = {qd, kvd, kvd, qd}, r0[4] = {0, 0, 0, 0};
-        matmul_x(e, 4, ms, ys, ld, r0, ld, e->h, T, d);
+        /* each token's outputs are packed: row stride = row count */
+        const int rows[4] = {qd, kvd, kvd, qd}, r0[4] = {0, 0, 0, 0};
+        matmul_x(e, 4, ms, ys, rows, r0, rows, e->h, T, d);
     }
     double t1 = now_ns();
     e->timers[1] += t1 - t0;
@@ -870,8 +872,8 @@ static void engram(nd_engine_t *e, int si, int T) {
     {
         const nd_cq_t *ms[2] = {&w->key, &w->value};
         float *ys[2] = {e->ek, e->ev};
-        const int ld[2] = {d, d}, r0[2] = {0, 0};
-        matmul_x(e, 2, ms, ys, ld, r0, ld, e->e, T, ed);
+        const int rows[2] = {d, d}, r0[2] = {0, 0};
+        matmul_x(e, 2, ms, ys, rows, r0, rows, e->e, T, ed);
     }
     float *vh = e->vhist + (size_t)si * e->R * d;
     const float isd = 1.f / sqrtf((float)d);
