@@ -403,19 +403,26 @@ def run_daemon(
     if keep_openssl_out(config):
         log.debug("no TLS configured: OpenSSL not loaded")
     daemon = Daemon(config, completer_factory, config_path=config_path)
+    # The hook belongs to this daemon's lifetime: left installed, it would keep the stopped
+    # daemon (engine, transports) alive into interpreter teardown, whose finalizers then fail
+    # noisily ("Error in sys.excepthook" on every clean exit).
+    previous_hook = threading.excepthook
     threading.excepthook = daemon.on_thread_exception
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, lambda *_: daemon.request_stop())
-        signal.signal(signal.SIGINT, lambda *_: daemon.request_stop())
-        signal.signal(signal.SIGHUP, lambda *_: daemon.request_reload())
     try:
-        daemon.start()
-    except Exception as exc:
-        log.error("startup failed: %s", exc, exc_info=not isinstance(exc, ConfigError))
-        daemon.notify(f"STATUS=startup failed: {exc}")
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, lambda *_: daemon.request_stop())
+            signal.signal(signal.SIGINT, lambda *_: daemon.request_stop())
+            signal.signal(signal.SIGHUP, lambda *_: daemon.request_reload())
         try:
-            daemon.shutdown(timeout=5)
-        except Exception:
-            log.exception("cleanup after failed startup")
-        return 1
-    return daemon.serve()
+            daemon.start()
+        except Exception as exc:
+            log.error("startup failed: %s", exc, exc_info=not isinstance(exc, ConfigError))
+            daemon.notify(f"STATUS=startup failed: {exc}")
+            try:
+                daemon.shutdown(timeout=5)
+            except Exception:
+                log.exception("cleanup after failed startup")
+            return 1
+        return daemon.serve()
+    finally:
+        threading.excepthook = previous_hook

@@ -48,7 +48,8 @@ def start(cfg_path: Path, notify: str, *extra: str) -> subprocess.Popen[bytes]:
 
 @contextlib.contextmanager
 def served(tmp_path: Path, data: dict) -> Iterator[subprocess.Popen[bytes]]:
-    """`needled run` on config `data`, READY; on leaving, SIGTERM must end it with status 0."""
+    """`needled run` on config `data`, READY; on leaving, SIGTERM must end it with status 0 and
+    nothing failing in the interpreter's teardown."""
     cfg = tmp_path / "needled.toml"
     cfg.write_text(to_toml(data))
     ns = NotifySocket(str(tmp_path / "notify"))
@@ -58,6 +59,8 @@ def served(tmp_path: Path, data: dict) -> Iterator[subprocess.Popen[bytes]]:
         yield proc
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(30) == 0
+        err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+        assert "Error in sys.excepthook" not in err, err[-2000:]
     finally:
         if proc.poll() is None:
             proc.kill()
