@@ -402,27 +402,101 @@ def bench_grammar(model_path: Path, args: argparse.Namespace) -> dict[str, Any]:
     report["forced_single_token_share"] = forced / max(steps, 1)
     report["teacher_tokens_refused"] = refused
 
-    # end to end: Session.complete() with the tools prefix warm (the first call warms it)
+    # end to end: Session.complete() with the tools prefix warm (the first call warms it), at
+    # the session's thread count and on one thread, alternating call by call so that both see
+    # the same phases of a shared machine: their ratio is the thread scaling of a real call
     queries = ["turn the kitchen light on", "set the heater to 21 in the bedroom", "stop music"]
+    one = Session(str(model_path), tools5, backend="native", threads=1, max_new_tokens=48)
     sess.complete(queries[0])
-    runs = []
+    one.complete(queries[0])
+    runs: list[dict[str, Any]] = []
+    runs1: list[dict[str, Any]] = []
     for i in range(max(3, args.repeats * 2)):
-        env = sess.complete(queries[i % len(queries)])
-        tm = env.get("timings") or {}
-        runs.append(tm)
+        for s, out in ((sess, runs), (one, runs1)):
+            env = s.complete(queries[i % len(queries)])
+            out.append(env.get("timings") or {})
+    report.update(_complete_stats(runs, ""))
+    report.update(_complete_stats(runs1, "_threads_1"))
+    report["complete_timings"] = runs[:3]
+    report["complete_ms_20_tokens_perfect_scaling"] = (
+        report["complete_ms_20_tokens_threads_1"] / args.session_threads
+    )
+
+    # what a decode step of the session must stream, and how fast all the session's threads
+    # together can read that much
+    g = sess.engine.cf.geometry
+    keys = report["tools_prefix_tokens"] + 32  # the pinned tools, a query and a call
+    kv_bytes = g.num_layers * keys * (2 * g.kv_dim + 2 * g.num_kv_heads * 4)
+    step_bytes = _streamed_weight_bytes(model_path) + kv_bytes
+    bw = concurrent_read_bandwidth(step_bytes, args.session_threads)
+    report["step_mb"] = step_bytes / 1e6
+    report["read_bandwidth_session_threads_gb_s"] = bw / 1e9
+    report["step_ms_bandwidth_floor"] = 1e3 * step_bytes / bw
+    return report
+
+
+def _complete_stats(runs: list[dict[str, Any]], suffix: str) -> dict[str, Any]:
     total = [r.get("total_ms", float("nan")) for r in runs]
     gen = [r.get("generated_tokens", 0) for r in runs]
     pre = [r.get("prefill_ms", float("nan")) for r in runs]
     dec = [r.get("decode_ms", float("nan")) for r in runs]
     per_tok = [d / g for d, g in zip(dec, gen, strict=True) if g]
-    report["complete_ms_median"] = _median(total)
-    report["complete_generated_tokens_median"] = _median([float(x) for x in gen])
-    report["complete_prefill_ms_median"] = _median(pre)
-    report["complete_decode_ms_per_token_median"] = _median(per_tok)
-    # the random-weight model's calls have arbitrary length: scale to a ~20-token call
-    report["complete_ms_20_tokens"] = _median(pre) + 20 * _median(per_tok)
-    report["complete_timings"] = runs[:3]
-    return report
+    return {
+        f"complete_ms_median{suffix}": _median(total),
+        f"complete_generated_tokens_median{suffix}": _median([float(x) for x in gen]),
+        f"complete_prefill_ms_median{suffix}": _median(pre),
+        f"complete_decode_ms_per_token_median{suffix}": _median(per_tok),
+        # the random-weight model's calls have arbitrary length: scale to a ~20-token call
+        f"complete_ms_20_tokens{suffix}": _median(pre) + 20 * _median(per_tok),
+    }
+
+
+def _streamed_weight_bytes(model_path: Path) -> int:
+    """Bytes of weights a decode step reads: every tensor but the tokenizer, the engram tables
+    (a few rows per token) and the heads (once per call)."""
+    from .cact import read_cact
+
+    cf = read_cact(model_path)
+    return sum(
+        t.nbytes
+        for t in cf.tensors
+        if not (
+            t.name == "tokenizer"
+            or t.name.endswith(".tables")
+            or t.name.startswith(("contrastive_head", "confidence_head", "heads."))
+        )
+    )
+
+
+def _timed_read(buf: np.ndarray, start: Any, spans: list[tuple[float, float]]) -> None:
+    from kernels import _native
+
+    _native.read_once(buf)  # warm: the timed read finds the buffer where a step finds its data
+    start.wait()
+    t0 = time.perf_counter()
+    _native.read_once(buf)
+    spans.append((t0, time.perf_counter()))
+
+
+def concurrent_read_bandwidth(nbytes: int, threads: int, repeats: int = 5) -> float:
+    """Bytes/s that `threads` threads read together, each streaming its own share of `nbytes`
+    (buffers touched first; the best of `repeats` rounds, from the first start to the last end)."""
+    import threading
+
+    share = max(64, nbytes // max(threads, 1) // 64 * 64)
+    bufs = [np.ones(share, np.uint8) for _ in range(threads)]
+    best = 0.0
+    for _ in range(repeats):
+        start = threading.Barrier(threads)
+        spans: list[tuple[float, float]] = []
+        ts = [threading.Thread(target=_timed_read, args=(b, start, spans)) for b in bufs]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        wall = max(e for _, e in spans) - min(s for s, _ in spans)
+        best = max(best, share * threads / wall)
+    return best
 
 
 # -- report ---------------------------------------------------------------------------------------
@@ -464,7 +538,25 @@ def bounds(r: dict[str, Any]) -> str:
         f"this core reads {mt['read_bandwidth_probe_gb_s']:.1f} GB/s at best, so bandwidth alone "
         f"caps decode near {mt['bandwidth_bound_tok_s']:.0f} tok/s). Wall-clock decode "
         f"{r['decode_tok_s']:.0f} tok/s vs {r['decode_cpu_tok_s']:.0f} tok/s in CPU time "
-        f"(load average {r['load_average']}: the 2 cores are shared)."
+        f"(load average {r['load_average']}: the 2 cores are shared)." + _session_bounds(r)
+    )
+
+
+def _session_bounds(r: dict[str, Any]) -> str:
+    gr = r.get("grammar") or {}
+    if "complete_ms_20_tokens_threads_1" not in gr:
+        return ""
+    n = gr["session_threads"]
+    return (
+        f" Session.complete() of a ~20-token call with the {gr['tools_prefix_tokens']}-token "
+        f"tools prefix warm: {gr['complete_prefill_ms_median']:.1f} ms of prompt + "
+        f"{gr['complete_decode_ms_per_token_median']:.2f} ms per token = "
+        f"{gr['complete_ms_20_tokens']:.1f} ms on {n} threads; on one thread "
+        f"{gr['complete_ms_20_tokens_threads_1']:.1f} ms, so even perfect scaling over {n} "
+        f"threads would give {gr['complete_ms_20_tokens_perfect_scaling']:.1f} ms. A step of "
+        f"the session streams {gr['step_mb']:.1f} MB (weights and the int8 K/V of the pinned "
+        f"tools), which {n} threads read in {gr['step_ms_bandwidth_floor']:.2f} ms at best "
+        f"({gr['read_bandwidth_session_threads_gb_s']:.1f} GB/s together)."
     )
 
 
@@ -504,6 +596,15 @@ def table(r: dict[str, Any]) -> str:
                 f"{gr['mask_us_median']:.1f}, {100 * gr['forced_single_token_share']:.0f}%",
             ),
             ("complete() ms (~20-token call)", f"{gr['complete_ms_20_tokens']:.1f}"),
+            (
+                "  one thread / perfect scaling",
+                f"{gr['complete_ms_20_tokens_threads_1']:.1f} / "
+                f"{gr['complete_ms_20_tokens_perfect_scaling']:.1f}",
+            ),
+            (
+                "  step MB / bandwidth floor ms",
+                f"{gr['step_mb']:.1f} / {gr['step_ms_bandwidth_floor']:.2f}",
+            ),
         ]
     for name, t in r["targets"].items():
         rows.append(

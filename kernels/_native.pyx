@@ -172,6 +172,19 @@ def read_bandwidth(nbytes: int = 64 << 20, repeats: int = 5) -> float:
     return best if sink or True else 0.0
 
 
+def read_once(buf) -> int:
+    """Read every cache line of a uint8 buffer once, without the GIL (the concurrent read probe
+    of the benchmark runs one per thread); returns a checksum so the reads are not elided."""
+    cdef const uint8_t[::1] b = buf
+    cdef size_t n = b.shape[0]
+    cdef uint64_t sink = 0
+    if n < 64:
+        raise ValueError("read_once needs at least 64 bytes")
+    with nogil:
+        sink = nd_read_probe(&b[0], n)
+    return sink
+
+
 def int8_peak(iters: int = 2_000_000, force: str | None = None) -> tuple[float, float]:
     """Run the chosen path's int8 multiply-accumulate loop; returns (MACs done, seconds)."""
     import time
