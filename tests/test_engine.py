@@ -355,6 +355,28 @@ def test_release_rss_budget() -> None:
     assert added <= 28.0, f"RSS grew by {added:.1f} MB"
 
 
+def test_probe_pooling_on_the_workers_gives_the_same_bits_for_any_thread_count() -> None:
+    # With workers, the cells go into the probe pool as a side job while the caller goes on to
+    # the next layer (the probes split over the workers); the head must not see a cell missing,
+    # a cell of the next layer, or a different order, whatever the threads and chunking.
+    from agent.backend import NativeSessionEngine
+
+    cf, g = _load("tiny")
+    tok = [int(t) for t in g["tokens"]]
+    heads = {}
+    for threads in (1, 2, 3):
+        e = NativeSessionEngine(cf, mode="int8", threads=threads)
+        got = []
+        e.prefill(tok[:11])  # a full chunk and a short one
+        got.append(float(e.head_logits("confidence_head")[0]))
+        for t in tok[11:]:
+            e.step(t, np.zeros(0, np.int32))
+            got.append(float(e.head_logits("confidence_head")[0]))
+        heads[threads] = got
+    assert len(heads[1]) > 2
+    assert heads[2] == heads[1] and heads[3] == heads[1]
+
+
 def test_session_engine_heads_match_golden_when_fed_token_by_token() -> None:
     # The session engine pools the confidence head inside the native engine, into the pool's
     # own arrays (which save/restore copy in place); fed one token at a time past a chunk, with

@@ -51,6 +51,7 @@ typedef struct {
     int sleepers;       /* workers waiting on cv (atomic) */
     int caller_asleep;  /* the caller waits on done (atomic) */
     int stop;
+    int side;           /* the current job is a side job: workers only (see pool_post) */
     pool_fn fn;
     void *ctx;
 } pool_t;
@@ -97,7 +98,9 @@ static void *pool_worker(void *arg) {
         }
         if (__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE)) return NULL;
         seen = g;
-        p->fn(p->ctx, pa->idx, p->n); /* fn and ctx were written before gen (release) */
+        /* fn, ctx and side were written before gen (release) */
+        if (p->side) p->fn(p->ctx, pa->idx - 1, p->n - 1);
+        else p->fn(p->ctx, pa->idx, p->n);
         if (__atomic_sub_fetch(&p->pending, 1, __ATOMIC_SEQ_CST) == 0 &&
             __atomic_load_n(&p->caller_asleep, __ATOMIC_SEQ_CST)) {
             pthread_mutex_lock(&p->mu);
@@ -107,21 +110,9 @@ static void *pool_worker(void *arg) {
     }
 }
 
-static void pool_run(pool_t *p, pool_fn fn, void *ctx, int parts) {
-    if (!p || p->n <= 1 || parts <= 1) {
-        fn(ctx, 0, 1);
-        return;
-    }
-    p->fn = fn;
-    p->ctx = ctx;
-    __atomic_store_n(&p->pending, p->n - 1, __ATOMIC_RELAXED);
-    __atomic_add_fetch(&p->gen, 1, __ATOMIC_SEQ_CST); /* publishes fn, ctx and pending */
-    if (__atomic_load_n(&p->sleepers, __ATOMIC_SEQ_CST)) {
-        pthread_mutex_lock(&p->mu);
-        pthread_cond_broadcast(&p->cv);
-        pthread_mutex_unlock(&p->mu);
-    }
-    fn(ctx, 0, p->n);
+/* wait until the workers have finished the job handed out last */
+static void pool_join(pool_t *p) {
+    if (!p) return;
     long t0 = 0;
     for (int i = 1; __atomic_load_n(&p->pending, __ATOMIC_ACQUIRE); i++)
         if (!keep_spinning(&t0, i)) break;
@@ -132,6 +123,41 @@ static void pool_run(pool_t *p, pool_fn fn, void *ctx, int parts) {
         __atomic_store_n(&p->caller_asleep, 0, __ATOMIC_SEQ_CST);
         pthread_mutex_unlock(&p->mu);
     }
+}
+
+static void pool_start(pool_t *p, pool_fn fn, void *ctx, int side) {
+    pool_join(p); /* a side job may still be running */
+    p->fn = fn;
+    p->ctx = ctx;
+    p->side = side;
+    __atomic_store_n(&p->pending, p->n - 1, __ATOMIC_RELAXED);
+    __atomic_add_fetch(&p->gen, 1, __ATOMIC_SEQ_CST); /* publishes fn, ctx, side and pending */
+    if (__atomic_load_n(&p->sleepers, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->cv);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+static void pool_run(pool_t *p, pool_fn fn, void *ctx, int parts) {
+    if (!p || p->n <= 1 || parts <= 1) {
+        fn(ctx, 0, 1);
+        return;
+    }
+    pool_start(p, fn, ctx, 0);
+    fn(ctx, 0, p->n);
+    pool_join(p);
+}
+
+/* A side job: the workers run fn as parts 0..n-2 while the caller goes on; whatever touches the
+ * job's data, and the next job, waits for it (pool_join, which pool_run and pool_post call
+ * first). Without workers it runs here and now. */
+static void pool_post(pool_t *p, pool_fn fn, void *ctx) {
+    if (!p || p->n <= 1) {
+        fn(ctx, 0, 1);
+        return;
+    }
+    pool_start(p, fn, ctx, 1);
 }
 
 /* n threads in all: the caller is part 0, n - 1 workers; NULL when n < 2 or out of memory */
@@ -212,7 +238,12 @@ struct nd_engine {
     const void **kp, **vp;  /* FP32 mode, per query: key/value pointers in position order */
     nd_scratch_t scr[16];   /* one per thread */
     nd_pool_t probe;        /* probe pooling of every cell (probe.P == 0: off) */
-    float *cellbuf;         /* one cell, when pooling without a cells buffer */
+    float *cellbuf;         /* the chunk's cells of one layer, when pooling without a cells
+                             * buffer */
+    struct {
+        const float *x;     /* T cells, ld apart */
+        int T, ld;
+    } pj;                   /* the probe pooling handed to the workers (pool_cells) */
     float *full;            /* [vocab] logits of one token, for large candidate sets */
     int att_group;          /* queries per shared pass over the keys */
     nd_act_t act;
@@ -972,19 +1003,35 @@ void nd_sinkhorn(float A[4][4], int n, int force_log) {
     for (int i = 0; i < 4; i++) memcpy(A[i], &r[i], 16);
 }
 
-/* one cell into the probe pool: the online form of softmax pooling (same result as pooling all
- * cells at the end, up to rounding) */
-static void pool_add(nd_engine_t *e, const float *x) {
+/* Cells into the probe pool, in order, probe by probe: the online form of softmax pooling (same
+ * result as pooling all cells at the end, up to rounding). Probes are independent, so splitting
+ * them over parts leaves every bit as it is. It runs as a side job (pool_post) on the workers,
+ * which are otherwise idle while the caller does a layer's serial vector work. */
+static void pool_cells(void *ctx, int part, int nparts) {
+    nd_engine_t *e = ctx;
     nd_pool_t *p = &e->probe;
-    for (int k = 0; k < p->P; k++) {
-        const double s = (double)e->isa->dot(p->probes + (size_t)k * p->d, x, p->d) * p->scale;
-        const double mn = s > p->m[k] ? s : p->m[k];
-        const double shrink = exp(p->m[k] - mn), w = exp(s - mn);
+    const int k0 = p->P * part / nparts, k1 = p->P * (part + 1) / nparts;
+    for (int k = k0; k < k1; k++) {
         double *a = p->acc + (size_t)k * p->d;
-        p->den[k] = p->den[k] * shrink + w;
-        for (int i = 0; i < p->d; i++) a[i] = a[i] * shrink + w * (double)x[i];
-        p->m[k] = mn;
+        for (int t = 0; t < e->pj.T; t++) {
+            const float *x = e->pj.x + (size_t)t * e->pj.ld;
+            const double s = (double)e->isa->dot(p->probes + (size_t)k * p->d, x, p->d) * p->scale;
+            const double mn = s > p->m[k] ? s : p->m[k];
+            const double shrink = exp(p->m[k] - mn), w = exp(s - mn);
+            p->den[k] = p->den[k] * shrink + w;
+            for (int i = 0; i < p->d; i++) a[i] = a[i] * shrink + w * (double)x[i];
+            p->m[k] = mn;
+        }
     }
+}
+
+/* T cells (ld apart) into the probe pool, on the workers while the caller goes on */
+static void pool_add(nd_engine_t *e, const float *x, int T, int ld) {
+    pool_join(e->pool); /* the previous cells are in */
+    e->pj.x = x;
+    e->pj.T = T;
+    e->pj.ld = ld;
+    pool_post(e->pool, pool_cells, e);
 }
 
 void nd_engine_set_pool(nd_engine_t *e, const nd_pool_t *pool) {
@@ -1012,7 +1059,6 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
         for (int i = 0; i < d; i++) x0[i] *= sd;
         for (int i = 0; i < nl; i++) memcpy(e->X + (size_t)t * ld + i * d, x0, d * sizeof(float));
         if (cells) memcpy(cells + (size_t)t * (L + 1) * d, x0, d * sizeof(float));
-        if (e->probe.P) pool_add(e, x0);
         /* RoPE angles for this absolute position, in double for the angle product */
         const int p = e->pos + t;
         for (int i = 0; i < half; i++) {
@@ -1021,6 +1067,7 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
             e->sinb[(size_t)t * half + i] = (float)sin(ang);
         }
     }
+    if (e->probe.P) pool_add(e, e->x0, T, d);
     /* token window for the engram hash: 7 earlier tokens, then this chunk */
     for (int i = 0; i < 7; i++) e->tokwin[i] = e->tokhist[i + 1];
     for (int t = 0; t < T; t++) e->tokwin[7 + t] = ids[t];
@@ -1052,6 +1099,11 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
             if (m->sites[si] == l) engram(e, si, T);
         block(e, l, T);
         tm = now_ns();
+        /* the cells of this layer: in the caller's buffer, or in cellbuf once the workers are
+         * done with the last layer's */
+        const size_t cell_ld = cells ? (size_t)(L + 1) * d : (size_t)d;
+        float *cell0 = cells ? cells + (size_t)(l + 1) * d : e->probe.P ? e->cellbuf : NULL;
+        if (cell0 == e->cellbuf) pool_join(e->pool);
         for (int t = 0; t < T; t++) {
             float *X = e->X + (size_t)t * ld;
             const float *u = e->u + (size_t)t * d, *y = e->blk + (size_t)t * d;
@@ -1063,11 +1115,10 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
                 for (int j = 0; j < nl; j++)
                     A[i][j] = m->a_res[l] * e->hr[t * nl * nl + i * nl + j] + m->b_res[(l * nl + i) * nl + j];
             nd_sinkhorn(A, nl, 0);
-            float *mean = cells ? cells + ((size_t)t * (L + 1) + l + 1) * d
-                                : e->probe.P ? e->cellbuf : NULL;
-            v->mhc_mix(X, y, u, hpost, (const float(*)[4])A, nl, d, mean);
-            if (e->probe.P) pool_add(e, mean);
+            v->mhc_mix(X, y, u, hpost, (const float(*)[4])A, nl, d,
+                       cell0 ? cell0 + t * cell_ld : NULL);
         }
+        if (e->probe.P) pool_add(e, cell0, T, (int)cell_ld);
         e->timers[6] += now_ns() - tm;
     }
 
@@ -1131,6 +1182,7 @@ static int forward_chunk(nd_engine_t *e, const int32_t *ids, int T, float *logit
     }
     memcpy(e->tokhist, hist, 8 * sizeof(int32_t));
     e->pos += T;
+    pool_join(e->pool); /* the probe pool is complete when the call returns */
     return ND_OK;
 }
 
@@ -1257,7 +1309,7 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
         scr_ok &= e->kp && e->vp;
     }
     e->freq = xalloc(e, (size_t)m->hd * 4);
-    e->cellbuf = xalloc(e, (size_t)d * 4);
+    e->cellbuf = xalloc(e, (size_t)T * d * 4);
     e->full = xalloc_lazy(e, (size_t)m->vocab * 4); /* touched only by large candidate sets */
     for (int i = 0; i < m->hd / 2; i++)
         e->freq[i] = (float)pow((double)m->rope_theta, -2.0 * i / (double)m->hd);
