@@ -440,14 +440,24 @@ def _complete_stats(runs: list[dict[str, Any]], suffix: str) -> dict[str, Any]:
     gen = [r.get("generated_tokens", 0) for r in runs]
     pre = [r.get("prefill_ms", float("nan")) for r in runs]
     dec = [r.get("decode_ms", float("nan")) for r in runs]
-    per_tok = [d / g for d, g in zip(dec, gen, strict=True) if g]
+    tail = [r.get("tail_ms", 0.0) for r in runs]
+    tail_n = [r.get("tail_tokens", 0) for r in runs]
+    # a token's decode step, without the pass that feeds the turn's tail once the call is done
+    per_tok = [
+        (d - t) / (g - n) for d, t, g, n in zip(dec, tail, gen, tail_n, strict=True) if g > n
+    ]
     return {
         f"complete_ms_median{suffix}": _median(total),
         f"complete_generated_tokens_median{suffix}": _median([float(x) for x in gen]),
         f"complete_prefill_ms_median{suffix}": _median(pre),
         f"complete_decode_ms_per_token_median{suffix}": _median(per_tok),
-        # the random-weight model's calls have arbitrary length: scale to a ~20-token call
-        f"complete_ms_20_tokens{suffix}": _median(pre) + 20 * _median(per_tok),
+        f"complete_tail_ms_median{suffix}": _median(tail),
+        f"complete_tail_tokens_median{suffix}": _median([float(x) for x in tail_n]),
+        # the random-weight model's calls have arbitrary length: scale to a ~20-token call (the
+        # tail pass once, the other tokens a step each)
+        f"complete_ms_20_tokens{suffix}": _median(pre)
+        + (20 - _median([float(x) for x in tail_n])) * _median(per_tok)
+        + _median(tail),
     }
 
 

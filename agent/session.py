@@ -308,11 +308,14 @@ class Session:
             think_budget=self.think_budget,
         )
         confidence = None
+        tail_s, tail_n = 0.0, 0
         if res.ok and (self.has_confidence or self._conversation):
             # The head scores the prompt plus the whole call, and a conversation continues
             # after it: either way the tail of the turn must be in the cache.
+            t = time.perf_counter()
             if pending:
                 eng.step_many(pending, _EMPTY)
+            tail_s, tail_n = time.perf_counter() - t, len(pending)
             steps += len(pending)
             pending.clear()
         if res.ok and self.has_confidence:
@@ -333,6 +336,10 @@ class Session:
             "generated_tokens": len(res.token_ids),
             "forced_tokens": res.forced_steps,
             "scored_tokens": res.scored_steps,
+            # the pass that feeds the turn's last tokens after the call is complete (for the
+            # confidence head and the conversation); part of decode_ms
+            "tail_ms": round(tail_s * 1e3, 3),
+            "tail_tokens": tail_n,
         }
         if not res.ok:
             return error_envelope("decode_failed", res.error or "decoding failed", timings=timings)

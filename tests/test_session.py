@@ -62,6 +62,9 @@ def test_envelope_and_required_call_conforms(session):
     t = env["timings"]
     assert t["prompt_tokens"] > 0 and t["generated_tokens"] > 0
     assert t["forced_tokens"] + t["scored_tokens"] <= t["generated_tokens"] + 1
+    # with a confidence head the turn's last tokens (at least </tool_call> and <|im_end|>) go
+    # through the model after the call is decided: timed on their own, within decode
+    assert t["tail_tokens"] >= 2 and 0 < t["tail_ms"] <= t["decode_ms"]
 
 
 def test_prefix_reuse_gives_the_same_answer_as_a_fresh_session(session, tiny_cact):
