@@ -557,10 +557,12 @@ def _session_bounds(r: dict[str, Any]) -> str:
     if "complete_ms_20_tokens_threads_1" not in gr:
         return ""
     n = gr["session_threads"]
+    tail_n = gr["complete_tail_tokens_median"]
     return (
         f" Session.complete() of a ~20-token call with the {gr['tools_prefix_tokens']}-token "
         f"tools prefix warm: {gr['complete_prefill_ms_median']:.1f} ms of prompt + "
-        f"{gr['complete_decode_ms_per_token_median']:.2f} ms per token = "
+        f"{20 - tail_n:.0f} tokens at {gr['complete_decode_ms_per_token_median']:.2f} ms + "
+        f"the {tail_n:.0f}-token tail pass in {gr['complete_tail_ms_median']:.1f} ms = "
         f"{gr['complete_ms_20_tokens']:.1f} ms on {n} threads; on one thread "
         f"{gr['complete_ms_20_tokens_threads_1']:.1f} ms, so even perfect scaling over {n} "
         f"threads would give {gr['complete_ms_20_tokens_perfect_scaling']:.1f} ms. A step of "
