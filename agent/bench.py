@@ -30,9 +30,12 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .cact import CactFile, Geometry
 
 CFLAGS = "-O3 -std=gnu11 -ffp-contract=off -fno-math-errno (+ per-function target attributes)"
 TARGETS = {  # issue 3 (release geometry, int8, 1 thread) and issue 4 (grammar)
@@ -203,22 +206,10 @@ def bench_engine(model_path: Path, args: argparse.Namespace) -> dict[str, Any]:
     peak = max(max(loop), max(blocked))
     achieved = macs_per_token(g) * decode_tok_s
 
-    # bytes a decode step streams: every CQ weight but the engram tables (a few rows per token),
-    # the FP32 vectors, and the attended int8 KV (keys, values and their scales)
-    wbytes = 0
-    for t in cf.tensors:
-        if (
-            t.name == "tokenizer"
-            or t.name.endswith(".tables")
-            or t.name.startswith(("contrastive_head", "confidence_head", "heads."))
-        ):
-            continue
-        wbytes += t.nbytes
+    # bytes a decode step streams: the weights, and the attended KV
+    wbytes = streamed_weight_bytes(cf)
     keys = min(args.sinks, 200) + min(args.window, 200 + n_dec - min(args.sinks, 200))
-    if args.mode == "int8":  # int8 keys and values, one FP32 scale per head each
-        kvbytes = g.num_layers * keys * (2 * g.kv_dim + 2 * g.num_kv_heads * 4)
-    else:  # FP32 keys and values
-        kvbytes = g.num_layers * keys * 2 * g.kv_dim * 4
+    kvbytes = kv_bytes(g, keys, args.mode)
     bw = _native.read_bandwidth()
     traffic = {
         "weights_mb_per_token": wbytes / 1e6,
@@ -424,10 +415,9 @@ def bench_grammar(model_path: Path, args: argparse.Namespace) -> dict[str, Any]:
 
     # what a decode step of the session must stream, and how fast all the session's threads
     # together can read that much
-    g = sess.engine.cf.geometry
+    cf = sess.engine.cf
     keys = report["tools_prefix_tokens"] + 32  # the pinned tools, a query and a call
-    kv_bytes = g.num_layers * keys * (2 * g.kv_dim + 2 * g.num_kv_heads * 4)
-    step_bytes = _streamed_weight_bytes(model_path) + kv_bytes
+    step_bytes = streamed_weight_bytes(cf) + kv_bytes(cf.geometry, keys, "int8")
     bw = concurrent_read_bandwidth(step_bytes, args.session_threads)
     report["step_mb"] = step_bytes / 1e6
     report["read_bandwidth_session_threads_gb_s"] = bw / 1e9
@@ -446,27 +436,25 @@ def _complete_stats(runs: list[dict[str, Any]], suffix: str) -> dict[str, Any]:
     per_tok = [
         (d - t) / (g - n) for d, t, g, n in zip(dec, tail, gen, tail_n, strict=True) if g > n
     ]
+    n_tail = _median([float(x) for x in tail_n])
     return {
         f"complete_ms_median{suffix}": _median(total),
         f"complete_generated_tokens_median{suffix}": _median([float(x) for x in gen]),
         f"complete_prefill_ms_median{suffix}": _median(pre),
         f"complete_decode_ms_per_token_median{suffix}": _median(per_tok),
         f"complete_tail_ms_median{suffix}": _median(tail),
-        f"complete_tail_tokens_median{suffix}": _median([float(x) for x in tail_n]),
+        f"complete_tail_tokens_median{suffix}": n_tail,
         # the random-weight model's calls have arbitrary length: scale to a ~20-token call (the
         # tail pass once, the other tokens a step each)
         f"complete_ms_20_tokens{suffix}": _median(pre)
-        + (20 - _median([float(x) for x in tail_n])) * _median(per_tok)
+        + (20 - n_tail) * _median(per_tok)
         + _median(tail),
     }
 
 
-def _streamed_weight_bytes(model_path: Path) -> int:
+def streamed_weight_bytes(cf: CactFile) -> int:
     """Bytes of weights a decode step reads: every tensor but the tokenizer, the engram tables
     (a few rows per token) and the heads (once per call)."""
-    from .cact import read_cact
-
-    cf = read_cact(model_path)
     return sum(
         t.nbytes
         for t in cf.tensors
@@ -476,6 +464,14 @@ def _streamed_weight_bytes(model_path: Path) -> int:
             or t.name.startswith(("contrastive_head", "confidence_head", "heads."))
         )
     )
+
+
+def kv_bytes(g: Geometry, keys: int, mode: str) -> int:
+    """Bytes of KV cache a token attending `keys` keys reads in every layer: int8 keys and values
+    with one FP32 scale per head each, or FP32 keys and values."""
+    if mode == "int8":
+        return g.num_layers * keys * (2 * g.kv_dim + 2 * g.num_kv_heads * 4)
+    return g.num_layers * keys * 2 * g.kv_dim * 4
 
 
 def _timed_read(buf: np.ndarray, start: Any, spans: list[tuple[float, float]]) -> None:

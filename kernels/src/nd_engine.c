@@ -1027,7 +1027,7 @@ static void pool_cells(void *ctx, int part, int nparts) {
 
 /* T cells (ld apart) into the probe pool, on the workers while the caller goes on */
 static void pool_add(nd_engine_t *e, const float *x, int T, int ld) {
-    pool_join(e->pool); /* the previous cells are in */
+    pool_join(e->pool); /* the workers are done with e->pj (the last cells are in) */
     e->pj.x = x;
     e->pj.T = T;
     e->pj.ld = ld;
