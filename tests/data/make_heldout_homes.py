@@ -1,0 +1,174 @@
+"""Regenerate the held-out homes' evaluation files from their hand-written sources.
+
+- ``homes/<home>.toml``: one needled config per home (device tables only).
+- ``heldout_homes.txt``: the hand-written cases, one per line (format below).
+- ``heldout_homes.jsonl`` (written): vendor-format cases, each with the exact ``tools`` its home's
+  config produces through the device kinds, plus ``category`` and ``home``.
+- ``heldout_homes_names.json`` (written): every name a home's config chooses (rooms, device,
+  relay, plug and LED labels, custom colours and fan speeds), lowercased. Training name pools
+  must not contain any of them, so the evaluation homes stay unseen. Values fixed by a device
+  kind (thermostat modes, ON/OFF/TOGGLE, LED modes, log levels, the default colours and fan
+  speeds) are in every home and are not listed.
+
+The script only attaches schemas and parses the answers; the queries are copied verbatim.
+Run it after editing a source or a device kind's schema, and commit the result::
+
+    python tests/data/make_heldout_homes.py          # rewrite both generated files
+    python tests/data/make_heldout_homes.py --check  # exit 1 if they have drifted
+
+Source format: ``## <home>`` starts a home; then one case a line,
+``<cat> | <query> | <answer>`` where ``cat`` is one of ``pos two uns inv neg off mis``.
+For ``pos`` and ``two`` the answer is the calls, ``tool key=value ...`` separated by `` ; ``,
+values written as JSON (``room="Ana's room" on=true brightness=40``). For ``uns`` it is
+``absent: <name>`` (the name the query uses that this home's tools lack); for ``inv`` it is
+``range: <tool>.<param>=<number>`` (the out-of-range number the query says). Other refusals
+leave it empty. Blank lines and lines starting with ``#`` are ignored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+HOMES = HERE / "homes"
+SOURCE = HERE / "heldout_homes.txt"
+CASES = HERE / "heldout_homes.jsonl"
+NAMES = HERE / "heldout_homes_names.json"
+
+CATEGORIES = {
+    "pos": "positive",
+    "two": "two_actions",
+    "uns": "unsupported",
+    "inv": "invalid",
+    "neg": "negated",
+    "off": "off_topic",
+    "mis": "missing",
+}
+
+# The config keys whose entries (list items or table keys) are names a user chose.
+_NAME_KEYS = ("rooms", "colors", "speeds", "switches", "devices", "relays", "leds")
+
+_ARG = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
+
+
+def home_tools(home: str) -> list[dict[str, Any]]:
+    """The tool schemas the home's config produces through needled's device kinds."""
+    sys.path.insert(0, str(ROOT))
+    from agent.train.synth import tools_from_config
+
+    return tools_from_config(HOMES / f"{home}.toml")
+
+
+def homes() -> list[str]:
+    return sorted(p.stem for p in HOMES.glob("*.toml"))
+
+
+def _kind_defaults() -> set[str]:
+    sys.path.insert(0, str(ROOT))
+    from devices.simulated import DEFAULT_COLORS
+    from devices.zigbee2mqtt import COLORS
+
+    return {*DEFAULT_COLORS, *COLORS, "low", "medium", "high"}
+
+
+def config_names() -> list[str]:
+    """Every name the homes' configs choose, lowercased and sorted (kind defaults left out)."""
+    import tomllib
+
+    defaults = _kind_defaults()
+    names: set[str] = set()
+    for home in homes():
+        cfg = tomllib.loads((HOMES / f"{home}.toml").read_text(encoding="utf-8"))
+        for table in cfg.get("devices", {}).values():
+            for key in _NAME_KEYS:
+                names.update(str(n).lower() for n in table.get(key, ()) if n not in defaults)
+    return sorted(names)
+
+
+def _calls(text: str, where: str) -> list[dict[str, Any]]:
+    calls = []
+    for part in text.split(" ; "):
+        name, _, rest = part.strip().partition(" ")
+        args = {k: json.loads(v) for k, v in _ARG.findall(rest)}
+        if _ARG.sub("", rest).strip():
+            raise ValueError(f"{where}: cannot parse arguments {rest!r}")
+        calls.append({"name": name, "arguments": args})
+    return calls
+
+
+def parse_source(text: str) -> list[dict[str, Any]]:
+    """The cases of the source file, without tools."""
+    rows: list[dict[str, Any]] = []
+    home = None
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#") and not line.startswith("##"):
+            continue
+        if line.startswith("##"):
+            home = line[2:].strip()
+            continue
+        where = f"{SOURCE.name}:{n}"
+        parts = [p.strip() for p in line.split("|")]
+        if len(parts) != 3 or parts[0] not in CATEGORIES or home is None:
+            raise ValueError(f"{where}: expected '<cat> | <query> | <answer>' inside a home")
+        cat, query, answer = CATEGORIES[parts[0]], parts[1], parts[2]
+        row: dict[str, Any] = {"query": query, "answers": [], "category": cat, "home": home}
+        if cat in ("positive", "two_actions"):
+            row["answers"] = _calls(answer, where)
+        elif cat == "unsupported":
+            if not answer.startswith("absent:"):
+                raise ValueError(f"{where}: unsupported cases name the absent name")
+            row["absent"] = answer.removeprefix("absent:").strip()
+        elif cat == "invalid":
+            m = re.fullmatch(r"range:\s*(\w+)\.(\w+)=(-?[\d.]+)", answer)
+            if not m:
+                raise ValueError(f"{where}: invalid cases give 'range: tool.param=number'")
+            row["out_of_range"] = {
+                "name": m[1],
+                "param": m[2],
+                "value": json.loads(m[3]),
+            }
+        elif answer:
+            raise ValueError(f"{where}: a {cat} case has no answer")
+        rows.append(row)
+    return rows
+
+
+def build() -> tuple[str, str]:
+    """The text of the cases file and of the names file."""
+    tools = {h: home_tools(h) for h in homes()}
+    lines = []
+    for row in parse_source(SOURCE.read_text(encoding="utf-8")):
+        if row["home"] not in tools:
+            raise ValueError(f"no config for home {row['home']!r}")
+        out = {"query": row.pop("query"), "tools": tools[row["home"]], **row}
+        lines.append(json.dumps(out, ensure_ascii=False))
+    names = json.dumps(config_names(), indent=1, ensure_ascii=False)
+    return "\n".join(lines) + "\n", names + "\n"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if the files have drifted")
+    args = ap.parse_args()
+    cases, names = build()
+    if args.check:
+        stale = [p.name for p, t in ((CASES, cases), (NAMES, names)) if p.read_text() != t]
+        if stale:
+            print(f"out of date: {', '.join(stale)}; run {Path(__file__).name}")
+            return 1
+        return 0
+    CASES.write_text(cases, encoding="utf-8")
+    NAMES.write_text(names, encoding="utf-8")
+    print(f"{CASES.name}: {cases.count(chr(10))} cases; {NAMES.name}: {names.count(',') + 1} names")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
