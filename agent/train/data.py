@@ -56,6 +56,10 @@ def corpus_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
     """Text for training a tokenizer on a data set: queries, call lists, tool schemas."""
     lines: list[str] = []
     seen_tools: set[str] = set()
+    # Repeat each schema so BPE learns its pieces (they fill most of every prompt), but keep the
+    # corpus bounded when the data spans thousands of generated tool sets.
+    n_sets = len({tools_json(r["tools"]) for r in rows})
+    reps = max(1, 50 // max(1, n_sets))
     for r in rows:
         lines.append(r["query"])
         lines.append(P.render_calls_json(r["answers"]))
@@ -64,7 +68,6 @@ def corpus_lines(rows: Sequence[Mapping[str, Any]]) -> list[str]:
         tj = tools_json(r["tools"])
         if tj not in seen_tools:
             seen_tools.add(tj)
-            # Repeat the schemas so BPE learns their pieces: they fill most of every prompt.
-            lines.extend([tj] * 50)
-            lines.extend([P.tools_prefix(tj)] * 10)
+            lines.extend([tj] * reps)
+            lines.extend([P.tools_prefix(tj)] * max(1, reps // 5))
     return lines

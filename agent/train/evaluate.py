@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 JsonDict = dict[str, Any]
-REFUSAL_CATEGORIES = ("negated", "off_topic", "unsupported", "missing")
+REFUSAL_CATEGORIES = ("negated", "off_topic", "unsupported", "invalid", "missing")
 
 
 def _canon(v: Any) -> Any:

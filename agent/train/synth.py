@@ -70,7 +70,7 @@ DEFAULT_MIX = {
     "unsupported": 0.06,
     "missing": 0.08,
 }
-REFUSAL_CATEGORIES = ("negated", "off_topic", "unsupported", "missing")
+REFUSAL_CATEGORIES = ("negated", "off_topic", "unsupported", "invalid", "missing")
 
 DEFAULT_NEGATION = [
     "don't {request}",
@@ -477,6 +477,20 @@ class Generator:
         v = self.rng.randint(int(lo * 2), int(hi * 2)) / 2
         return min(hi, max(lo, v))
 
+    def _number_outside(self, schema: Mapping[str, Any]) -> float:
+        """A number a user might say that the schema's range excludes (above its maximum or
+        below its minimum), so the request must be refused rather than clamped."""
+        lo, hi = schema.get("minimum"), schema.get("maximum")
+        sides = [s for s, b in (("above", hi), ("below", lo)) if b is not None]
+        side = self.rng.choice(sides)
+        if side == "above":
+            span = max(1.0, float(hi) - float(lo if lo is not None else 0))
+            cands = [hi + d for d in (1, 2, 5, 10, 20, 50) if d <= span * 2]
+            cands += [round(hi * k) for k in (1.5, 2, 3, 10) if round(hi * k) > hi]
+            return float(self.rng.choice(cands or [hi + 1]))
+        cands = [lo - d for d in (1, 2, 5, 10, 20, 30)]
+        return float(self.rng.choice(cands))
+
     def slot_value(self, tool: str, param: str) -> tuple[str, Any]:
         """(spoken text, JSON value) for a slot reference."""
         schema = self.by_name[tool]["parameters"]["properties"][param]
@@ -502,8 +516,15 @@ class Generator:
         return word, word
 
     # -- template sampling ---------------------------------------------------------------------
-    def sample(self, tree: Any, tool: str | None, unknown_slot: str | None = None) -> Sample:
-        """One random expansion of a template. `unknown_slot`: put a foreign value there."""
+    def sample(
+        self,
+        tree: Any,
+        tool: str | None,
+        unknown_slot: str | None = None,
+        invalid_slot: str | None = None,
+    ) -> Sample:
+        """One random expansion of a template. `unknown_slot`: put a foreign value there;
+        `invalid_slot`: a number outside that parameter's range."""
         out: list[str] = []
         args: dict[str, Any] = {}
         spans: dict[str, str] = {}
@@ -530,6 +551,9 @@ class Generator:
                 owner = tool if tool is not None else self._owner(node.name)
                 if node.name == unknown_slot:
                     return self.rng.choice(self._unknown_forms(owner, node.name))
+                if node.name == invalid_slot:
+                    schema = self.by_name[owner]["parameters"]["properties"][node.name]
+                    return self._speak_number(self._number_outside(schema))
                 spoken, value = self.slot_value(owner, node.name)
                 args[node.name] = value
                 spans[node.name] = spoken
@@ -654,6 +678,26 @@ class Generator:
         name, tree, slot = self.rng.choice(cands)
         return self.sample(tree, name, unknown_slot=slot)
 
+    def invalid(self) -> Sample | None:
+        """A request with a number outside its parameter's range (answer []: the grammar
+        would otherwise squeeze it into range, e.g. 150 into 15)."""
+        cands = []
+        for name, lines in self.sf.tools.items():
+            props, _ = _params(self.by_name[name])
+            for tree, _w in lines:
+                for node in _walk(tree):
+                    if not isinstance(node, Slot) or node.name not in props:
+                        continue
+                    sch = props[node.name]
+                    if sch.get("type") in ("integer", "number") and (
+                        "minimum" in sch or "maximum" in sch
+                    ):
+                        cands.append((name, tree, node.name))
+        if not cands:
+            return None
+        name, tree, slot = self.rng.choice(cands)
+        return self.sample(tree, name, invalid_slot=slot)
+
     def example(self, category: str) -> JsonDict | None:
         rng = self.rng
         if category == "positive":
@@ -681,6 +725,9 @@ class Generator:
             return self._row(self.augment(s.text), [], category, [])
         if category == "unsupported":
             s = self.unsupported()
+            return None if s is None else self._row(self.augment(s.text), [], category, [])
+        if category == "invalid":
+            s = self.invalid()
             return None if s is None else self._row(self.augment(s.text), [], category, [])
         if category == "missing":
             s = self.missing()

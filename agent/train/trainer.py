@@ -41,6 +41,7 @@ from agent.tokenizer import Tokenizer, tokenizer_blob_from_sentencepiece, train_
 
 from . import plot
 from .data import Encoded, corpus_lines, encode_example
+from .homes import synthesize_homes
 from .qat import disable_qat, enable_qat
 from .synth import synthesize, tools_from_args, write_jsonl
 from .torch_model import Needle, set_threads
@@ -71,6 +72,10 @@ class TrainConfig:
     checkpoint_every: int = 100
     reasoning: bool = False
     system: str | None = None
+    # > 0: train a general model on this many generated homes (agent/train/homes.py) instead
+    # of one tool list; `examples` is then ignored and each home gets `per_home` examples.
+    homes: int = 0
+    per_home: int = 32
     extra: dict = field(default_factory=dict)
 
     def geometry_obj(self) -> Geometry:
@@ -190,9 +195,13 @@ def train(
     t_start = time.perf_counter()
     g = cfg.geometry_obj()
 
-    rows = synthesize(
-        tools, sentences, cfg.examples, cfg.seed, reasoning=cfg.reasoning, system=cfg.system
-    )
+    trained_on: dict[str, Any] | None = None
+    if cfg.homes > 0:
+        rows, trained_on = synthesize_homes(cfg.homes, cfg.per_home, cfg.seed)
+    else:
+        rows = synthesize(
+            tools, sentences, cfg.examples, cfg.seed, reasoning=cfg.reasoning, system=cfg.system
+        )
     if data_out:
         write_jsonl(rows, data_out)
     state: dict[str, Any] | None = None
@@ -299,6 +308,8 @@ def train(
         "threads": cfg.threads,
         "loss_curve": str(png),
     }
+    if trained_on is not None:
+        report["trained_on"] = trained_on
     Path(str(out) + ".report.json").write_text(json.dumps(report, indent=2) + "\n")
     if not keep_checkpoint:
         # The model is out; a finished run's checkpoint is only dead weight beside it.
@@ -315,6 +326,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", required=True, help="output .cact")
     p.add_argument("--geometry", default="demo", help="demo, or a JSON file of Geometry fields")
     p.add_argument("--examples", type=int, default=TrainConfig.examples)
+    p.add_argument(
+        "--homes",
+        type=int,
+        default=0,
+        help="train a general model on this many generated homes (ignores --tools/--config)",
+    )
+    p.add_argument("--per-home", type=int, default=TrainConfig.per_home)
     p.add_argument("--steps", type=int, default=TrainConfig.steps, help="FP32 steps")
     p.add_argument("--qat-steps", type=int, default=TrainConfig.qat_steps)
     p.add_argument("--batch", type=int, default=TrainConfig.batch)
@@ -350,6 +368,8 @@ def train_main(args: argparse.Namespace) -> int:
         checkpoint_every=args.checkpoint_every,
         qat_lr=args.qat_lr,
         warmup=args.warmup,
+        homes=args.homes,
+        per_home=args.per_home,
     )
     tools = tools_from_args(args)
     report = train(

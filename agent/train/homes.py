@@ -1,0 +1,799 @@
+"""Training data over a distribution of homes, so a model learns to read the tools it is given.
+
+A model trained on one home learns that home's names as the only valid values. Here every group
+of examples draws its own home: a random subset of needled's device kinds (1 to 8 tools), room
+and device names drawn from large pools (multi-word names, possessives, numbered rooms, rare
+words), enums of 1 to 10 values, varied ranges, and sometimes renamed tools or rewritten
+descriptions (the config's `tool` / `description` overrides). A value is "unsupported" only when
+*this* home's tools lack it, so the same word is valid in one group and refused in the next: the
+only way to get both right is to read the prompt. Some groups are tool sets that are not about
+homes at all, built from random schemas (enums, bounded numbers, booleans, optional
+parameters), so the model learns to read parameter names and descriptions rather than memorise
+the device kinds.
+
+The tool schemas come from the device handlers themselves (:func:`devices.build_handlers` on a
+generated config table), so training sees exactly what the daemon will put in the prompt. The
+phrasings are sentence templates (syntax in :mod:`.synth`) written per device kind; the
+examples are then drawn by :class:`.synth.Generator`, one generator per home.
+
+Names used by the hand-written held-out homes (``tests/data/heldout_homes_names.json``) and a
+fixed share of every pool are kept out of training; :func:`name_split` records the split.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .synth import DEFAULT_MIX, Generator, JsonDict, parse_sentences
+
+HELDOUT_NAMES = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout_homes_names.json"
+DEMO_CONFIG = Path(__file__).resolve().parents[1] / "data" / "default.toml"
+DEMO_SENTENCES = Path(__file__).resolve().parents[1] / "data" / "demo_sentences.ini"
+
+# Refusals matter as much as calls: a home model that calls something for every sentence is
+# worse than useless. `invalid` (a number outside the schema's range) joins the demo mix.
+HOME_MIX = {
+    "positive": 0.40,
+    "two_actions": 0.16,
+    "negated": 0.09,
+    "off_topic": 0.11,
+    "unsupported": 0.10,
+    "invalid": 0.06,
+    "missing": 0.08,
+}
+
+# ----------------------------------------------------------------------------------------------
+# name pools
+
+_ROOM_BASES = """kitchen | living room | bedroom | bathroom | office | hallway | garage
+| dining room | guest room | nursery | playroom | study | library | laundry room
+| utility room | basement | attic
+| loft | porch | patio | garden | balcony | terrace | conservatory | sunroom | den | lounge
+| family room | master bedroom | kids room | spare room | box room | cellar | workshop | shed
+| pantry | hall | landing | stairs | entrance | foyer | mudroom | closet | wardrobe | gym
+| home gym | music room | media room | cinema room | games room | craft room | sewing room
+| reading nook | back room | front room | sitting room | drawing room | parlour | snug | annex
+| studio | garden room | summer house | pool house | sauna | wine cellar | boot room | scullery
+| larder | washroom | powder room | ensuite | shower room | toilet | wc | upstairs hall
+| downstairs hall | driveway | carport | deck | veranda | courtyard | greenhouse | orangery
+| atrium | gallery | observatory | tower room | server room | boiler room | storage room
+| lobby | reception | meeting room | break room | back office | front desk | shop floor
+| stockroom | barn | stable | chicken coop | kennel | cabin | bunk room | attic bedroom
+| basement office | top floor | ground floor | first floor | second floor | east wing | west wing"""
+_PEOPLE = """Ana | Ben | Carla | Dev | Emma | Felix | Grace | Hugo | Ines | Jonas | Kemi | Liam
+| Maya | Noah | Olga | Pedro | Quinn | Rosa | Sami | Tara | Umar | Vera | Wen | Ximena | Yusuf | Zoe
+| Alba | Bruno | Chloe | Dmitri | Elif | Farah | Gus | Hana | Ivo | Jade | Kai | Lena | Milo
+| Nina | Oscar | Priya | Rafa | Sofia | Theo | Uma | Viktor | Willa | Yara | Zain | grandma
+| grandpa | mum | dad | the baby | the twins | the kids""".replace("\n", " ")
+_PERSON_PLACES = ["room", "bedroom", "office", "study", "den", "nursery", "bathroom", "corner"]
+_NUMBERED = ["bedroom", "bathroom", "office", "room", "guest room", "kids room", "floor", "studio"]
+_DEVICE_NAMES = """coffee maker | kettle | aquarium pump | fish tank light | christmas tree
+| heater | space heater | electric blanket | dehumidifier | humidifier | air purifier
+| desk lamp | floor lamp | reading lamp | bedside lamp | string lights | fairy lights
+| garden lights | fountain | pond pump | pool pump | sprinkler | irrigation valve | water heater
+| boiler | towel rail | fan heater | printer | 3d printer | monitor | tv | television | soundbar
+| amplifier | record player | radio | router | modem | charger | phone charger | laptop charger
+| ev charger | washing machine | dryer | dishwasher | fridge | freezer | chest freezer
+| slow cooker | rice cooker | toaster | waffle iron | air fryer | oven fan | extractor fan
+| cooker hood | bathroom fan | ceiling fan | porch light | gate light | shed light | garage light
+| doorbell | gate opener | garage door | door strike | alarm siren | buzzer | grow light
+| heat lamp | reptile lamp | terrarium heater | incubator | bread maker | espresso machine
+| milk frother | water pump | bilge pump | well pump | sump pump | hot tub | sauna heater
+| projector | game console | speaker | subwoofer | led strip | neon sign | lava lamp | salt lamp
+| massage chair | treadmill | exercise bike | heated floor | mirror heater | window fan
+| box fan | tower fan | bug zapper | mosquito trap | chicken coop door | dog heater
+| solar pump | attic fan | vent | dryer fan | kiln | soldering station | workbench light
+| compressor | dust extractor | band saw | lathe | router table | sewing machine""".replace(
+    "\n", " "
+)
+_DEVICE_QUALIFIERS = [
+    "left",
+    "right",
+    "upstairs",
+    "downstairs",
+    "kitchen",
+    "office",
+    "garden",
+    "back",
+    "front",
+    "big",
+    "small",
+    "old",
+    "new",
+    "main",
+    "spare",
+]
+_LED_NAMES = """status | power | network | wifi | error | warning | alarm | ready | busy | record
+| mail | door | garage | front door | back door | heating | battery | signal | mode | fault | ok
+| red | green | blue | amber | porch | desk | panel | north | south""".replace("\n", " ")
+_COLORS = """white | warm white | cool white | daylight | red | orange | yellow | green | blue
+| purple | pink | cyan | magenta | teal | turquoise | lime | amber | gold | violet | lavender
+| indigo | crimson | coral | salmon | peach | mint | sky blue | navy | ice blue | candle
+| sunset | forest green | rose | lilac | aqua""".replace("\n", " ")
+_SPEED_SETS = [
+    ["low", "medium", "high"],
+    ["low", "high"],
+    ["slow", "fast"],
+    ["quiet", "normal", "turbo"],
+    ["sleep", "low", "medium", "high", "max"],
+    ["eco", "normal", "boost"],
+    ["1", "2", "3"],
+    ["gentle", "breeze", "strong", "storm"],
+    ["night", "day"],
+    ["low", "medium", "high", "turbo", "auto"],
+    ["whisper", "low", "mid", "high", "jet"],
+    ["auto"],
+]
+
+
+def _split(text: str) -> list[str]:
+    return [w.strip() for w in text.split("|") if w.strip()]
+
+
+def _all_rooms() -> list[str]:
+    rooms = _split(_ROOM_BASES)
+    people = _split(_PEOPLE)
+    rooms += [f"{p}'s {place}" for p in people for place in _PERSON_PLACES]
+    rooms += [f"{base} {n}" for base in _NUMBERED for n in range(1, 5)]
+    return rooms
+
+
+def _all_devices() -> list[str]:
+    devs = _split(_DEVICE_NAMES)
+    base = list(devs)
+    devs += [f"{q} {d}" for q in _DEVICE_QUALIFIERS for d in base[:40]]
+    people = _split(_PEOPLE)[:20]
+    devs += [f"{p}'s {d}" for p in people for d in ("lamp", "heater", "fan", "charger", "tv")]
+    return devs
+
+
+def _norm(name: str) -> str:
+    return name.strip().lower()
+
+
+def _eval_share(name: str) -> bool:
+    """A fixed 15% of every pool is kept for evaluation (by hash: stable across runs)."""
+    return hashlib.sha256(_norm(name).encode()).digest()[0] < 38
+
+
+def heldout_names(path: Path = HELDOUT_NAMES) -> set[str]:
+    """Names the hand-written held-out homes use (lowercased); empty when the file is absent."""
+    if not path.exists():
+        return set()
+    return {_norm(n) for n in json.loads(path.read_text(encoding="utf-8"))}
+
+
+# The demo home's own names stay trainable: its held-out set measures the bundled model on the
+# home it ships with.
+_DEMO_NAMES = {"kitchen", "living room", "bedroom", "bathroom", "low", "medium", "high"}
+
+
+def name_split(heldout: Iterable[str] | None = None) -> dict[str, dict[str, list[str]]]:
+    """The pools, each split into `train` and `eval` names (disjoint)."""
+    held = set(heldout_names() if heldout is None else {_norm(n) for n in heldout})
+    pools = {
+        "rooms": _all_rooms(),
+        "devices": _all_devices(),
+        "leds": _split(_LED_NAMES),
+        "colors": _split(_COLORS),
+    }
+    out: dict[str, dict[str, list[str]]] = {}
+    for key, names in pools.items():
+        seen: set[str] = set()
+        train, ev = [], []
+        for n in names:
+            k = _norm(n)
+            if k in seen:
+                continue
+            seen.add(k)
+            demo = k in _DEMO_NAMES
+            if not demo and (k in held or _eval_share(k)):
+                ev.append(n)
+            else:
+                train.append(n)
+        out[key] = {"train": train, "eval": ev}
+    # Fan speeds come as whole sets (a speed only makes sense beside its neighbours): a set
+    # keeps its training words, and the held-out ones go to the evaluation side.
+    speeds_train, speeds_eval = [], set()
+    for ss in _SPEED_SETS:
+        keep = [s for s in ss if _norm(s) not in held or _norm(s) in _DEMO_NAMES]
+        speeds_eval |= {s for s in ss if s not in keep}
+        if keep and keep not in speeds_train:
+            speeds_train.append(keep)
+    out["speed_sets"] = {
+        "train": [" | ".join(ss) for ss in speeds_train],
+        "eval": sorted(speeds_eval),
+    }
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# templates per device kind ({p} slots are parameter names of the kind's schema)
+
+_LIGHT_TEMPLATES = """
+(turn | switch | put) on{on:true} [the] [light[s] in the] {room} [light | lights | lamp]
+(turn | switch | put) [the] {room} (light | lights | lamp) on{on:true}
+(turn | switch) (off){on:false} [the] [light[s] in the] {room} [light | lights | lamp]
+(turn | switch | shut) [the] {room} (light | lights | lamp) off{on:false}
+(lights | light) (on){on:true} in [the] {room}
+(lights | light) (off){on:false} in [the] {room}
+{room} (light | lights) (on){on:true}
+{room} (light | lights) (off){on:false}
+(kill | cut) the (light | lights) in the {room} {on:false}
+light up the {room} {on:true}
+it's (too dark | so dark | dark) in the {room} {on:true}
+I can't see (anything | a thing) in the {room} {on:true}
+(dim | set | put | turn) the {room} (light | lights) (to | at) {brightness} [percent | %]
+(set | change) [the] brightness (in | of) the {room} [light[s]] to {brightness} [percent]
+{room} (light | lights) (to | at) {brightness} [percent]
+(turn | switch) on{on:true} the {room} (light | lights) (at | to) {brightness} [percent]
+(max | full)[imum]{brightness:100} brightness in the {room}
+(make | turn | set | change) the {room} (light | lights) [to] {color}
+(change | switch | set) the colo[u]r (in | of) the {room} [light | lights] to {color}
+{color} (light | lights) in the {room}
+(turn | switch) on{on:true} the {room} (light | lights) in {color}
+(turn | switch) on{on:true} the (light | lights)
+(turn | switch) off{on:false} the (light | lights)
+(dim | set) the (light | lights) to {brightness} [percent]
+make the (light | lights) {color}
+it's too dark in here {on:true}
+"""
+_LIGHT_OFFTOPIC = """
+play [some] (music | jazz | the radio | a podcast) in the {room}
+is the {room} light on
+how (warm | cold | hot) is it in the {room}
+(clean | vacuum | tidy) the {room}
+(lock | close) the {room} (door | window)
+who is in the {room}
+(buy | order) a new (lamp | bulb) for the {room}
+"""
+_THERMOSTAT_TEMPLATES = """
+(set | put | change | turn) the (thermostat | heating | temperature) to {temperature} [degrees]
+(make | keep) it {temperature} degrees [in here | in the house]
+(I want | I'd like) it [to be] {temperature} degrees [in here]
+(warm | heat) (it | the house) up to {temperature} [degrees]
+(cool | bring) (it | the house) down to {temperature} [degrees]
+thermostat [to] {temperature} [degrees]
+temperature {temperature} [degrees] [please]
+(set | switch | put | change) the thermostat to {mode} [mode]
+(switch | put) the (heating | thermostat) (in | into | to) {mode} mode
+{mode} mode [on the thermostat]
+(turn | switch) (on | up) the heating{mode:heat}
+(turn | switch) on the (ac | air conditioning | cooling){mode:cool}
+(turn | switch) (off){mode:off} the (heating | thermostat)
+(set | switch) the thermostat to {mode} (at | and) {temperature} [degrees]
+(heat | cool){mode} the house to {temperature} [degrees]
+(set | change) the (thermostat | temperature)
+(make it | it should be) (warmer | cooler | a bit warmer | a bit colder)
+"""
+_THERMOSTAT_OFFTOPIC = """
+what's the temperature (outside | in the garden | tomorrow)
+(is | was) the heating on
+how much did the heating cost [this month]
+"""
+_BLINDS_TEMPLATES = """
+open{position:100} the {room} (blinds | shades)
+open{position:100} the (blinds | shades) in the {room}
+(close | shut){position:0} the {room} (blinds | shades)
+(close | shut){position:0} the (blinds | shades) in the {room}
+(set | move | put) the {room} (blinds | shades) to {position} [percent | %]
+(raise | lower | move) the (blinds | shades) in the {room} to {position} [percent]
+{room} (blinds | shades) (to | at) {position} [percent]
+open the {room} (blinds | shades) (halfway | half way | half){position:50}
+(draw | pull down) the {room} (blinds | shades) {position:0}
+open{position:100} the (blinds | shades)
+(close | shut){position:0} the (blinds | shades)
+(set | move | adjust) the {room} (blinds | shades)
+"""
+_BLINDS_OFFTOPIC = """
+(are | is) the {room} blinds open
+(clean | dust) the blinds in the {room}
+"""
+_FAN_TEMPLATES = """
+(turn | switch | put) on{on:true} the fan
+(turn | switch | shut) off{on:false} the fan
+(turn | switch) the fan off{on:false}
+(stop){on:false} the fan
+(start){on:true} the fan
+fan (on){on:true}
+fan (off){on:false}
+(set | change) the fan [speed] to {speed}
+fan [speed] to {speed}
+{speed} fan [speed]
+(turn | switch | put) on{on:true} the fan (to | on | at) {speed} [speed]
+run the fan (on | at) {speed} [speed]
+it's (stuffy | so stuffy) in here {on:true}
+(change | adjust) the fan [speed]
+"""
+_FAN_OFFTOPIC = """
+is the fan (on | running)
+(clean | dust) the fan
+"""
+_SWITCH_TEMPLATES = """
+(turn | switch | power) on{action:ON} the {device}
+(turn | switch | power) the {device} on{action:ON}
+(turn | switch | power | shut) off{action:OFF} the {device}
+(turn | switch | power | shut) the {device} off{action:OFF}
+(toggle | flip){action:TOGGLE} the {device}
+{device} (on){action:ON}
+{device} (off){action:OFF}
+(start){action:ON} the {device}
+(stop | kill){action:OFF} the {device}
+(turn | switch) on{action:ON} the (plug | socket)
+(turn | switch) the {device}
+"""
+_SWITCH_OFFTOPIC = """
+is the {device} (on | off | plugged in)
+how much power does the {device} (use | draw)
+(buy | order) a new {device}
+(clean | fix | repair) the {device}
+"""
+_RELAY_TEMPLATES = """
+(turn | switch | power) on{on:true} the {relay}
+(turn | switch | power) the {relay} on{on:true}
+(turn | switch | power | shut) off{on:false} the {relay}
+(turn | switch | shut) the {relay} off{on:false}
+{relay} (on){on:true}
+{relay} (off){on:false}
+(start){on:true} the {relay}
+(stop | kill){on:false} the {relay}
+(turn | switch) on{on:true} the relay
+(turn | switch) the {relay}
+"""
+_RELAY_OFFTOPIC = """
+is the {relay} (on | running)
+(clean | fix | service) the {relay}
+"""
+_LED_TEMPLATES = """
+(turn | switch) on{mode:on} the {led} (led | light | indicator)
+(turn | switch) the {led} (led | light | indicator) on{mode:on}
+(turn | switch) off{mode:off} the {led} (led | light | indicator)
+(turn | switch) the {led} (led | light | indicator) off{mode:off}
+(make | let) the {led} (led | light | indicator) (blink | flash){mode:blink}
+(blink | flash){mode:blink} the {led} (led | light)
+{led} (led | light) (on){mode:on}
+{led} (led | light) (off){mode:off}
+{led} (led | light) (blink | flashing){mode:blink}
+(turn | switch) on{mode:on} the (led | indicator)
+(set | change) the {led} (led | light)
+"""
+_LED_OFFTOPIC = """
+why is the {led} (led | light) (on | red | blinking)
+what does the {led} (led | light) mean
+"""
+
+_BASE_OFFTOPIC = """
+what's the weather (like | going to be) [today | tomorrow]
+tell me a joke
+what time is it
+(set | start) a timer for (ten minutes | an hour)
+remind me to (call mom | buy milk) [tomorrow]
+(order | buy) (a pizza | more coffee)
+(thanks | thank you) [so much]
+(good morning | good night | hello | hi there)
+what's on my calendar
+(play | put on) some (music | jazz | rock)
+how do I (make pancakes | boil an egg)
+"""
+
+# kind -> (default tool name, alternative tool names, alternative descriptions, templates,
+# off-topic templates)
+_KINDS: dict[str, tuple[str, list[str], list[str], str, str]] = {
+    "simulated_lights": (
+        "set_light",
+        ["lights", "control_lights", "light_control", "set_lamp", "room_light", "lighting"],
+        ["Control the lights in a room: on/off, brightness and colour.", "Room lighting."],
+        _LIGHT_TEMPLATES,
+        _LIGHT_OFFTOPIC,
+    ),
+    "zigbee2mqtt_lights": (
+        "set_light",
+        ["zigbee_light", "set_bulb", "lamps", "hue_lights"],
+        ["Zigbee bulbs by room.", "Turn smart bulbs on or off, dim them or change colour."],
+        _LIGHT_TEMPLATES,
+        _LIGHT_OFFTOPIC,
+    ),
+    "simulated_thermostat": (
+        "set_thermostat",
+        ["thermostat", "heating", "climate", "set_temperature", "hvac"],
+        ["Heating and cooling: target temperature in Celsius, or the mode.", "The thermostat."],
+        _THERMOSTAT_TEMPLATES,
+        _THERMOSTAT_OFFTOPIC,
+    ),
+    "simulated_blinds": (
+        "set_blinds",
+        ["blinds", "shades", "set_shutters", "window_cover", "curtains"],
+        ["Move the blinds of a room (0 closed, 100 open).", "Window coverings by room."],
+        _BLINDS_TEMPLATES,
+        _BLINDS_OFFTOPIC,
+    ),
+    "simulated_fan": (
+        "set_fan",
+        ["fan", "ventilation", "control_fan", "air_flow"],
+        ["The ceiling fan: on, off and speed.", "Ventilation fan."],
+        _FAN_TEMPLATES,
+        _FAN_OFFTOPIC,
+    ),
+    "tasmota": (
+        "set_switch",
+        ["plugs", "smart_plug", "power", "set_plug", "outlet", "switch_device"],
+        ["Smart plugs: ON, OFF or TOGGLE a device.", "Power sockets with a device on each."],
+        _SWITCH_TEMPLATES,
+        _SWITCH_OFFTOPIC,
+    ),
+    "gpio_relays": (
+        "set_relay",
+        ["relays", "relay_switch", "power_relay", "set_power"],
+        ["Relay board outputs.", "Switch a device wired to a relay on or off."],
+        _RELAY_TEMPLATES,
+        _RELAY_OFFTOPIC,
+    ),
+    "gpio_leds": (
+        "set_led",
+        ["leds", "indicator", "status_light", "set_indicator"],
+        ["Panel LEDs: on, off or blink.", "Indicator lights on the device."],
+        _LED_TEMPLATES,
+        _LED_OFFTOPIC,
+    ),
+}
+HOME_KINDS = tuple(_KINDS)
+# Parameters whose values are names drawn from a pool (name -> pool).
+_NAME_PARAMS = {"room": "rooms", "device": "devices", "relay": "devices", "led": "leds"}
+
+
+def _pick(rng: random.Random, pool: Sequence[str], lo: int, hi: int) -> list[str]:
+    k = rng.randint(lo, min(hi, len(pool)))
+    return rng.sample(list(pool), k)
+
+
+def _label(name: str) -> str:
+    return "".join(c if c.isalnum() else "_" for c in name.lower()).strip("_") or "x"
+
+
+def device_table(kind: str, rng: random.Random, pools: Mapping[str, Sequence[str]]) -> JsonDict:
+    """A random config table for one device of `kind` (names from `pools`)."""
+    t: JsonDict = {"kind": kind}
+    if kind in ("simulated_lights", "simulated_blinds"):
+        t["rooms"] = _pick(rng, pools["rooms"], 1, 8 if kind == "simulated_lights" else 5)
+        if kind == "simulated_lights" and rng.random() < 0.6:
+            t["colors"] = _pick(rng, pools["colors"], 1, 10)
+    elif kind == "zigbee2mqtt_lights":
+        t["devices"] = {r: f"{_label(r)}_bulb" for r in _pick(rng, pools["rooms"], 1, 8)}
+    elif kind == "simulated_thermostat":
+        lo = rng.choice([5, 7, 10, 12, 15, 16, 17])
+        hi = rng.choice([24, 25, 26, 28, 30, 32, 35])
+        t["min_temperature"], t["max_temperature"] = lo, hi
+    elif kind == "simulated_fan":
+        t["speeds"] = rng.choice(pools["speed_sets"]).split(" | ")
+    elif kind == "tasmota":
+        t["switches"] = {d: _label(d) for d in _pick(rng, pools["devices"], 1, 8)}
+    elif kind == "gpio_relays":
+        t["relays"] = {d: 5 + i for i, d in enumerate(_pick(rng, pools["devices"], 1, 8))}
+    elif kind == "gpio_leds":
+        t["leds"] = {d: 20 + i for i, d in enumerate(_pick(rng, pools["leds"], 1, 6))}
+    else:
+        raise ValueError(f"no generator for device kind {kind!r}")
+    default, names, descriptions, _, _ = _KINDS[kind]
+    if rng.random() < 0.25:
+        t["tool"] = rng.choice(names)
+    if rng.random() < 0.2:
+        t["description"] = rng.choice(descriptions)
+    return t
+
+
+def random_home(rng: random.Random, pools: Mapping[str, Sequence[str]]) -> dict[str, JsonDict]:
+    """A `[devices]` table: 1 to 8 devices, distinct tool names, at most one lights kind.
+    (Mixed groups add up to 3 random non-home tools to such a home: up to 11 tools.)"""
+    n = rng.choice([1, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8])
+    kinds = list(HOME_KINDS)
+    devices: dict[str, JsonDict] = {}
+    tools: set[str] = set()
+    lights = False
+    for _ in range(40):
+        if len(devices) >= n:
+            break
+        kind = rng.choice(kinds)
+        is_light = kind.endswith("_lights")
+        if is_light and lights:
+            continue
+        table = device_table(kind, rng, pools)
+        tool = table.get("tool", _KINDS[kind][0])
+        if tool in tools:
+            continue
+        tools.add(tool)
+        lights |= is_light
+        devices[f"d{len(devices)}"] = table
+    return devices
+
+
+def home_tools(devices: Mapping[str, Mapping[str, Any]]) -> list[JsonDict]:
+    """The tool schemas the daemon would build for a `[devices]` table."""
+    from devices import build_handlers
+
+    return [dict(h.schema) for h in build_handlers(devices)]
+
+
+def home_sentences(
+    devices: Mapping[str, Mapping[str, Any]],
+    tools: Sequence[Mapping[str, Any]],
+    rng: random.Random,
+    pools: Mapping[str, Sequence[str]],
+) -> str:
+    """A sentences file for one home: each kind's templates under its tool's name, the home's
+    names as slot values, and names from the pools that this home lacks as `_unknown`."""
+    parts: list[str] = []
+    offtopic = [_BASE_OFFTOPIC]
+    for table, tool in zip(devices.values(), tools, strict=True):
+        name = tool["name"]
+        _, _, _, templates, off = _KINDS[table["kind"]]
+        parts.append(f"[{name}]\n{templates}")
+        offtopic.append(off)
+        props = tool["parameters"]["properties"]
+        for param, schema in props.items():
+            if "enum" not in schema or param in ("mode", "action"):
+                continue
+            values = list(schema["enum"])
+            pool_key = _NAME_PARAMS.get(param) or ("colors" if param == "color" else None)
+            lines = [f"{v} = {v}" for v in values]
+            if pool_key:
+                have = {_norm(v) for v in values}
+                foreign = [x for x in pools[pool_key] if _norm(x) not in have]
+                lines.append("_unknown = " + " | ".join(rng.sample(foreign, min(30, len(foreign)))))
+            elif param == "speed":
+                have = set(values)
+                words = {s for ss in pools["speed_sets"] for s in ss.split(" | ")}
+                foreign = sorted(words - have)
+                if foreign:
+                    lines.append("_unknown = " + " | ".join(foreign))
+            parts.append(f"[slot {name}.{param}]\n" + "\n".join(lines))
+    parts.append("[offtopic]\n" + "\n".join(offtopic))
+    return "\n".join(parts) + "\n"
+
+
+# ----------------------------------------------------------------------------------------------
+# tool sets that are not homes
+
+_VERBS = [
+    "set",
+    "start",
+    "stop",
+    "schedule",
+    "send",
+    "book",
+    "add",
+    "create",
+    "open",
+    "close",
+    "play",
+    "record",
+    "feed",
+    "water",
+    "dispense",
+    "adjust",
+    "arm",
+    "lock",
+    "run",
+    "order",
+]
+_NOUNS = [
+    "volume",
+    "alarm",
+    "timer",
+    "sprinkler",
+    "feeder",
+    "pump",
+    "camera",
+    "oven",
+    "kettle",
+    "speaker",
+    "playlist",
+    "reminder",
+    "robot",
+    "vacuum",
+    "printer",
+    "gate",
+    "valve",
+    "dryer",
+    "washer",
+    "sauna",
+    "pool",
+    "grill",
+    "smoker",
+    "drone",
+    "coffee",
+    "tank",
+    "incubator",
+    "irrigation",
+    "recording",
+    "shutter",
+    "doorbell",
+    "message",
+    "table",
+]
+_ENUM_PARAMS = {
+    "zone": ["front lawn", "back lawn", "beds", "greenhouse", "hedge", "orchard", "patio pots"],
+    "program": ["eco", "quick", "intensive", "delicate", "cotton", "wool", "rinse", "spin"],
+    "channel": ["news", "sports", "music", "kids", "movies", "weather", "jazz radio"],
+    "pet": ["cat", "dog", "fish", "rabbit", "parrot", "hamster", "tortoise"],
+    "recipient": ["mum", "dad", "office", "neighbour", "sister", "brother", "landlord"],
+    "size": ["small", "medium", "large", "extra large"],
+    "drink": ["espresso", "latte", "cappuccino", "americano", "tea", "hot chocolate"],
+    "camera": ["front door", "driveway", "back yard", "baby room", "garage", "side gate"],
+    "source": ["radio", "bluetooth", "tv", "aux", "spotify", "cd"],
+    "direction": ["up", "down", "left", "right", "forward", "back"],
+    "priority": ["low", "normal", "high", "urgent"],
+    "area": ["upstairs", "downstairs", "perimeter", "garage", "whole house"],
+}
+_NUM_PARAMS = {
+    "level": (0, 10, "integer", ""),
+    "minutes": (1, 120, "integer", "minutes"),
+    "volume": (0, 100, "integer", "percent"),
+    "amount": (1, 20, "integer", ""),
+    "duration": (1, 60, "integer", "minutes"),
+    "cups": (1, 12, "integer", "cups"),
+    "grams": (5, 500, "integer", "grams"),
+    "speed": (1, 5, "integer", ""),
+    "people": (1, 12, "integer", "people"),
+    "ph": (6, 8, "number", ""),
+    "depth": (1, 50, "integer", "centimetres"),
+    "angle": (0, 90, "integer", "degrees"),
+}
+_BOOL_PARAMS = ["enabled", "repeat", "loud", "urgent", "night_mode", "shuffle", "eco"]
+
+
+def random_tool(
+    rng: random.Random,
+    taken: set[str],
+    exclude: set[str] = frozenset(),  # type: ignore[assignment]
+) -> tuple[JsonDict, str]:
+    """A random schema (1 to 4 parameters) and a sentences section for it; enum values in
+    `exclude` (held-out names) are never used."""
+    for _ in range(50):
+        verb, noun = rng.choice(_VERBS), rng.choice(_NOUNS)
+        name = f"{verb}_{noun}"
+        if name not in taken:
+            break
+    taken.add(name)
+    props: JsonDict = {}
+    required: list[str] = []
+    kinds = ["enum", "num", "bool"]
+    for _ in range(rng.randint(1, 4)):
+        k = rng.choice(kinds)
+        if k == "enum":
+            p = rng.choice(list(_ENUM_PARAMS))
+            if p in props:
+                continue
+            vals = [v for v in _ENUM_PARAMS[p] if _norm(v) not in exclude]
+            if not vals:
+                continue
+            props[p] = {"type": "string", "enum": rng.sample(vals, rng.randint(1, len(vals)))}
+        elif k == "num":
+            p = rng.choice(list(_NUM_PARAMS))
+            if p in props:
+                continue
+            lo, hi, t, unit = _NUM_PARAMS[p]
+            hi = rng.choice([hi, max(lo + 1, hi // 2), hi * 2]) if t == "integer" else hi
+            props[p] = {"type": t, "minimum": lo, "maximum": hi}
+            if unit and rng.random() < 0.5:
+                props[p]["description"] = f"in {unit}"
+        else:
+            p = rng.choice(_BOOL_PARAMS)
+            if p in props:
+                continue
+            props[p] = {"type": "boolean"}
+        if rng.random() < 0.5:
+            required.append(p)
+    noun_words = noun.replace("_", " ")
+    desc = rng.choice([f"{verb.capitalize()} the {noun_words}.", f"Controls the {noun_words}.", ""])
+    tool: JsonDict = {"name": name, "parameters": {"type": "object", "properties": props}}
+    if desc:
+        tool = {"name": name, "description": desc, "parameters": tool["parameters"]}
+    if required:
+        tool["parameters"]["required"] = required
+    lines = []
+    for _ in range(6):
+        chosen = [p for p in props if p in required or rng.random() < 0.5] or list(props)[:1]
+        phrases = []
+        for p in chosen:
+            sch, pw = props[p], p.replace("_", " ")
+            if sch.get("type") == "boolean":
+                phrases.append(
+                    f"[with] {pw} (on | enabled | yes){{{p}:true}}"
+                    if rng.random() < 0.5
+                    else f"[with] {pw} (off | disabled | no){{{p}:false}}"
+                )
+            elif "enum" in sch:
+                phrases.append(rng.choice([f"[for the] {{{p}}}", f"{pw} {{{p}}}"]))
+            else:
+                unit = _NUM_PARAMS.get(p, (0, 0, "", ""))[3]
+                phrases.append(rng.choice([f"{pw} [to] {{{p}}}", f"[for] {{{p}}} {unit or pw}"]))
+        lines.append(f"({verb} | please {verb}) [the] {noun_words} " + " ".join(phrases))
+    return tool, f"[{name}]\n" + "\n".join(lines) + "\n"
+
+
+# ----------------------------------------------------------------------------------------------
+# the data set
+
+
+def synthesize_homes(
+    homes: int,
+    per_home: int,
+    seed: int = 0,
+    demo_share: float = 0.1,
+    schema_share: float = 0.15,
+) -> tuple[list[JsonDict], JsonDict]:
+    """`homes` groups of up to `per_home` examples; returns (rows, record of what was drawn)."""
+    rng = random.Random(seed)
+    held = heldout_names()
+    split = name_split(held)
+    pools = {k: v["train"] for k, v in split.items()}
+    rows: list[JsonDict] = []
+    kinds_seen: set[str] = set()
+    max_enum = max_tools = 0
+    demo_sentences = DEMO_SENTENCES.read_text(encoding="utf-8")
+    for h in range(homes):
+        r = rng.random()
+        hseed = rng.randrange(2**31)
+        hrng = random.Random(hseed)
+        if r < demo_share:
+            from .synth import tools_from_config
+
+            tools = tools_from_config(DEMO_CONFIG)
+            text = demo_sentences
+        else:
+            tools, sections = [], []
+            if r >= demo_share + schema_share or hrng.random() < 0.3:
+                devices = random_home(hrng, pools)
+                tools = home_tools(devices)
+                kinds_seen.update(t["kind"] for t in devices.values())
+                sections.append(home_sentences(devices, tools, hrng, pools))
+            if r < demo_share + schema_share:
+                taken = {t["name"] for t in tools}
+                for _ in range(hrng.randint(1, 3) if tools else hrng.randint(1, 5)):
+                    t, sec = random_tool(hrng, taken, held)
+                    tools.append(t)
+                    sections.append(sec)
+                sections.append("[offtopic]\n" + _BASE_OFFTOPIC)
+            hrng.shuffle(tools)
+            text = "\n".join(sections)
+        max_tools = max(max_tools, len(tools))
+        for t in tools:
+            for s in t["parameters"].get("properties", {}).values():
+                max_enum = max(max_enum, len(s.get("enum", [])))
+        sf = parse_sentences(text, f"<home {h}>")
+        gen = Generator(tools, sf, seed=hseed, mix=HOME_MIX)
+        rows.extend(gen.generate(per_home))
+    record = {
+        "kinds": sorted(kinds_seen),
+        "max_tools": max_tools,
+        "max_enum_values": max_enum,
+        "param_types": ["enum", "integer", "number", "boolean"],
+        "general_schemas": schema_share > 0,
+        "homes": homes,
+        "per_home": per_home,
+        "name_split": {
+            k: {"train": len(v["train"]), "eval": len(v["eval"]), "eval_names": v["eval"]}
+            for k, v in split.items()
+        },
+        "heldout_names_file": str(HELDOUT_NAMES.name) if HELDOUT_NAMES.exists() else None,
+    }
+    return rows, record
+
+
+__all__ = [
+    "DEFAULT_MIX",
+    "HOME_KINDS",
+    "HOME_MIX",
+    "device_table",
+    "home_sentences",
+    "home_tools",
+    "name_split",
+    "random_home",
+    "random_tool",
+    "synthesize_homes",
+]

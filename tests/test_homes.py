@@ -1,0 +1,103 @@
+"""Training data over generated homes: names come from the training side of the split, a word
+is valid in one home and refused in another, refusals are what their category says."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from agent.train import homes as H
+from agent.train.synth import parse_sentences
+from devices.registry import validate
+
+ROWS, RECORD = H.synthesize_homes(160, 24, seed=3)
+
+
+def _enum_values(tools: list[dict]) -> set[str]:
+    out = set()
+    for t in tools:
+        for p in t["parameters"].get("properties", {}).values():
+            out |= {str(v).lower() for v in p.get("enum", [])}
+    return out
+
+
+def test_training_and_evaluation_names_are_disjoint() -> None:
+    held = H.heldout_names()
+    assert held, "the held-out homes' names file must be in the repository"
+    split = H.name_split()
+    for key, side in split.items():
+        train = {str(n).lower() for n in side["train"]}
+        assert not train & {str(n).lower() for n in side["eval"]}, key
+    for r in ROWS:
+        leaked = _enum_values(r["tools"]) & held
+        assert not leaked, (r["query"], leaked)
+
+
+def test_every_answer_is_a_valid_call_of_its_own_tools() -> None:
+    for r in ROWS:
+        by_name = {t["name"]: t for t in r["tools"]}
+        assert 1 <= len(r["tools"]) <= RECORD["max_tools"] <= 11
+        for call in r["answers"]:
+            assert call["name"] in by_name, r
+            assert validate(call["arguments"], by_name[call["name"]]["parameters"]) == [], r
+
+
+def test_schemas_are_the_device_handlers_own() -> None:
+    rng = random.Random(5)
+    pools = {k: v["train"] for k, v in H.name_split().items()}
+    for _ in range(30):
+        devices = H.random_home(rng, pools)
+        tools = H.home_tools(devices)
+        assert 1 <= len(devices) <= 8
+        assert len(tools) == len(devices)
+        assert len({t["name"] for t in tools}) == len(tools)
+        # The sentences parse and name only declared tools and parameters.
+        sf = parse_sentences(H.home_sentences(devices, tools, rng, pools))
+        assert set(sf.tools) <= {t["name"] for t in tools}
+
+
+def test_a_name_is_valid_in_one_home_and_refused_in_another() -> None:
+    called: set[str] = set()
+    refused_queries: list[tuple[str, set[str]]] = []
+    for r in ROWS:
+        for c in r["answers"]:
+            called |= {v.lower() for v in c["arguments"].values() if isinstance(v, str)}
+        if r["category"] == "unsupported":
+            refused_queries.append((r["query"].lower(), _enum_values(r["tools"])))
+    both = [
+        n
+        for n in called
+        if len(n) > 4 and any(n in q and n not in have for q, have in refused_queries)
+    ]
+    assert both, "no name is both called in one home and unsupported in another"
+
+
+def test_invalid_examples_say_a_number_outside_the_range() -> None:
+    inv = [r for r in ROWS if r["category"] == "invalid"]
+    assert len(inv) >= 20
+    for r in inv:
+        assert r["answers"] == []
+    # The generator's out-of-range draw: above the maximum or below the minimum, never inside.
+    g = H.Generator([], None, seed=1)
+    schema = {"type": "integer", "minimum": 0, "maximum": 100}
+    for _ in range(200):
+        v = g._number_outside(schema)
+        assert v > 100 or v < 0
+
+
+def test_category_mix_and_record() -> None:
+    cats = {r["category"] for r in ROWS}
+    assert cats == set(H.HOME_MIX)
+    assert set(RECORD["kinds"]) <= set(H.HOME_KINDS)
+    assert RECORD["max_enum_values"] <= 10
+    assert RECORD["general_schemas"] is True
+    # Groups share their tools, so the trainer computes each home's prefix once per batch.
+    assert len({str(r["tools"]) for r in ROWS}) >= 120
+
+
+@pytest.mark.parametrize("seed", [0, 9])
+def test_deterministic_per_seed(seed: int) -> None:
+    a, _ = H.synthesize_homes(6, 8, seed=seed)
+    b, _ = H.synthesize_homes(6, 8, seed=seed)
+    assert a == b
