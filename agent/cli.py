@@ -206,6 +206,11 @@ _TOOLKIT = {
     "train": ("trainer", "train_main", "train a small model from tool schemas and sentences"),
     "finetune": ("finetune", "finetune_main", "LoRA fine-tune an existing .cact"),
     "slice": ("slice", "slice_main", "keep the first N layers of a .cact"),
+    "confidence-head": (
+        "confidence",
+        "confidence_main",
+        "fit a calibrated confidence head to a trained .cact",
+    ),
     "eval": ("evaluate", "eval_main", "accuracy of a model on held-out cases (JSON + table)"),
     "synth": ("synth", "synth_main", "generate training examples from templates (JSONL)"),
 }

@@ -13,7 +13,9 @@ equals `21.0`), object key order ignored; the order of the calls is ignored too 
 actions may be listed either way). Refusals: the expected answer is `[]`; refusal precision is
 the share of produced `[]` that were expected, recall the share of expected `[]` produced.
 Reported per category (`positive`, `two_actions`, `negated`, `off_topic`, `missing`, ...),
-plus latency (median and p95 of `complete()` wall time, prefill and decode tokens/s).
+plus latency (median and p95 of `complete()` wall time, prefill and decode tokens/s). Cases
+with a `home` are also scored per home; when the model has a confidence head, the report gives
+its calibration against exact match (expected calibration error, Brier score).
 """
 
 from __future__ import annotations
@@ -85,7 +87,54 @@ def score(results: Sequence[JsonDict]) -> JsonDict:
         "prefill_tps_median": _median([r.get("prefill_tps") for r in results]),
         "decode_tps_median": _median([r.get("decode_tps") for r in results]),
     }
-    return {"summary": summary, "categories": per_cat}
+    report: JsonDict = {"summary": summary, "categories": per_cat}
+    homes: dict[str, list[JsonDict]] = {}
+    for r in results:
+        if r.get("home"):
+            homes.setdefault(r["home"], []).append(r)
+    if homes:
+        report["homes"] = {
+            h: {
+                "n": len(rs),
+                "exact": round(sum(r["ok"] for r in rs) / len(rs), 4),
+                "positive_exact": _share([r for r in rs if r["category"] == "positive"]),
+                "refusal_correct": _share([r for r in rs if r["category"] in REFUSAL_CATEGORIES]),
+            }
+            for h, rs in sorted(homes.items())
+        }
+    cal = calibration([r for r in results if r.get("confidence") is not None])
+    if cal is not None:
+        summary["calibration"] = cal
+    return report
+
+
+def _share(rs: Sequence[JsonDict]) -> float | None:
+    return round(sum(r["ok"] for r in rs) / len(rs), 4) if rs else None
+
+
+def calibration(results: Sequence[JsonDict], bins: int = 10) -> JsonDict | None:
+    """Expected calibration error of `confidence` against exact match: the case-weighted mean
+    gap between the mean confidence and the accuracy inside equal-width confidence bins (what
+    a Home Assistant automation that acts above a threshold relies on), plus the Brier score."""
+    if not results:
+        return None
+    buckets: list[list[JsonDict]] = [[] for _ in range(bins)]
+    for r in results:
+        c = float(r["confidence"])
+        buckets[min(bins - 1, int(c * bins))].append(r)
+    ece = 0.0
+    table = []
+    for i, b in enumerate(buckets):
+        if not b:
+            continue
+        conf = sum(float(r["confidence"]) for r in b) / len(b)
+        acc = sum(r["ok"] for r in b) / len(b)
+        ece += len(b) / len(results) * abs(conf - acc)
+        table.append(
+            {"bin": i, "n": len(b), "confidence": round(conf, 4), "accuracy": round(acc, 4)}
+        )
+    brier = sum((float(r["confidence"]) - float(r["ok"])) ** 2 for r in results) / len(results)
+    return {"ece": round(ece, 4), "brier": round(brier, 4), "n": len(results), "bins": table}
 
 
 def _median(v: list[Any]) -> float | None:
@@ -150,6 +199,8 @@ def evaluate(
                 "prefill_tps": env.get("prefill_tps"),
                 "decode_tps": env.get("decode_tps"),
                 "error": env.get("error"),
+                "confidence": env.get("confidence"),
+                **({"home": case["home"]} if case.get("home") else {}),
             }
         )
         if progress and (i + 1) % 20 == 0:
@@ -193,6 +244,11 @@ def table(report: Mapping[str, Any]) -> str:
         f"decode tokens/s       {s['decode_tps_median']}",
         f"backend               {report.get('backend')}",
     ]
+    if s.get("calibration"):
+        c = s["calibration"]
+        lines.append(f"confidence ECE        {c['ece']:.3f} (Brier {c['brier']:.3f}, n {c['n']})")
+    for h, v in (report.get("homes") or {}).items():
+        lines.append(f"  home {h:<22}{v['n']:>4}{v['exact'] * 100:>8.1f}%")
     return "\n".join(lines)
 
 

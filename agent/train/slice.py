@@ -45,7 +45,8 @@ def _rows(cf: CactFile, name: str, n_rows: int) -> Blob:
     return Blob(t.dtype, tuple(a.shape), a.tobytes())
 
 
-def _copy(cf: CactFile, name: str) -> Blob:
+def copy_blob(cf: CactFile, name: str) -> Blob:
+    """A tensor's stored bytes as they are (no re-quantization)."""
     t = cf.info(name)
     return Blob(t.dtype, t.shape, bytes(cf.blob(name)), t.group, t.bits)
 
@@ -76,12 +77,12 @@ def slice_layers(cf: CactFile, layers: int, keep_confidence: bool = False) -> by
         if spec.name in mhc_rows:
             blobs.append(_rows(cf, spec.name, mhc_rows[spec.name]))
         else:
-            blobs.append(_copy(cf, spec.name))  # engram{s} keeps its index: sites are a prefix
+            blobs.append(copy_blob(cf, spec.name))  # engram{s} keeps its index: sites are a prefix
     codes = [c for c in cf.head_codes if c != 2 or keep_confidence]
     if codes:
         blobs.append(fp16_blob(np.asarray(codes, np.float32)))
         for spec in head_layout(ng, codes)[1:]:
-            blobs.append(_copy(cf, spec.name))
+            blobs.append(copy_blob(cf, spec.name))
     blobs.append(Blob(RAW, (), bytes(cf.tokenizer_blob)))
     return serialize(ng, blobs, cf.codebook_values)
 
@@ -115,9 +116,9 @@ def drop_heads(cf: CactFile, drop: set[int]) -> bytes:
     """The same file without the probe heads whose codes are in `drop` (1 contrastive,
     2 confidence); every other tensor keeps its bytes."""
     codes = [c for c in cf.head_codes if c not in drop]
-    blobs = [_copy(cf, s.name) for s in base_layout(cf.geometry)]
+    blobs = [copy_blob(cf, s.name) for s in base_layout(cf.geometry)]
     if codes:
         blobs.append(fp16_blob(np.asarray(codes, np.float32)))
-        blobs += [_copy(cf, s.name) for s in head_layout(cf.geometry, codes)[1:]]
+        blobs += [copy_blob(cf, s.name) for s in head_layout(cf.geometry, codes)[1:]]
     blobs.append(Blob(RAW, (), bytes(cf.tokenizer_blob)))
     return serialize(cf.geometry, blobs, cf.codebook_values)
