@@ -102,8 +102,8 @@ def _calls(text: str, where: str) -> list[dict[str, Any]]:
     return calls
 
 
-def parse_source(text: str) -> list[dict[str, Any]]:
-    """The cases of the source file, without tools."""
+def parse_source(text: str, source: str = SOURCE.name) -> list[dict[str, Any]]:
+    """The cases of a source file (``source`` names it in errors), without tools."""
     rows: list[dict[str, Any]] = []
     home = None
     for n, line in enumerate(text.splitlines(), 1):
@@ -113,7 +113,7 @@ def parse_source(text: str) -> list[dict[str, Any]]:
         if line.startswith("##"):
             home = line[2:].strip()
             continue
-        where = f"{SOURCE.name}:{n}"
+        where = f"{source}:{n}"
         parts = [p.strip() for p in line.split("|")]
         if len(parts) != 3 or parts[0] not in CATEGORIES or home is None:
             raise ValueError(f"{where}: expected '<cat> | <query> | <answer>' inside a home")
