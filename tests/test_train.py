@@ -519,3 +519,31 @@ def test_training_ids_are_the_session_prompt() -> None:
         assert 11 in target and 5 in target  # </tool_call>, <|im_end|>
         call = tok.decode([t for t in target if t > 13])
         assert '"room":"kitchen"' in call
+
+
+@pytest.mark.slow
+def test_train_config_adapts_the_bundled_model(tmp_path: Path) -> None:
+    """`needled train --config` fine-tunes a base model for that home (here the demo model, a
+    few steps): renamed tools and a kind the base never saw get examples from their
+    templates, a calibrated confidence head is fitted, and the training record gains the
+    home's kinds."""
+    from agent.train.adapt import adapt, home_rows
+
+    home = ROOT / "tests" / "data" / "custom_homes" / "lake_lodge.toml"
+    base = tmp_path / "base.cact"
+    base.write_bytes(DEMO_MODEL.read_bytes())
+    (tmp_path / "base.cact.report.json").write_text(
+        json.dumps({"trained_on": {"kinds": ["simulated_lights"], "max_tools": 8}})
+    )
+    out = tmp_path / "home.cact"
+    rep = adapt(out, config=home, base=base, examples=60, steps=3, head_homes=2, quiet=True)
+    assert out.exists() and rep["steps"] == 3
+    assert "jot_down" in rep["tools"] and "log" in rep["trained_on"]["kinds"]
+    assert 2 in read_cact(out).head_codes
+    import tomllib
+
+    devices = tomllib.loads(home.read_text())["devices"]
+    rows = home_rows(devices, rep["trained_on"]["tools"], 80, 0)
+    notes = [r for r in rows if r["answers"] and r["answers"][0]["name"] == "jot_down"]
+    # The log kind's templates: the note is the user's own words, copied into the call.
+    assert notes and all(r["answers"][0]["arguments"]["message"] in r["query"] for r in notes)

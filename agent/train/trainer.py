@@ -1,7 +1,8 @@
 """Train a small Needle 2 geometry from scratch on synthetic data, then quantization-aware, export.
 
-    needled train --tools T.json --sentences S.ini --out M.cact [--geometry demo] [--seed 0]
-    needled train --config agent/data/default.toml --sentences S.ini --out M.cact
+    needled train --homes 3000 --out M.cact                   the general model (any home)
+    needled train --config HOME.toml --out M.cact             adapt the bundled model (.adapt)
+    needled train --from-scratch --config F.toml --sentences S.ini --out M.cact   one home only
 
 Pipeline: synthesize examples (:mod:`.synth`), train a SentencePiece BPE tokenizer on them (the
 10 chat markers at ids 4-13), train the model in FP32, continue with CQ/A8 fake quantization
@@ -333,6 +334,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="train a general model on this many generated homes (ignores --tools/--config)",
     )
     p.add_argument("--per-home", type=int, default=TrainConfig.per_home)
+    p.add_argument(
+        "--from-scratch",
+        action="store_true",
+        help="with --config/--tools: train a new model on that home alone instead of adapting "
+        "the bundled general model",
+    )
+    p.add_argument("--base", help="model to adapt (default: the bundled model)")
     p.add_argument("--steps", type=int, default=TrainConfig.steps, help="FP32 steps")
     p.add_argument("--qat-steps", type=int, default=TrainConfig.qat_steps)
     p.add_argument("--batch", type=int, default=TrainConfig.batch)
@@ -352,6 +360,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def train_main(args: argparse.Namespace) -> int:
+    if (args.config or args.tools) and not args.from_scratch and not args.homes:
+        from .adapt import adapt
+
+        report = adapt(
+            args.out,
+            config=args.config,
+            tools_path=args.tools,
+            sentences=args.sentences,
+            base=args.base,
+            seed=args.seed,
+            threads=args.threads,
+            quiet=args.quiet,
+        )
+        if args.eval_cases:
+            from .evaluate import evaluate_file
+
+            ev = evaluate_file(args.out, args.eval_cases, tools_from_args(args))
+            report["eval"] = ev["summary"]
+            Path(str(args.out) + ".report.json").write_text(json.dumps(report, indent=2) + "\n")
+        print(json.dumps(report, indent=2))
+        return 0
     geometry: str | dict = args.geometry
     if args.geometry not in GEOMETRIES:
         geometry = json.loads(Path(args.geometry).read_text())
