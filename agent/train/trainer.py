@@ -224,11 +224,13 @@ def train(
     losses: list[float] = []
     step = 0
     train_seconds = 0.0
+    tokens = 0  # tokens through the model: each batch's shared prefix once, plus its suffixes
     if state is not None:
         model.load_state_dict(state["model"])
         step = state["step"]
         losses = state["losses"]
         train_seconds = state.get("train_seconds", 0.0)
+        tokens = state.get("tokens", 0)
         if step > cfg.steps:
             enable_qat(model, cfg.bits)
             opt = _optimizer(model, cfg.qat_lr, 0.0)
@@ -245,6 +247,7 @@ def train(
                 "tokenizer": sp_model,
                 "config": asdict(cfg),
                 "train_seconds": train_seconds,
+                "tokens": tokens,
             },
             tmp,
         )
@@ -268,6 +271,7 @@ def train(
         for grp in opt.param_groups:
             grp["lr"] = lr
         prefix, items = batches.get(step)
+        tokens += len(prefix) + sum(len(e.suffix) for e in items)
         loss = batch_loss(model, prefix, items)
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -303,6 +307,9 @@ def train(
         else None,
         "loss_final": float(np.mean(losses[-50:])) if losses else None,
         "train_seconds": round(train_seconds, 1),
+        "steps": total,
+        "tokens": tokens,
+        "tokens_per_second": round(tokens / train_seconds, 1) if train_seconds else None,
         "data_seconds": round(t_data, 1),
         "wall_seconds": round(time.perf_counter() - t_start, 1),
         "torch": torch.__version__,
