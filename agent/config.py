@@ -54,6 +54,8 @@ class MqttConfig:
     discovery_prefix: str = "homeassistant"
     hermes: bool = False
     hermes_execute: bool = False  # Rhasspy handles intents itself; only recognise by default
+    hermes_site_ids: tuple[str, ...] = ()  # serve queries from these sites only; empty: all
+    hermes_max_age: float = 10.0  # seconds a voice query may wait before it is dropped
 
     @property
     def effective_client_id(self) -> str:
@@ -140,6 +142,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "mqtt.session_expiry": (0, 0xFFFFFFFF),
     "mqtt.reconnect_min": (1, 3600),
     "mqtt.reconnect_max": (1, 3600),
+    "mqtt.hermes_max_age": (0.1, 86400),
     "serial.baud": (50, 4_000_000),
     "serial.reopen_min": (0.01, 3600),
     "serial.reopen_max": (0.01, 3600),
@@ -176,6 +179,10 @@ def _section(name: str, cls: type, raw: Any, source: str) -> Any:
             lo, hi = _RANGES.get(full, (float("-inf"), float("inf")))
             if not lo <= value <= hi:
                 raise ConfigError(full, f"must be between {lo:g} and {hi:g}, got {value}", source)
+        elif isinstance(default, tuple):
+            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+                raise ConfigError(full, "must be a list of non-empty strings", source)
+            value = tuple(value)
         elif isinstance(default, str) and not isinstance(value, str):
             if name == "console" and key == "enabled" and isinstance(value, bool):
                 value = "on" if value else "off"

@@ -121,7 +121,7 @@ class MqttTransport:
         self.result_topic = f"{self.base}/result"
         self.status_topic = f"{self.base}/status"
         self.ha = HomeAssistant(cfg, self, line_length=line_length)
-        self.hermes = HermesService(cfg, self)
+        self.hermes = HermesService(cfg, self, node_base=self.base)
         self.state_topic = self.ha.state_topic
         self.discovery_topic = self.ha.discovery_topic
         self.ha_status_topic = self.ha.ha_status_topic
@@ -283,6 +283,8 @@ class MqttTransport:
             subs += self.hermes.subscriptions()
         subs += [(t, SubscribeOptions(qos=0)) for t in device_topics]
         client.subscribe(subs)
+        if self.cfg.hermes:
+            self.hermes.on_connect(bool(flags.session_present))
         client.publish(self.status_topic, "online", qos=1, retain=True)
         self.ha.on_connect()
         self.connected.set()
