@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_CONFIG_NAME = "default.toml"
+# the project's home page (Home Assistant links it as the device's support URL by default)
+PROJECT_URL = "https://github.com/needled/needled"
 
 
 class ConfigError(ValueError):
@@ -52,6 +54,8 @@ class MqttConfig:
     reconnect_max: int = 60
     discovery: bool = True
     discovery_prefix: str = "homeassistant"
+    # shown by Home Assistant as the support link of the discovered device (origin "url")
+    discovery_url: str = PROJECT_URL
     hermes: bool = False
     hermes_execute: bool = False  # Rhasspy handles intents itself; only recognise by default
     hermes_site_ids: tuple[str, ...] = ()  # serve queries from these sites only; empty: all
@@ -215,6 +219,9 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
         raise ConfigError("mqtt.username", "is required when a password is given", source)
     if bool(mqtt.cert_file) != bool(mqtt.key_file):
         raise ConfigError("mqtt.key_file", "cert_file and key_file go together", source)
+    if mqtt.discovery_url and not mqtt.discovery_url.startswith(("https://", "http://")):
+        # Home Assistant refuses any other scheme, and with it the whole discovered device
+        raise ConfigError("mqtt.discovery_url", "must be an http:// or https:// URL", source)
     serial: SerialConfig = parts["serial"]
     if serial.enabled and not serial.port:
         raise ConfigError("serial.port", "is required when serial is enabled", source)

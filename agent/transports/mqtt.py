@@ -466,6 +466,10 @@ class MqttTransport:
     def publish_discovery(self) -> None:
         self.ha.publish_discovery()
 
+    def set_confidence_head(self, present: bool) -> None:
+        """Tell HA discovery whether the model has a confidence head (after each model load)."""
+        self.ha.set_confidence_head(present, connected=self.connected.is_set())
+
     def acker(self, msg: mqtt.MQTTMessage) -> Callable[[], None]:
         gen = self._gen
         return lambda: self._ack(msg, gen)
