@@ -19,8 +19,9 @@ broker does not hold queries for needled while it is away (a retained query is i
 a broker that holds QoS 0 messages for offline sessions anyway (mosquitto's
 ``queue_qos0_messages``, EMQX by default) delivers them right after the reconnect, ahead of a
 fence message needled publishes to itself once connected, and queries before the fence are
-dropped; and a query that waited in needled's own queue longer than ``hermes_max_age`` seconds
-is answered ``expired`` without running.
+dropped (a live query in the milliseconds before the fence returns is dropped too: the price of
+never replaying old ones); and a query that waited in needled's own queue longer than
+``hermes_max_age`` seconds is answered ``expired`` without running.
 """
 
 from __future__ import annotations
