@@ -2,7 +2,7 @@
 
 Topics follow the device's FullTopic (``full_topic``, Tasmota's default ``%prefix%/%topic%/``):
 commands go to ``cmnd``, answers come on ``stat`` (``RESULT``, or the command's own topic with
-SetOption4), periodic state on ``tele/.../STATE`` and availability on ``tele/.../LWT``. A relay
+SetOption4), and availability on ``tele/.../LWT``. A relay
 is reported as ``POWER`` on a single-relay device and as ``POWER<n>`` on multi-relay devices or
 with SetOption26; both are understood. A device whose LWT says ``Offline`` fails its calls at
 once (``device_offline``) instead of waiting for an answer that cannot come.
@@ -103,7 +103,9 @@ class _TasmotaBase(MqttStateHandler):
         for label, target in self.targets.items():
             by_device.setdefault(target.topic, []).append(label)
         for device, labels in by_device.items():
-            topics = {self.topic("stat", device, "RESULT"), self.topic("tele", device, "STATE")}
+            # not tele/STATE: a periodic report landing just after a TOGGLE would "confirm" it
+            # with the state from before
+            topics = {self.topic("stat", device, "RESULT")}
             for label in labels:
                 commands = self.status_commands(self.targets[label])
                 topics |= {self.topic("stat", device, c) for c in commands}
