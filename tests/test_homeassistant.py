@@ -309,3 +309,21 @@ def test_discovery_url_must_be_http() -> None:
 def _mqtt_table(cfg: Any) -> dict[str, Any]:
     m = cfg.mqtt
     return {"enabled": True, "host": m.host, "port": m.port, "node_id": m.node_id}
+
+
+def test_a_damaged_record_never_clears_topics_needled_does_not_own(
+    broker: Broker, mqtt_config: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NEEDLED_STATE_DIR", str(tmp_path))
+    owner = MqttClient(broker.port)
+    for topic in ("zigbee2mqtt/bridge/info", "homeassistant/device/needled_old/config"):
+        owner.publish(topic, '{"keep": true}', retain=True).wait_for_publish(WAIT)
+    owner.close()
+    record = ["zigbee2mqtt/bridge/info", "needled/#", "homeassistant/device/needled_old/config"]
+    (tmp_path / "ha_discovery.json").write_text(json.dumps({"retained": record}))
+    cfg = mqtt_config()
+    with RunningDaemon(cfg) as d:
+        assert d.daemon.mqtt.connected.wait(WAIT)
+        assert wait_for(lambda: discovery(broker.port, cfg.mqtt.node_id) is not None, WAIT)
+        assert wait_for(lambda: discovery(broker.port, "old") is None, WAIT)
+        assert "zigbee2mqtt/bridge/info" in retained(broker.port, "zigbee2mqtt/#")

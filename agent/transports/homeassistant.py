@@ -37,6 +37,22 @@ def state_dir() -> Path | None:
     return Path(d) if d else None
 
 
+def _ours(topic: str) -> bool:
+    # only ever clear topics of the shapes needled publishes: a damaged record must not make it
+    # send empty messages to someone else's topics
+    if set(topic) & {"+", "#", "\0"}:
+        return False
+    parts = topic.split("/")
+    if len(parts) == 3 and parts[0] == "needled":
+        return parts[2] in ("state", "envelope")
+    return (
+        len(parts) >= 4
+        and parts[-3] == "device"
+        and parts[-2].startswith("needled_")
+        and (parts[-1] == "config")
+    )
+
+
 def outcome(reply: JsonDict) -> str:
     """``call``, ``respond`` (the model answered without a call), ``refused`` or ``error``."""
     env = reply.get("envelope") or {}
@@ -192,7 +208,7 @@ class HomeAssistant:
         topics = data.get("retained") if isinstance(data, dict) else None
         if not isinstance(topics, list):
             return []
-        return [t for t in topics if isinstance(t, str) and t and not set(t) & {"+", "#", "\0"}]
+        return [t for t in topics if isinstance(t, str) and _ours(t)]
 
     def _record(self, topics: list[str]) -> None:
         d = state_dir()
