@@ -10,6 +10,8 @@ from pathlib import Path
 from typing import Any
 
 DEFAULT_CONFIG_NAME = "default.toml"
+# the project's home page (Home Assistant links it as the device's support URL by default)
+PROJECT_URL = "https://github.com/needled/needled"
 
 
 class ConfigError(ValueError):
@@ -52,8 +54,12 @@ class MqttConfig:
     reconnect_max: int = 60
     discovery: bool = True
     discovery_prefix: str = "homeassistant"
+    # shown by Home Assistant as the support link of the discovered device (origin "url")
+    discovery_url: str = PROJECT_URL
     hermes: bool = False
     hermes_execute: bool = False  # Rhasspy handles intents itself; only recognise by default
+    hermes_site_ids: tuple[str, ...] = ()  # serve queries from these sites only; empty: all
+    hermes_max_age: float = 10.0  # seconds a voice query may wait before it is dropped
 
     @property
     def effective_client_id(self) -> str:
@@ -140,6 +146,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "mqtt.session_expiry": (0, 0xFFFFFFFF),
     "mqtt.reconnect_min": (1, 3600),
     "mqtt.reconnect_max": (1, 3600),
+    "mqtt.hermes_max_age": (0.1, 86400),
     "serial.baud": (50, 4_000_000),
     "serial.reopen_min": (0.01, 3600),
     "serial.reopen_max": (0.01, 3600),
@@ -176,6 +183,10 @@ def _section(name: str, cls: type, raw: Any, source: str) -> Any:
             lo, hi = _RANGES.get(full, (float("-inf"), float("inf")))
             if not lo <= value <= hi:
                 raise ConfigError(full, f"must be between {lo:g} and {hi:g}, got {value}", source)
+        elif isinstance(default, tuple):
+            if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+                raise ConfigError(full, "must be a list of non-empty strings", source)
+            value = tuple(value)
         elif isinstance(default, str) and not isinstance(value, str):
             if name == "console" and key == "enabled" and isinstance(value, bool):
                 value = "on" if value else "off"
@@ -208,6 +219,9 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
         raise ConfigError("mqtt.username", "is required when a password is given", source)
     if bool(mqtt.cert_file) != bool(mqtt.key_file):
         raise ConfigError("mqtt.key_file", "cert_file and key_file go together", source)
+    if mqtt.discovery_url and not mqtt.discovery_url.startswith(("https://", "http://")):
+        # Home Assistant refuses any other scheme, and with it the whole discovered device
+        raise ConfigError("mqtt.discovery_url", "must be an http:// or https:// URL", source)
     serial: SerialConfig = parts["serial"]
     if serial.enabled and not serial.port:
         raise ConfigError("serial.port", "is required when serial is enabled", source)

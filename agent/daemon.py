@@ -119,6 +119,11 @@ def rss_mb(pid: int | str = "self") -> float | None:
     return None
 
 
+def _has_confidence(completer: Any) -> bool:
+    # completers that do not say (test doubles, other backends) get no Confidence sensor
+    return bool(getattr(completer, "has_confidence", False))
+
+
 # --- the daemon ---------------------------------------------------------------------------------
 
 
@@ -187,6 +192,7 @@ class Daemon:
         self.pipeline.start()
         if self.mqtt is not None:
             self.mqtt.attach(self.pipeline.submit)
+            self.mqtt.set_confidence_head(_has_confidence(self.completer))
             self.pipeline.add_listener(self.mqtt.on_reply)
             self.mqtt.start()
         self.serial = self._make_serial(cfg)
@@ -317,6 +323,8 @@ class Daemon:
                     registry=registry, completer=completer, limits=new.limits, security=new.security
                 )
                 self.registry, self.completer, self.config = registry, completer, new
+                if new_mqtt is not None:
+                    new_mqtt.set_confidence_head(_has_confidence(completer))
                 if new_mqtt is not old_mqtt:
                     if old_mqtt is not None:
                         old_mqtt.stop()

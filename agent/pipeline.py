@@ -91,6 +91,12 @@ class Command:
     dedup: Any = None  # dedup key when it is not ``id`` (e.g. MQTT 5 correlation data)
     meta: JsonDict = field(default_factory=dict)
     received: float = field(default_factory=time.monotonic)
+    # the sender's own narrowing of the tools (Hermes intentFilter): the model still decides over
+    # every tool the ACL allows, and a call outside these is refused, never coerced into them
+    tools: frozenset[str] | None = None
+    # monotonic time after which the command is stale (a voice query nobody waits for any more):
+    # the worker answers "expired" instead of running it
+    deadline: float | None = None
     _answered: bool = field(default=False, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -309,6 +315,13 @@ class Pipeline:
         with self._swap_lock:
             registry, completer = self.registry, self.completer
             limits, security = self.limits, self.security
+        if cmd.deadline is not None and time.monotonic() > cmd.deadline:
+            waited = time.monotonic() - cmd.received
+            return make_reply(
+                cmd.id,
+                cmd.text,
+                error_envelope("expired", f"not run: it waited {waited:.1f} s, past its deadline"),
+            )
         allowed = security.allowed_tools(cmd.source, registry.names())
         if not allowed:
             return make_reply(
@@ -332,6 +345,10 @@ class Pipeline:
                 elif name not in allowed:
                     results.append(
                         _refused(name, args, "not_allowed", f"{cmd.source} may not call {name!r}")
+                    )
+                elif cmd.tools is not None and name not in cmd.tools:
+                    results.append(
+                        _refused(name, args, "filtered", f"{name!r} is outside the intent filter")
                     )
                 elif cmd.execute:
                     results.append(

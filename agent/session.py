@@ -450,6 +450,11 @@ class SessionCompleter:
     def __init__(self, session: Session) -> None:
         self.session = session
 
+    @property
+    def has_confidence(self) -> bool:
+        """Whether envelopes carry a confidence (the model has a confidence head)."""
+        return self.session.has_confidence
+
     def complete(self, text: str, *, allowed_tools: set[str] | None = None) -> dict[str, Any]:
         return self.session.complete(text, allowed_tools=allowed_tools)
 

@@ -41,7 +41,7 @@ def _kinds() -> dict[str, Callable[..., Handler]]:
         SimulatedLights,
         SimulatedThermostat,
     )
-    from devices.tasmota import TasmotaSwitches
+    from devices.tasmota import TasmotaDimmers, TasmotaSwitches
     from devices.zigbee2mqtt import Zigbee2MqttLights
 
     return {
@@ -51,6 +51,7 @@ def _kinds() -> dict[str, Callable[..., Handler]]:
         "simulated_fan": SimulatedFan,
         "zigbee2mqtt_lights": Zigbee2MqttLights,
         "tasmota": TasmotaSwitches,
+        "tasmota_dimmer": TasmotaDimmers,
         "gpio_relays": GpioRelays,
         "gpio_leds": GpioLeds,
         "log": LogHandler,
@@ -58,7 +59,7 @@ def _kinds() -> dict[str, Callable[..., Handler]]:
 
 
 KINDS = tuple(sorted(_kinds()))
-MQTT_KINDS = frozenset({"zigbee2mqtt_lights", "tasmota"})
+MQTT_KINDS = frozenset({"zigbee2mqtt_lights", "tasmota", "tasmota_dimmer"})
 
 
 def build_handlers(

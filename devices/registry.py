@@ -39,6 +39,11 @@ class SchemaError(ValueError):
     """A tool schema uses something the validator cannot check."""
 
 
+class DeviceUnavailable(RuntimeError):
+    """The device is known to be offline (its LWT or availability says so): the call fails at
+    once with error code ``device_offline`` instead of waiting for a device that cannot answer."""
+
+
 @runtime_checkable
 class Handler(Protocol):
     """A device handler.
@@ -336,6 +341,8 @@ def _run_with_timeout(
             box["value"] = result
         except TimeoutError:
             box["error"] = ("timeout", f"handler timed out after {timeout:g} s")
+        except DeviceUnavailable as exc:
+            box["error"] = ("device_offline", str(exc))
         except BaseException as exc:  # noqa: BLE001 - handler faults are reported, never raised
             box["error"] = ("handler_error", f"{type(exc).__name__}: {exc}")
 

@@ -84,6 +84,8 @@ class PhraseCompleter:
     ``"error X"`` returns an error envelope.
     """
 
+    has_confidence = True  # its envelopes carry a confidence, as a model with the head does
+
     def __init__(self, tools: list[dict[str, Any]], delay: float = 0.0) -> None:
         self._tools = tools
         self.delay = delay

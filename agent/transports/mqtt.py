@@ -36,6 +36,8 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 from agent import wirejson
 from agent.config import MqttConfig
 from agent.pipeline import Command, JsonDict, Submit, error_envelope, make_reply
+from agent.transports.hermes import HermesService
+from agent.transports.homeassistant import HomeAssistant
 
 log = logging.getLogger("needled.mqtt")
 
@@ -64,8 +66,6 @@ if mqtt.ssl is None:
     mqtt.ssl = _WithoutTLS  # type: ignore[assignment]
 
 paho_log = logging.getLogger("needled.mqtt.paho")
-
-VERSION = "0.1.0"
 
 SubmitFn = Callable[[Command], Submit]
 
@@ -120,9 +120,11 @@ class MqttTransport:
         self.command_topic = f"{self.base}/command"
         self.result_topic = f"{self.base}/result"
         self.status_topic = f"{self.base}/status"
-        self.state_topic = f"{self.base}/state"
-        self.discovery_topic = f"{cfg.discovery_prefix}/device/needled_{n}/config"
-        self.ha_status_topic = f"{cfg.discovery_prefix}/status"
+        self.ha = HomeAssistant(cfg, self, line_length=line_length)
+        self.hermes = HermesService(cfg, self, node_base=self.base)
+        self.state_topic = self.ha.state_topic
+        self.discovery_topic = self.ha.discovery_topic
+        self.ha_status_topic = self.ha.ha_status_topic
         self._submit: SubmitFn | None = None
         self._subs: dict[str, Callable[[str, bytes], None]] = {}
         self._lock = threading.Lock()
@@ -138,7 +140,6 @@ class MqttTransport:
         # CONNACK's flag from the latest connection: False after a reconnect means the broker
         # lost our session (no persistence), and with it the commands it was holding for us
         self.session_present: bool | None = None
-        self._state: JsonDict = {"last_command": None, "last_call": None, "confidence": None}
         self.client = self._make_client()
 
     # --- setup ----------------------------------------------------------------------------------
@@ -279,12 +280,13 @@ class MqttTransport:
         if self.cfg.discovery:
             subs.append((self.ha_status_topic, SubscribeOptions(qos=0)))
         if self.cfg.hermes:
-            subs.append(("hermes/nlu/query", SubscribeOptions(qos=1)))
+            subs += self.hermes.subscriptions()
         subs += [(t, SubscribeOptions(qos=0)) for t in device_topics]
         client.subscribe(subs)
+        if self.cfg.hermes:
+            self.hermes.on_connect(bool(flags.session_present))
         client.publish(self.status_topic, "online", qos=1, retain=True)
-        if self.cfg.discovery:
-            self.publish_discovery()
+        self.ha.on_connect()
         self.connected.set()
 
     def _on_disconnect(self, _c: Any, _ud: Any, _flags: Any, reason: Any, _p: Any) -> None:
@@ -333,7 +335,8 @@ class MqttTransport:
 
     def _on_message(self, client: mqtt.Client, _ud: Any, msg: mqtt.MQTTMessage) -> None:
         topic = msg.topic
-        if self._paused and (topic.startswith(self.command_topic) or topic == "hermes/nlu/query"):
+        hermes = self.hermes.handler(topic) if self.cfg.hermes else None
+        if self._paused and (topic.startswith(self.command_topic) or hermes is not None):
             return
         try:
             if topic == self.command_topic:
@@ -343,15 +346,12 @@ class MqttTransport:
                 user = topic[len(self.command_topic) + 1 :]
                 self._on_command(msg, f"mqtt:{user}")
                 return
-            if topic == "hermes/nlu/query" and self.cfg.hermes:
-                self._on_hermes(msg)
+            if hermes is not None:
+                hermes(msg)
                 return
             self._ack(msg, self._gen)
             if topic == self.ha_status_topic and self.cfg.discovery:
-                if msg.payload.strip() == b"online":
-                    # HA restarted and lost its entities: announce again
-                    self.publish_discovery()
-                    self._publish(self.state_topic, json.dumps(self._state), retain=True)
+                self.ha.on_ha_status(msg.payload)
                 return
             with self._lock:
                 handlers = [cb for t, cb in self._subs.items() if mqtt.topic_matches_sub(t, topic)]
@@ -457,153 +457,25 @@ class MqttTransport:
                 if info.rc == mqtt.MQTT_ERR_SUCCESS and info.is_published():
                     self._pending.discard(info.mid)
 
-    # --- Home Assistant -------------------------------------------------------------------------
-
-    def discovery_payload(self) -> JsonDict:
-        """Device-based discovery: one message for the device and all its entities."""
-        n = self.cfg.node_id
-        uid = f"needled_{n}"
-        sensor_common = {"state_topic": self.state_topic, "entity_category": "diagnostic"}
-        return {
-            "dev": {
-                "ids": [uid],
-                "name": f"needled {n}",
-                "mf": "needled",
-                "mdl": "Needle 2 agent daemon",
-                "sw": VERSION,
-            },
-            "o": {"name": "needled", "sw": VERSION},
-            "availability_topic": self.status_topic,
-            "payload_available": "online",
-            "payload_not_available": "offline",
-            "qos": 1,
-            "cmps": {
-                f"{uid}_command": {
-                    "p": "text",
-                    "name": "Command",
-                    "unique_id": f"{uid}_command",
-                    "command_topic": self.command_topic,
-                    "min": 1,
-                    "max": min(255, self.line_length),
-                    "mode": "text",
-                    "icon": "mdi:console-line",
-                },
-                f"{uid}_last_command": {
-                    "p": "sensor",
-                    "name": "Last command",
-                    "unique_id": f"{uid}_last_command",
-                    "value_template": "{{ value_json.last_command }}",
-                    **sensor_common,
-                },
-                f"{uid}_last_call": {
-                    "p": "sensor",
-                    "name": "Last call",
-                    "unique_id": f"{uid}_last_call",
-                    "value_template": "{{ value_json.last_call }}",
-                    **sensor_common,
-                },
-                f"{uid}_confidence": {
-                    "p": "sensor",
-                    "name": "Confidence",
-                    "unique_id": f"{uid}_confidence",
-                    "value_template": "{{ value_json.confidence }}",
-                    "unit_of_measurement": "%",
-                    "state_class": "measurement",
-                    **sensor_common,
-                },
-            },
-        }
-
-    def publish_discovery(self) -> None:
-        self._publish(self.discovery_topic, json.dumps(self.discovery_payload()), retain=True)
+    # --- Home Assistant and Hermes wiring -------------------------------------------------------
 
     def on_reply(self, cmd: Command, reply: JsonDict) -> None:
         """Pipeline listener: keep the HA sensor state topic current."""
-        env = reply.get("envelope") or {}
-        calls = env.get("function_calls") or []
-        last_call = (
-            ", ".join(
-                f"{c.get('name')}({json.dumps(c.get('arguments'), ensure_ascii=False)})"
-                for c in calls
-            )
-            if calls
-            else "none"
-        )
-        conf = env.get("confidence")
-        self._state = {
-            "last_command": cmd.text[:255],
-            "last_call": last_call[:255],
-            "confidence": round(conf * 100, 1) if isinstance(conf, int | float) else None,
-            "source": cmd.source,
-        }
-        if self.cfg.discovery:
-            self._publish(self.state_topic, json.dumps(self._state), retain=True)
+        self.ha.on_reply(cmd, reply)
 
-    # --- Rhasspy / Hermes -----------------------------------------------------------------------
+    def publish_discovery(self) -> None:
+        self.ha.publish_discovery()
 
-    def _on_hermes(self, msg: mqtt.MQTTMessage) -> None:
+    def set_confidence_head(self, present: bool) -> None:
+        """Tell HA discovery whether the model has a confidence head (after each model load)."""
+        self.ha.set_confidence_head(present, connected=self.connected.is_set())
+
+    def acker(self, msg: mqtt.MQTTMessage) -> Callable[[], None]:
         gen = self._gen
-        try:
-            query = wirejson.loads(msg.payload)
-            if not isinstance(query, dict) or not isinstance(query.get("input"), str):
-                raise ValueError("no 'input'")
-        except ValueError:
-            log.warning("ignoring malformed hermes/nlu/query")
-            self._ack(msg, gen)
-            return
-        common = {
-            "input": query["input"],
-            "id": query.get("id"),
-            "siteId": query.get("siteId", "default"),
-            "sessionId": query.get("sessionId"),
-            "customData": None,
-        }
+        return lambda: self._ack(msg, gen)
 
-        def reply(payload: JsonDict) -> None:
-            env = payload.get("envelope") or {}
-            calls = env.get("function_calls") or []
-            if env.get("type") == "call" and calls:
-                call = calls[0]
-                conf = env.get("confidence")
-                intent = {
-                    **common,
-                    "intent": {
-                        "intentName": call["name"],
-                        "confidenceScore": float(conf) if conf is not None else 1.0,
-                    },
-                    "slots": [
-                        {
-                            "entity": k,
-                            "slotName": k,
-                            "rawValue": v if isinstance(v, str) else json.dumps(v),
-                            "value": {"kind": "Unknown", "value": v},
-                            "confidence": 1.0,
-                            "range": None,
-                        }
-                        for k, v in (call.get("arguments") or {}).items()
-                    ],
-                    "rawInput": query["input"],
-                    "asrTokens": [],
-                    "asrConfidence": None,
-                    "wakewordId": query.get("wakewordId"),
-                    "lang": query.get("lang"),
-                }
-                self._publish(f"hermes/intent/{call['name']}", json.dumps(intent))
-            else:
-                self._publish("hermes/nlu/intentNotRecognized", json.dumps(common))
-            self._ack(msg, gen)
-
-        cmd = Command(
-            text=query["input"],
-            source="hermes",
-            reply=reply,
-            id=query.get("id"),
-            execute=self.cfg.hermes_execute,
-        )
-        if self._submit is None:
-            cmd.answer_error("not_ready", "daemon is starting")
-        elif self._submit(cmd) is Submit.DUPLICATE:
-            self._ack(msg, gen)
+    def submit_command(self, cmd: Command) -> Submit | None:
+        return None if self._submit is None else self._submit(cmd)
 
 
 def _corr_key(correlation: bytes | None) -> str | None:
