@@ -84,6 +84,7 @@ class DedupWindow:
         self._fd: int | None = None
         self._lines = 0
         self._io_failed = False
+        self._opened = False
         if self.path is not None and self.size:
             self._load()
             self._open()
@@ -142,8 +143,12 @@ class DedupWindow:
                 del self._entries[key]
 
     def resize(self, size: int) -> None:
+        """A new ``limits.dedup_size`` (config reload); 0 turns the window off."""
         with self._lock:
             self.size = max(int(size), 0)
+            if self.size and self.path is not None and not self._opened:
+                self._load()  # it was off since the start: take up what is on disk
+                self._open()
             self._trim()
 
     def close(self) -> None:
@@ -196,6 +201,7 @@ class DedupWindow:
 
     def _open(self) -> None:
         assert self.path is not None
+        self._opened = True
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._rewrite()  # start from a compact log without torn lines

@@ -405,3 +405,20 @@ def test_queued_commands_run_once_across_a_sigkill(broker, tmp_path) -> None:
     finally:
         child.kill()
         client.close()
+
+
+def test_a_window_turned_on_by_reload_keeps_what_is_on_disk(tmp_path: Path) -> None:
+    path = tmp_path / "dedup.jsonl"
+    w = DedupWindow(4, path)
+    w.done(("mqtt", "s:a"), {"id": "a"})
+    w.close()
+    off = DedupWindow(0, path)  # dedup_size = 0 at start: nothing read, nothing written
+    off.done(("mqtt", "s:b"), {"id": "b"})
+    assert off.get(("mqtt", "s:a")) is None and len(off) == 0
+    off.resize(4)
+    off.done(("mqtt", "s:c"), {"id": "c"})
+    off.close()
+    back = DedupWindow(4, path)
+    assert back.get(("mqtt", "s:a")) is not None and back.get(("mqtt", "s:c")) is not None
+    assert back.get(("mqtt", "s:b")) is None
+    back.close()
