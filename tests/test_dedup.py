@@ -161,6 +161,7 @@ def test_leading_id_reads_only_the_top_level() -> None:
     assert wirejson.leading_id(b'{"id": "cut') is None
 
 
+@pytest.mark.mqtt
 def test_oversize_mqtt_payload_reply_keeps_id_and_correlation(broker, mqtt_config) -> None:
     cfg = mqtt_config(limits={"line_length": 100})
     base = f"needled/{cfg.mqtt.node_id}"
@@ -191,6 +192,7 @@ def test_oversize_serial_line_reply_keeps_id(serial_daemon) -> None:  # noqa: F8
 # --- over MQTT: replays, and a daemon process killed and restarted ------------------------------
 
 
+@pytest.mark.mqtt
 def test_mqtt_resend_gets_the_reply_again_marked_replay(broker, mqtt_config) -> None:
     cfg = mqtt_config()
     cmd, result = f"needled/{cfg.mqtt.node_id}/command", f"needled/{cfg.mqtt.node_id}/result"
@@ -276,6 +278,7 @@ def _online(client: MqttClient, node: str, count: int) -> bool:
 
 
 @pytest.mark.slow
+@pytest.mark.mqtt
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
 def test_resends_after_a_restart_are_answered_and_not_run_again(broker, tmp_path, sig) -> None:
     node = f"d{uuid.uuid4().hex[:6]}"
@@ -322,6 +325,7 @@ def test_resends_after_a_restart_are_answered_and_not_run_again(broker, tmp_path
 
 
 @pytest.mark.slow
+@pytest.mark.mqtt
 def test_sigkill_while_a_handler_runs_answers_outcome_unknown(broker, tmp_path) -> None:
     node = f"u{uuid.uuid4().hex[:6]}"
     # the plug never confirms: the handler waits its 10 s while the daemon is killed
@@ -354,6 +358,7 @@ def test_sigkill_while_a_handler_runs_answers_outcome_unknown(broker, tmp_path) 
 
 
 @pytest.mark.slow
+@pytest.mark.mqtt
 def test_queued_commands_run_once_across_a_sigkill(broker, tmp_path) -> None:
     """A burst is queued at the broker and in the daemon; killed midway and restarted, every
     command is answered and none runs twice (the broker redelivers what was not acknowledged)."""
