@@ -126,14 +126,20 @@ class DedupWindow:
         """Record the reply (before it is sent: a crash in between replays it on the resend)."""
         if not self.size:
             return
-        text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"), default=str)
+        try:
+            # ASCII: an id or text with a lone surrogate still makes a writable line
+            text: str | None = json.dumps(reply, separators=(",", ":"), default=str)
+        except (TypeError, ValueError) as exc:  # a circular reply: a resend gets "unknown"
+            log.error("reply of %r cannot be recorded: %s", key, exc)
+            text = None
         with self._lock:
-            self._entries[key] = Entry(DONE, text)
+            self._entries[key] = Entry(DONE, text)  # no text: replayed as outcome unknown
             self._entries.move_to_end(key)
             self._trim()
             # not synced: losing this line in a power cut leaves "started", which answers a
             # resend "outcome unknown"; it never leads to a second run
-            self._append({"k": list(key), "s": DONE, "r": text}, sync=False)
+            if text is not None:
+                self._append({"k": list(key), "s": DONE, "r": text}, sync=False)
 
     def forget(self, key: Key) -> None:
         """Drop a command that was answered without running (shutdown): a resend must run."""
@@ -211,7 +217,7 @@ class DedupWindow:
     def _append(self, record: dict[str, Any], *, sync: bool) -> None:
         if self._fd is None:
             return
-        line = (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        line = (json.dumps(record, separators=(",", ":")) + "\n").encode("ascii")
         try:
             # one write(2) of the whole line on an O_APPEND file: a kill leaves it whole or torn
             # at the end, never interleaved; the kernel keeps it even if the process dies now
@@ -236,9 +242,9 @@ class DedupWindow:
                     chunks.append({"k": list(key), "s": DONE, "r": e.reply})
                 elif e.state == STARTED:
                     chunks.append({"k": list(key), "s": STARTED})
-            body = "".join(
-                json.dumps(c, ensure_ascii=False, separators=(",", ":")) + "\n" for c in chunks
-            ).encode()
+            body = "".join(json.dumps(c, separators=(",", ":")) + "\n" for c in chunks).encode(
+                "ascii"
+            )
             view = memoryview(body)
             while view:
                 view = view[os.write(fd, view) :]

@@ -63,12 +63,22 @@ def leading_id(data: bytes, limit: int = 65536) -> str | int | None:
                 value = loads(buf[pos:end])
             except ValueError:
                 return None
-            ok = isinstance(value, str | int) and not isinstance(value, bool)
-            return value if ok else None
+            if isinstance(value, str):
+                # a lone surrogate ("\ud800") cannot be written back in a UTF-8 reply
+                return value if _utf8_ok(value) else None
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
         pos = _WS.match(buf, end).end()  # type: ignore[union-attr]
         if buf[pos : pos + 1] != b",":
             return None
         pos += 1
+
+
+def _utf8_ok(s: str) -> bool:
+    try:
+        s.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _skip_value(buf: bytes, pos: int) -> int | None:

@@ -159,6 +159,7 @@ def test_leading_id_reads_only_the_top_level() -> None:
     assert wirejson.leading_id(json.dumps({"id": True}).encode()) is None
     assert wirejson.leading_id(b"not json") is None
     assert wirejson.leading_id(b'{"id": "cut') is None
+    assert wirejson.leading_id(b'{"id": "\\ud800", "text": "x"}') is None  # not writable back
 
 
 @pytest.mark.mqtt
@@ -427,3 +428,23 @@ def test_a_window_turned_on_by_reload_keeps_what_is_on_disk(tmp_path: Path) -> N
     assert back.get(("mqtt", "s:a")) is not None and back.get(("mqtt", "s:c")) is not None
     assert back.get(("mqtt", "s:b")) is None
     back.close()
+
+
+def test_ids_and_texts_with_lone_surrogates_are_recorded(tmp_path: Path) -> None:
+    """JSON lets a client send "\\ud800"; such an id must neither stop the worker nor the
+    window's file, and a resend is still replayed, after a restart too."""
+    path = tmp_path / "dedup.jsonl"
+    p, _, comp = _pipeline(path)
+    inbox = Inbox()
+    p.submit(Command("fan on high", "mqtt", inbox, id="ok\ud800"))
+    p.submit(Command("fan on high \udfff", "mqtt", inbox, id=5))
+    p.submit(Command("fan on high", "mqtt", inbox, id="ok\ud800"))
+    r = inbox.wait(3)
+    # the resend waited for the first copy and was answered right after it
+    assert r[0]["results"][0]["ok"] and r[1] == {**r[0], "replay": True}
+    assert r[2]["id"] == 5 and len(comp.seen) == 2
+    p.shutdown()
+    p2, _, comp2 = _pipeline(path)
+    p2.submit(Command("fan on high", "mqtt", inbox, id="ok\ud800"))
+    assert inbox.wait(4)[3] == {**r[0], "replay": True} and comp2.seen == []
+    p2.shutdown()
