@@ -188,7 +188,13 @@ class Daemon:
         self.completer = self.completer_factory(cfg, self.registry.tools())
         log.info("completer ready in %.2f s", time.monotonic() - t0)
         trim_heap()
-        self.pipeline = Pipeline(self.registry, self.completer, cfg.limits, cfg.security)
+        self.pipeline = Pipeline(
+            self.registry,
+            self.completer,
+            cfg.limits,
+            cfg.security,
+            dedup_path=dedup_path(),
+        )
         self.pipeline.start()
         if self.mqtt is not None:
             self.mqtt.attach(self.pipeline.submit)
@@ -347,6 +353,19 @@ class Daemon:
         log.info("config reloaded from %s", self.config_path)
         self.notify("READY=1", f"STATUS={self.status_line()}")
         return True
+
+
+def dedup_path() -> str | None:
+    """Where the window of command ids is kept: ``$NEEDLED_STATE_DIR/dedup.jsonl``.
+
+    The systemd unit sets NEEDLED_STATE_DIR to its StateDirectory=. Without it (a daemon started
+    by hand) the window lives in memory, and a restart forgets which commands already ran.
+    """
+    state = os.environ.get("NEEDLED_STATE_DIR")
+    if not state:
+        log.info("NEEDLED_STATE_DIR is not set: command ids are not kept across restarts")
+        return None
+    return os.path.join(state, "dedup.jsonl")
 
 
 def trim_heap() -> bool:

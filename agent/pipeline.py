@@ -1,8 +1,15 @@
 """Command pipeline: a bounded queue in front of the single inference worker.
 
 Every command handed to :meth:`Pipeline.submit` gets exactly one reply through its ``reply``
-callback: the worker's result, or at once a "busy" / "shutting down" / "invalid" error. The only
-exception is a repeated ``(source, id)`` pair, which is answered once, by the first copy.
+callback: the worker's result, or at once a "busy" / "shutting down" / "invalid" error. A command
+whose ``(source, id)`` was seen recently is never run again: it gets the first copy's reply
+again, marked ``"replay": true`` (when the first copy is still waiting or running, as soon as it
+is answered). The window of ids is kept on disk (:mod:`agent.dedup`), so this holds across a
+restart, and a command cut off by a crash while its handlers ran is answered "outcome unknown".
+
+The model decides each call over every tool; the caller's ACL then refuses a call of a tool the
+source may not use, and a call whose number was changed to fit a parameter's range
+(:mod:`agent.rangecheck`) is refused too: in both cases nothing of the command runs.
 
 The model side is reached only through the :class:`Completer` protocol, so the daemon can be built
 and tested before the model-backed ``Session`` exists; the lead plugs that in through a
@@ -19,9 +26,12 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from agent.dedup import DONE, QUEUED, STARTED, DedupWindow, Key, command_key
 from agent.envelope import error_envelope
+from agent.rangecheck import find_remapped
 
 if TYPE_CHECKING:
     from agent.config import Config, LimitsConfig, SecurityConfig
@@ -51,8 +61,10 @@ class Completer(Protocol):
 
     ``complete`` returns the envelope dict with the keys of :data:`ENVELOPE_KEYS`; ``type`` is
     ``"call"``, ``"respond"`` or ``"error"`` and ``function_calls`` is a list of
-    ``{"name": str, "arguments": dict}``. ``allowed_tools`` restricts the tools the model may call
-    for this command (the caller's ACL); ``None`` means all of ``tools()``. The completer must be
+    ``{"name": str, "arguments": dict}``. ``allowed_tools`` restricts the tools the model may call;
+    the pipeline never passes it: the call is decided over all of ``tools()`` and the caller's ACL
+    is applied to the decision, because a grammar narrowed to the allowed tools forces a call of
+    one of them whatever was asked. The completer must be
     warm when the factory returns it (model mapped, tools prefix prefilled): the daemon sends
     ``READY=1`` right after. ``complete`` is only ever called from the one worker thread.
     """
@@ -78,7 +90,7 @@ class Submit(enum.Enum):
     BUSY = "busy"  # queue full; answered at once
     CLOSED = "closed"  # shutting down; answered at once
     REJECTED = "rejected"  # invalid (empty, too long); answered at once
-    DUPLICATE = "duplicate"  # same (source, id) seen recently; not answered again
+    DUPLICATE = "duplicate"  # same (source, id) seen recently; answered with the first reply
 
 
 @dataclass
@@ -88,7 +100,7 @@ class Command:
     reply: Callable[[JsonDict], None]
     id: Any = None
     execute: bool = True  # False: recognise only (Hermes NLU), never run handlers
-    dedup: Any = None  # dedup key when it is not ``id`` (e.g. MQTT 5 correlation data)
+    dedup: Any = None  # dedup key when it is not ``id`` (e.g. MQTT 5 correlation data, bytes)
     meta: JsonDict = field(default_factory=dict)
     received: float = field(default_factory=time.monotonic)
     # the sender's own narrowing of the tools (Hermes intentFilter): the model still decides over
@@ -132,7 +144,11 @@ class Pipeline:
         completer: Completer,
         limits: LimitsConfig,
         security: SecurityConfig,
+        *,
+        dedup_path: str | Path | None = None,
     ) -> None:
+        """``dedup_path``: the file that keeps the window of command ids across restarts (in the
+        state directory); None keeps it in memory only."""
         self.registry = registry
         self.completer = completer
         self.limits = limits
@@ -143,7 +159,9 @@ class Pipeline:
         # held by the worker while it runs a command; reload takes it to swap devices safely
         self._work_lock = threading.RLock()
         self._closed = False
-        self._recent: collections.OrderedDict[tuple[str, str], bool] = collections.OrderedDict()
+        self._window = DedupWindow(limits.dedup_size, dedup_path)
+        # copies of a command still queued or running, answered with its reply when it is done
+        self._waiting: dict[Key, list[Command]] = {}
         self._listeners: list[Callable[[Command, JsonDict], None]] = []
         self._thread: threading.Thread | None = None
         self.in_flight_since: float | None = None
@@ -170,11 +188,15 @@ class Pipeline:
                     break
         for cmd in pending:
             self.counts["shutdown"] += 1
-            self._forget(cmd)
-            cmd.answer_error("shutting_down", "shutting down: command not executed, send it again")
+            for c in [cmd, *self._forget(cmd)]:
+                c.answer_error(
+                    "shutting_down", "shutting down: command not executed, send it again"
+                )
         self._queue.put(_STOP)
         if self._thread is not None:
             self._thread.join(timeout)
+        if self._thread is None or not self._thread.is_alive():
+            self._window.close()
 
     @property
     def closed(self) -> bool:
@@ -198,6 +220,7 @@ class Pipeline:
                 if limits.queue_size != self.limits.queue_size:
                     log.warning("limits.queue_size changes take effect after a restart")
                 self.limits = limits
+                self._window.resize(limits.dedup_size)
             if security is not None:
                 self.security = security
 
@@ -232,24 +255,40 @@ class Pipeline:
             )
             return Submit.REJECTED
         cmd.text = text
+        replay: JsonDict | None = None
         with self._lock:
             if self._closed:
                 status = Submit.CLOSED
             else:
                 key = self._key(cmd)
-                if key is not None and key in self._recent:
-                    self._recent.move_to_end(key)
+                entry = self._window.get(key) if key is not None else None
+                if key is not None and entry is not None:
                     self.counts["duplicate"] += 1
-                    return Submit.DUPLICATE
-                try:
-                    self._queue.put_nowait(cmd)
-                except queue.Full:
-                    status = Submit.BUSY
+                    status = Submit.DUPLICATE
+                    if entry.state == DONE:
+                        replay = entry.reply_dict() or make_reply(
+                            cmd.id, cmd.text, _outcome_unknown()
+                        )
+                    elif entry.state == STARTED and not entry.live:
+                        replay = make_reply(cmd.id, cmd.text, _outcome_unknown())
+                    elif self._waiting_count() < self.limits.queue_size:
+                        self._waiting.setdefault(key, []).append(cmd)
+                        return Submit.DUPLICATE
+                    else:
+                        status = Submit.BUSY
                 else:
-                    if key is not None:
-                        self._remember(key)
-                    self.counts["accepted"] += 1
-                    return Submit.ACCEPTED
+                    try:
+                        self._queue.put_nowait(cmd)
+                    except queue.Full:
+                        status = Submit.BUSY
+                    else:
+                        if key is not None:
+                            self._window.queued(key)
+                        self.counts["accepted"] += 1
+                        return Submit.ACCEPTED
+        if replay is not None:
+            cmd.answer(_as_replay(replay))
+            return status
         if status is Submit.CLOSED:
             cmd.answer_error("shutting_down", "shutting down: command not executed, send it again")
         else:
@@ -260,23 +299,27 @@ class Pipeline:
         return status
 
     @staticmethod
-    def _key(cmd: Command) -> tuple[str, str] | None:
-        key = cmd.dedup if cmd.dedup is not None else cmd.id
-        if key is None or key == "":
-            return None
-        return (cmd.source, str(key))
+    def _key(cmd: Command) -> Key | None:
+        return command_key(cmd.source, cmd.id if cmd.id is not None else cmd.dedup)
 
-    def _remember(self, key: tuple[str, str]) -> None:
-        self._recent[key] = True
-        while len(self._recent) > max(self.limits.dedup_size, 0):
-            self._recent.popitem(last=False)
+    def _waiting_count(self) -> int:
+        return sum(len(v) for v in self._waiting.values())
 
-    def _forget(self, cmd: Command) -> None:
-        # a command answered "shutting down" was not executed: a resend must run
+    def _forget(self, cmd: Command) -> list[Command]:
+        """A command answered "shutting down" was not executed: a resend must run. Returns the
+        copies that waited for it (they get the same answer)."""
         key = self._key(cmd)
-        if key is not None:
-            with self._lock:
-                self._recent.pop(key, None)
+        if key is None:
+            return []
+        with self._lock:
+            entry = self._window.get(key)
+            if entry is not None and entry.state == QUEUED:
+                self._window.forget(key)
+            return self._waiting.pop(key, [])
+
+    def window_size(self) -> int:
+        """How many command ids the de-duplication window holds now."""
+        return len(self._window)
 
     # --- worker ---------------------------------------------------------------------------------
 
@@ -300,7 +343,10 @@ class Pipeline:
                         item.text,
                         error_envelope("internal_error", f"internal error: {exc}"),
                     )
+            waiting = self._finish(item, reply)
             item.answer(reply)
+            for copy in waiting:
+                copy.answer(_as_replay(reply))
             self.counts["served"] += 1
             self.in_flight_since = None
             self.last_progress = time.monotonic()
@@ -309,6 +355,18 @@ class Pipeline:
                     fn(item, reply)
                 except Exception:
                     log.exception("listener failed")
+
+    def _finish(self, cmd: Command, reply: JsonDict) -> list[Command]:
+        """Record the reply before it is sent: a crash between the two replays it on a resend."""
+        key = self._key(cmd)
+        if key is None:
+            return []
+        with self._lock:
+            try:
+                self._window.done(key, reply)
+            except Exception:  # the worker and the waiting copies outlive a recording bug
+                log.exception("recording the reply of %r failed", key)
+            return self._waiting.pop(key, [])
 
     def process(self, cmd: Command) -> JsonDict:
         """Run one command through the completer and the handlers; returns the reply payload."""
@@ -330,31 +388,73 @@ class Pipeline:
                 error_envelope("not_allowed", f"source {cmd.source!r} may not invoke any tool"),
             )
         try:
-            envelope = completer.complete(cmd.text, allowed_tools=allowed)
+            # decided over every tool: a grammar narrowed to the allowed ones would force a call
+            # of one of them ("turn on the kitchen light" as set_fan), so the ACL is applied to
+            # what the model decided, below
+            envelope = completer.complete(cmd.text)
         except Exception as exc:
             log.exception("completer failed")
             envelope = error_envelope("completer_failed", f"{type(exc).__name__}: {exc}")
         envelope = _normalise(envelope)
+        if envelope["type"] != "call":
+            return make_reply(cmd.id, cmd.text, envelope)
+        calls = envelope["function_calls"]
+        refusal = self._refusal(cmd, calls, allowed, registry)
+        if refusal is not None:
+            index, code, message = refusal
+            log.info("command from %s refused (%s): %s", cmd.source, code, message)
+            other = ("not_executed", "not executed: another call of this command was refused")
+            results = [
+                _refused(
+                    c.get("name") if isinstance(c, dict) else None,
+                    c.get("arguments", {}) if isinstance(c, dict) else {},
+                    *((code, message) if i == index else other),
+                )
+                for i, c in enumerate(calls)
+            ]
+            extra = {k: envelope[k] for k in ("timings",) if k in envelope}
+            return make_reply(cmd.id, cmd.text, error_envelope(code, message, **extra), results)
         results: list[JsonDict] = []
-        if envelope["type"] == "call":
-            for i, call in enumerate(envelope["function_calls"]):
-                name = call.get("name") if isinstance(call, dict) else None
-                args = call.get("arguments", {}) if isinstance(call, dict) else {}
+        if cmd.execute and calls:
+            key = self._key(cmd)
+            if key is not None:
+                # durably, before any handler runs: after a crash from here on, a resend is
+                # answered "outcome unknown" instead of switching the device a second time
+                self._window.started(key)
+            for i, call in enumerate(calls):
+                name, args = call["name"], call.get("arguments", {})
                 if i >= limits.max_calls:
                     results.append(_refused(name, args, "too_many_calls", "call limit reached"))
-                elif name not in allowed:
-                    results.append(
-                        _refused(name, args, "not_allowed", f"{cmd.source} may not call {name!r}")
-                    )
-                elif cmd.tools is not None and name not in cmd.tools:
-                    results.append(
-                        _refused(name, args, "filtered", f"{name!r} is outside the intent filter")
-                    )
-                elif cmd.execute:
+                else:
                     results.append(
                         registry.dispatch(name, args, timeout=limits.handler_timeout).to_dict()
                     )
         return make_reply(cmd.id, cmd.text, envelope, results)
+
+    @staticmethod
+    def _refusal(
+        cmd: Command, calls: list[Any], allowed: set[str], registry: Registry
+    ) -> tuple[int, str, str] | None:
+        """(index of the call, error code, message) when the command must not run at all."""
+        for i, call in enumerate(calls):
+            if not isinstance(call, dict) or not isinstance(call.get("name"), str):
+                return i, "bad_envelope", "a call without a tool name"
+        for i, call in enumerate(calls):
+            if call["name"] not in allowed:
+                return (
+                    i,
+                    "not_allowed",
+                    f"source {cmd.source!r} may not call {call['name']!r}: refused, nothing "
+                    "was done",
+                )
+        for i, call in enumerate(calls):
+            if cmd.tools is not None and call["name"] not in cmd.tools:
+                return i, "filtered", f"{call['name']!r} is outside the intent filter"
+        tools = {t["name"]: t for t in registry.tools()}
+        remapped = find_remapped(cmd.text, calls, tools)
+        if remapped is not None:
+            return remapped.index, "out_of_range", remapped.message()
+        return None
 
 
 def _refused(name: Any, args: Any, code: str, message: str) -> JsonDict:
@@ -367,6 +467,19 @@ def _refused(name: Any, args: Any, code: str, message: str) -> JsonDict:
         "error_code": code,
         "elapsed_ms": 0.0,
     }
+
+
+def _outcome_unknown() -> JsonDict:
+    return error_envelope(
+        "outcome_unknown",
+        "a command with this id was being run when needled stopped, and its outcome is "
+        "unknown; it was not run again: check the device state, and send it with a new id to "
+        "run it",
+    )
+
+
+def _as_replay(reply: JsonDict) -> JsonDict:
+    return {**reply, "replay": True}
 
 
 def _normalise(envelope: Any) -> JsonDict:

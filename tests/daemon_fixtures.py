@@ -59,6 +59,8 @@ PHRASES: dict[str, list[dict[str, Any]]] = {
         {"name": "set_light", "arguments": {"room": "bathroom", "on": True}},
     ],
     "set the heating to 99": [{"name": "set_thermostat", "arguments": {"temperature": 99}}],
+    # a Tasmota plug (configs with a set_switch tool): its cmnd/ publishes count the executions
+    "switch the plug on": [{"name": "set_switch", "arguments": {"device": "plug", "action": "ON"}}],
 }
 
 
@@ -376,13 +378,17 @@ class MqttClient:
 class RunningDaemon:
     """An in-process :class:`agent.daemon.Daemon` serving on a background thread."""
 
-    def __init__(self, config: Config, *, delay: float = 0.0, console_io: Any = None) -> None:
+    def __init__(
+        self, config: Config, *, delay: float = 0.0, console_io: Any = None, factory: Any = None
+    ) -> None:
+        """``factory``: another completer factory (e.g. the real model session's) instead of
+        the phrase table."""
         from agent.daemon import Daemon, Notifier
 
         self.completers: list[PhraseCompleter] = []
         self.daemon = Daemon(
             config,
-            phrase_factory(delay, self.completers),
+            factory or phrase_factory(delay, self.completers),
             notifier=Notifier(prefer_systemd=False),
             console_io=console_io,
         )

@@ -87,17 +87,40 @@ def test_arrival_order_and_busy_never_dropped() -> None:
     p.shutdown()
 
 
-def test_duplicate_ids_run_once_per_source() -> None:
+def test_duplicate_ids_run_once_per_source_and_every_copy_is_answered() -> None:
     p, _, comp = make_pipeline(delay=0.05)
     inbox = Inbox()
     assert p.submit(Command("fan on high", "mqtt", inbox, id="x")) is Submit.ACCEPTED
+    # a resend while the first copy is still running waits for its reply
     assert p.submit(Command("fan on high", "mqtt", inbox, id="x")) is Submit.DUPLICATE
-    inbox.wait(1)
+    first, second = inbox.wait(2)
+    assert "replay" not in first and second["replay"] is True
+    assert second["results"] == first["results"] and second["id"] == "x"
+    # a resend after the reply gets it again at once
     assert p.submit(Command("fan on high", "mqtt", inbox, id="x")) is Submit.DUPLICATE
+    assert inbox.replies[2] == {**first, "replay": True}
     # the same id from another source is another command
     assert p.submit(Command("fan on high", "serial", inbox, id="x")) is Submit.ACCEPTED
-    time.sleep(0.3)
-    assert len(inbox.replies) == 2 and comp.seen.count("fan on high") == 2
+    fourth = inbox.wait(4)[3]
+    assert "replay" not in fourth
+    time.sleep(0.2)
+    assert len(inbox.replies) == 4 and comp.seen.count("fan on high") == 2
+    p.shutdown()
+
+
+def test_id_types_are_distinct_keys() -> None:
+    """``7``, ``"7"``, ``true``/``1`` and Correlation Data bytes are different commands."""
+    p, _, comp = make_pipeline()
+    inbox = Inbox()
+    for ident in (7, "7", 1, True, b"7", "c:37"):
+        assert p.submit(Command("fan on high", "mqtt", inbox, id=ident)) is Submit.ACCEPTED
+    replies = inbox.wait(6)
+    assert [r["id"] for r in replies] == [7, "7", 1, True, b"7", "c:37"]
+    assert not any(r.get("replay") for r in replies) and len(comp.seen) == 6
+    # correlation data (no JSON id) de-duplicates as its own type too
+    assert p.submit(Command("fan on high", "mqtt", inbox, dedup=b"7")) is Submit.DUPLICATE
+    assert p.submit(Command("fan on high", "mqtt", inbox, dedup=b"8")) is Submit.ACCEPTED
+    assert len(inbox.wait(8)) == 8 and len(comp.seen) == 7
     p.shutdown()
 
 
@@ -107,9 +130,22 @@ def test_dedup_memory_is_bounded() -> None:
     for i in range(50):
         p.submit(Command("x", "mqtt", inbox, id=i))
     inbox.wait(50)
-    assert len(p._recent) <= 10
+    assert p.window_size() <= 10
     assert p.submit(Command("x", "mqtt", inbox, id=0)) is Submit.ACCEPTED  # long forgotten
     p.shutdown()
+
+
+def test_duplicates_of_a_queued_command_share_its_shutdown_answer() -> None:
+    p, _, comp = make_pipeline()
+    inbox = Inbox()
+    p.submit(Command("sleep 0.3", "mqtt", inbox, id="slow"))
+    time.sleep(0.05)
+    p.submit(Command("fan on high", "mqtt", inbox, id="q"))
+    assert p.submit(Command("fan on high", "mqtt", inbox, id="q")) is Submit.DUPLICATE
+    p.shutdown()
+    codes = sorted(r["envelope"]["error_code"] or "ok" for r in inbox.replies)
+    assert codes == ["ok", "shutting_down", "shutting_down"]
+    assert comp.seen == ["sleep 0.3"]
 
 
 def test_acl_limits_tools_per_source() -> None:
@@ -122,7 +158,11 @@ def test_acl_limits_tools_per_source() -> None:
     p.submit(Command("fan on high", "mqtt:kid", inbox))
     p.submit(Command("turn on the kitchen light", "console", inbox))
     r = inbox.wait(4)
-    assert r[0]["results"] == [] and reg.states()["set_light"]["kitchen"]["on"] is True
+    # refused, not coerced into the one allowed tool
+    assert r[0]["envelope"]["error_code"] == "not_allowed"
+    assert "'serial'" in r[0]["envelope"]["error"] and "'set_light'" in r[0]["envelope"]["error"]
+    assert r[0]["results"][0]["error_code"] == "not_allowed"
+    assert reg.states()["set_light"]["kitchen"]["on"] is True  # the console's command ran
     assert r[1]["results"][0]["ok"]
     assert r[2]["envelope"]["error_code"] == "not_allowed"
     p.shutdown()
@@ -140,6 +180,40 @@ def test_acl_enforced_even_if_the_completer_ignores_it() -> None:
     (r,) = inbox.wait(1)
     assert r["results"][0]["error_code"] == "not_allowed"
     assert reg.states()["set_light"]["kitchen"]["on"] is False
+    p.shutdown()
+
+
+def test_one_forbidden_call_refuses_the_whole_command() -> None:
+    p, reg, _ = make_pipeline(security={"acl": {"serial": ["set_fan", "set_thermostat"]}})
+    inbox = Inbox()
+    p.submit(Command("lights on in kitchen and bathroom", "serial", inbox))
+    (r,) = inbox.wait(1)
+    assert r["envelope"]["type"] == "error" and r["envelope"]["error_code"] == "not_allowed"
+    assert [x["error_code"] for x in r["results"]] == ["not_allowed", "not_executed"]
+    assert not any(s["on"] for s in reg.states()["set_light"].values())
+    p.shutdown()
+
+
+def test_a_remapped_number_refuses_the_command() -> None:
+    """A call whose number was fitted to the range (the grammar's 99 -> 9) runs nothing."""
+    p, reg, comp = make_pipeline()
+    comp.complete = lambda text, allowed_tools=None: {
+        "type": "call",
+        "success": True,
+        "function_calls": [
+            {"name": "set_light", "arguments": {"room": "kitchen", "on": True}},
+            {"name": "set_thermostat", "arguments": {"temperature": 9, "mode": "cool"}},
+        ],
+    }
+    inbox = Inbox()
+    p.submit(Command("kitchen light on and the thermostat to 99 degrees", "mqtt", inbox))
+    (r,) = inbox.wait(1)
+    env = r["envelope"]
+    assert env["error_code"] == "out_of_range" and env["function_calls"] == []
+    assert "temperature" in env["error"] and "99" in env["error"] and "5 to 30" in env["error"]
+    assert [x["error_code"] for x in r["results"]] == ["not_executed", "out_of_range"]
+    assert reg.states()["set_light"]["kitchen"]["on"] is False
+    assert reg.states()["set_thermostat"]["target"] == 20
     p.shutdown()
 
 
@@ -262,3 +336,19 @@ def test_a_dead_service_thread_stops_the_daemon_for_a_restart() -> None:
             threading.excepthook = previous
         assert d.exit_code == 1
         assert d.daemon.thread_died == "paho-mqtt-client-test"
+
+
+def test_a_call_without_a_tool_name_runs_nothing() -> None:
+    p, reg, comp = make_pipeline()
+    comp.complete = lambda text, allowed_tools=None: {
+        "type": "call",
+        "success": True,
+        "function_calls": [{"name": "set_fan", "arguments": {"on": True}}, "junk"],
+    }
+    inbox = Inbox()
+    p.submit(Command("fan on", "mqtt", inbox))
+    (r,) = inbox.wait(1)
+    assert r["envelope"]["error_code"] == "bad_envelope"
+    assert [x["error_code"] for x in r["results"]] == ["not_executed", "bad_envelope"]
+    assert reg.states()["set_fan"]["on"] is False
+    p.shutdown()

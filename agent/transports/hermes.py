@@ -171,6 +171,10 @@ class HermesService:
             cmd.answer_error("not_ready", "daemon is starting")
 
     def _answer(self, query: JsonDict, payload: JsonDict) -> None:
+        if payload.get("replay"):
+            # the first copy's intents are out already: announcing them again would make an
+            # intent handler downstream act twice
+            return
         env = payload.get("envelope") or {}
         calls = [c for c in env.get("function_calls") or [] if isinstance(c, dict)]
         if env.get("type") == "error":

@@ -382,6 +382,7 @@ class MqttTransport:
         problem = None
         if len(msg.payload) > self.line_length * 4 + 1024:
             problem = ("too_long", f"payload of {len(msg.payload)} bytes is too long")
+            cmd_id = wirejson.leading_id(msg.payload)  # so the client can tell which one
         else:
             try:
                 raw = msg.payload.decode("utf-8")
@@ -418,7 +419,8 @@ class MqttTransport:
             source=source,
             reply=reply,
             id=cmd_id,
-            dedup=cmd_id if cmd_id is not None else _corr_key(correlation),
+            # without an id, MQTT 5 Correlation Data identifies a resend (a key type of its own)
+            dedup=correlation,
             meta={"topic": msg.topic, "reply_to": reply_to},
         )
         if problem is not None:
@@ -428,10 +430,9 @@ class MqttTransport:
         if self._submit is None:
             cmd.answer_error("not_ready", "daemon is starting, try again")
             return
-        status = self._submit(cmd)
-        if status is Submit.DUPLICATE:
-            log.info("duplicate command id %r from %s ignored", cmd_id, source)
-            self._ack(msg, gen)
+        if self._submit(cmd) is Submit.DUPLICATE:
+            # answered with the first copy's reply (marked replay), which acknowledges it
+            log.info("command id %r from %s seen before: replaying its reply", cmd_id, source)
 
     def _publish(
         self,
@@ -477,6 +478,3 @@ class MqttTransport:
     def submit_command(self, cmd: Command) -> Submit | None:
         return None if self._submit is None else self._submit(cmd)
 
-
-def _corr_key(correlation: bytes | None) -> str | None:
-    return None if correlation is None else "corr:" + correlation.hex()

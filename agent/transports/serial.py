@@ -108,7 +108,9 @@ class SerialTransport:
                 self._line(line, gen)
             if len(buf) > limit:
                 if not discarding:
-                    self._error(gen, "too_long", f"line longer than {limit} bytes")
+                    # the id is read from the line's start, so the client can tell which one
+                    msg = f"line longer than {limit} bytes"
+                    self._error(gen, "too_long", msg, wirejson.leading_id(bytes(buf)))
                     discarding = True
                 buf.clear()
             if buf and now - last_data > self.limits.partial_line_timeout:
@@ -128,7 +130,8 @@ class SerialTransport:
         if not raw.strip():
             return
         if len(raw) > self.limits.line_length:
-            self._error(gen, "too_long", f"line longer than {self.limits.line_length} bytes")
+            msg = f"line longer than {self.limits.line_length} bytes"
+            self._error(gen, "too_long", msg, wirejson.leading_id(raw))
             return
         try:
             text = raw.decode("utf-8")
@@ -156,7 +159,7 @@ class SerialTransport:
         if self._submit is None:
             cmd.answer_error("not_ready", "daemon is starting, try again")
         elif self._submit(cmd) is Submit.DUPLICATE:
-            log.info("duplicate serial command id %r ignored", cmd_id)
+            log.info("serial command id %r seen before: replaying its reply", cmd_id)
 
     def _error(self, gen: int, code: str, message: str, cmd_id: Any = None) -> None:
         log.info("serial: %s", message)
