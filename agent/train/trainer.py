@@ -25,6 +25,7 @@ import dataclasses
 import json
 import math
 import os
+import shlex
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -419,6 +420,8 @@ def train_main(args: argparse.Namespace) -> int:
         args.checkpoint,
         keep_checkpoint=args.keep_checkpoint,
     )
+    report["command"] = "needled " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    Path(str(args.out) + ".report.json").write_text(json.dumps(report, indent=2) + "\n")
     if args.eval_cases:
         from .evaluate import evaluate_file
 

@@ -477,4 +477,3 @@ class MqttTransport:
 
     def submit_command(self, cmd: Command) -> Submit | None:
         return None if self._submit is None else self._submit(cmd)
-
