@@ -318,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CactError as e:
         print(f"needled: invalid model: {e}", file=sys.stderr)
         return 2
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, MemoryError) as e:
         print(f"needled {args.command}: {e}", file=sys.stderr)
         return 2
 
