@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from agent.topics import topic_problem
 from devices.registry import (
     DeviceConfigError,
     JsonDict,
@@ -29,7 +30,7 @@ class TasmotaSwitches(MqttStateHandler):
         self.key = key
         self.switches: dict[str, str] = o.mapping("switches")
         for label, topic in self.switches.items():
-            if any(c in topic for c in "+#/") or not topic.strip():
+            if "/" in topic or not topic.strip() or topic_problem(f"cmnd/{topic}/POWER"):
                 raise DeviceConfigError(f"{key}.switches.{label}", "must be a plain Tasmota topic")
         self.confirm_timeout = float(o.number("confirm_timeout", 2.0))
         self.mqtt = mqtt
