@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cact import CactFile
+from .cact import STATE_SINKS, CactFile
 
 try:
     from kernels import _native
@@ -43,7 +43,7 @@ except ImportError as e:  # pragma: no cover - only without a build
     _IMPORT_ERROR = e
 
 MODES = ("fp32", "int8")
-DEFAULT_MAX_SINKS = 512
+DEFAULT_MAX_SINKS = STATE_SINKS  # the sink region the model header's state bound assumes
 # The most bytes one engine's buffers (KV cache, engram history, step buffers) may take. The
 # largest engine the tools make for the release model (FP32, full 2,048-position cache, 4
 # threads) takes 125 MiB; beyond 4x that a setting or a geometry is a mistake, and refusing it
