@@ -19,7 +19,7 @@ DEFAULT_CONFIG_NAME = "default.toml"
 
 
 # sysexits.h EX_CONFIG: `needled run` and `needled check-config` exit with it for a config error,
-# and the systemd unit does not restart on it (a restart cannot fix the file).
+# which a restart cannot fix, so a service manager can tell it apart (RestartPreventExitStatus=).
 EX_CONFIG = 78
 
 
@@ -485,6 +485,7 @@ def with_overrides(
 
 
 def bundled_model() -> Path:
+    """The demo model shipped in the package (``model.path = ""``)."""
     return Path(__file__).resolve().parent / "models" / "demo.cact"
 
 

@@ -177,7 +177,7 @@ def test_failed_allocation_raises_memory_error():
 
 
 FUZZ_CHILD = """
-import collections, json, random, resource, struct, sys
+import collections, json, random, struct, sys
 from agent import cact
 from agent.engine import NativeEngine
 from agent.errors import CactError
@@ -225,7 +225,9 @@ for i in range(n):
         outcomes[f"{type(e).__name__}: {e}"[:200]] += 1
         with open(out_path + f".{i}", "wb") as f:
             f.write(data)
-peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+# VmHWM, not ru_maxrss: the latter keeps the peak of the forked pytest from before exec
+with open("/proc/self/status") as f:
+    peak_mb = next(int(ln.split()[1]) for ln in f if ln.startswith("VmHWM:")) / 1024
 print(json.dumps({"outcomes": outcomes, "peak_mb": peak_mb}))
 """
 
