@@ -271,3 +271,23 @@ def test_fuzzed_lines_each_answered_and_serving_continues(serial_daemon) -> None
     wire.send('{"id": "last", "text": "fan on high"}\n')
     last = wire.wait(len(lines) + 1)[-1]
     assert last["id"] == "last" and last["results"][0]["ok"]
+
+
+def test_a_slip_handling_one_line_costs_that_line_only(serial_daemon) -> None:
+    d, wire, _ = serial_daemon
+    transport = d.daemon.serial
+    real_submit = transport._submit
+
+    def submit(cmd):  # a bug further down the line, hit by one particular command
+        if cmd.text == "boom":
+            raise RuntimeError("bug")
+        return real_submit(cmd)
+
+    transport.attach(submit)
+    wire.send("boom\n")
+    (reply,) = wire.wait(1)
+    assert reply["envelope"]["error_code"] == "internal_error"
+    assert "RuntimeError" in reply["envelope"]["error"]
+    wire.send("fan on high\n")
+    assert wire.wait(2)[1]["results"][0]["ok"]
+    assert transport._thread.is_alive() and not d.daemon.thread_died
