@@ -132,7 +132,10 @@ def _run(a: argparse.Namespace) -> int:
     from .daemon import run_daemon
 
     try:
-        cfg = load_run_config(a.config, mqtt=a.mqtt, node_id=a.node_id, model=a.model)
+        # the daemon validates the model as it maps it, and exits EX_CONFIG if it does not read
+        cfg = load_run_config(
+            a.config, mqtt=a.mqtt, node_id=a.node_id, model=a.model, check_model=False
+        )
     except ConfigError as e:
         return _config_errors(e)
     return run_daemon(cfg, session_factory(a.backend, a.mode), config_path=a.config)

@@ -511,10 +511,16 @@ def load_run_config(
     mqtt: str | None = None,
     node_id: str | None = None,
     model: str | None = None,
+    check_model: bool = True,
 ) -> Config:
     """Everything ``needled run`` relies on, checked at once: the file (:func:`load_config`),
     the command-line overrides, and the model it names. ``needled check-config`` runs the same.
-    Raises :class:`ConfigError` with every problem found."""
+    Raises :class:`ConfigError` with every problem found.
+
+    ``check_model=False`` leaves the model to whoever loads it next: the daemon does, with the
+    same reader, and parsing it twice in the serving process leaves its heap about 5 MB larger
+    (measured on the release geometry, 66 against 61.5 MB after 1,000 commands).
+    """
     problems = _Problems("")
     config: Config | None = None
     try:
@@ -525,7 +531,7 @@ def load_run_config(
         config = with_overrides(config or Config(), mqtt=mqtt, node_id=node_id, model=model)
     except ConfigError as exc:
         problems.extend(exc)
-    if config is not None and not problems.items and (why := model_problem(config)):
+    if check_model and config is not None and not problems.items and (why := model_problem(config)):
         problems.add("model.path", why)
     problems.raise_any()
     assert config is not None
