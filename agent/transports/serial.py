@@ -1,11 +1,11 @@
 """Serial transport (pyserial): one command per line, one JSON reply line per command.
 
 A line is plain text or a JSON object ``{"id", "text"}``. Anything wrong with a line (over the
-length limit, no newline within ``limits.partial_line_timeout``, invalid UTF-8, invalid JSON)
-gets an error reply naming the problem and the transport keeps reading; no line, however
-hostile, ends the reading thread. When the device goes
-away (USB unplug, pty master closed) the port is closed and reopened with exponential backoff,
-so configure a stable name such as ``/dev/serial/by-id/...``.
+length limit, no newline within ``limits.partial_line_timeout``, invalid UTF-8, invalid JSON, a
+lone surrogate) gets an error reply naming the problem and the transport keeps reading; no line,
+however hostile, ends the reading thread. When the device goes away (USB unplug, pty master
+closed) the port is closed and reopened with exponential backoff, so configure a stable name
+such as ``/dev/serial/by-id/...``.
 """
 
 from __future__ import annotations
