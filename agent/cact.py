@@ -32,6 +32,15 @@ TAG_GENERATIONS = {
     0x05E12A84: "Needle 3 (tag 0x05E12A84, 196-byte header, different layers)",
 }
 HEADER = struct.Struct("<29If")
+# Byte offset of each geometry field in the header (errors point at the field at fault).
+HEADER_OFFSETS = {
+    name: 4 * i
+    for i, name in enumerate(
+        "tag num_tensors codebook_len kv_window kv_bits vocab d_model num_heads num_kv_heads "
+        "num_layers head_dim max_seq_len hada_n mhc_lanes engram_slots engram_sub_dim "
+        "num_engram_tables engram_conv_taps engram_conv_dilation engram_orders".split()
+    )
+} | {"engram_sites": 96, "rope_theta": 116}
 RECORD = struct.Struct("<BBHIIIIQQII")
 ALIGN = 64
 CODEBOOK_LEN = 28  # cb2[4] | cb3[8] | cb4[16]
@@ -69,6 +78,34 @@ MHC_TENSORS = (
     "mhc_phi_res",
 )
 ENGRAM_TENSORS = ("tables", "key_proj", "value_proj", "taps")
+# Upper bounds of the header's geometry fields (the lower bound is 1). Weight shapes are also
+# bounded by the file's size; these bounds hold for fields that size no weight (the window, the
+# sequence length, the conv dilation) and keep every product the engine forms in range.
+FIELD_MAX = {
+    "vocab": 1 << 20,
+    "d_model": 1 << 14,
+    "num_heads": 256,
+    "num_kv_heads": 256,
+    "num_layers": 1024,
+    "head_dim": 1024,
+    "max_seq_len": 1 << 16,
+    "hada_n": 1 << 15,
+    "mhc_lanes": 4,  # the mHC lane mixing is written for up to 4 lanes
+    "kv_window": 1 << 16,
+}
+# The engram fields are bounded only where the geometry has engram sites (else they are 0).
+ENGRAM_FIELD_MAX = {
+    "engram_slots": 1 << 24,
+    "engram_sub_dim": 1 << 14,
+    "num_engram_tables": 256,
+    "engram_conv_taps": 64,
+    "engram_conv_dilation": 1 << 16,
+}
+# One sequence's state (see Geometry.state_bytes) must fit the daemon's whole 64 MB memory
+# budget; the release geometry needs 11 MB. Sinks beyond the default grow at run time only as
+# far as a tools prefix needs, under the engine's own budget (agent/engine.py).
+STATE_BUDGET_BYTES = 64 << 20
+STATE_SINKS = 512
 HEAD_KINDS = {1: ("contrastive_head", 4, 128), 2: ("confidence_head", 8, 1)}  # code: name, P, out
 
 
@@ -140,26 +177,40 @@ class Geometry:
             *sites,
         )
 
+    def state_bytes(self) -> int:
+        """Bytes of one running sequence's state, weights aside: the int8 K/V cache (codes and
+        a scale per key and value) over the window and the default pinned sinks in every
+        layer, and the FP32 engram convolution history of every site. The file bounds every
+        weight by its own size; only these grow with header numbers alone."""
+        slots = self.kv_window + STATE_SINKS
+        kv = self.num_layers * self.num_kv_heads * slots * (2 * self.head_dim + 8)
+        history = max(0, self.engram_conv_taps - 1) * self.engram_conv_dilation + 1
+        return kv + 4 * max(1, len(self.engram_sites)) * history * self.d_model
+
     def problems(self) -> list[str]:
-        """Inconsistencies in the geometry itself (empty when it can describe a model)."""
+        """Inconsistencies in the geometry itself (empty when it can describe a model).
+
+        Each problem starts with the header field at fault. Beyond consistency, every field is
+        bounded: the engine forms products of them in C ints, sizes buffers by them, and hashes
+        at most 8 tokens back; a corrupt header must fail here, not as a crash or a gigabyte
+        allocation later.
+        """
         p = []
-        for name in (
-            "vocab",
-            "d_model",
-            "num_heads",
-            "num_kv_heads",
-            "num_layers",
-            "head_dim",
-            "max_seq_len",
-            "hada_n",
-            "mhc_lanes",
-        ):
-            if getattr(self, name) <= 0:
-                p.append(f"{name} must be positive, got {getattr(self, name)}")
+        for name, hi in FIELD_MAX.items():
+            v = getattr(self, name)
+            if not 1 <= v <= hi:
+                p.append(f"{name} must be 1..{hi}, got {v}")
+        lo = 1 if self.engram_sites else 0
+        for name, hi in ENGRAM_FIELD_MAX.items():
+            v = getattr(self, name)
+            if not lo <= v <= hi:
+                p.append(f"{name} must be {lo}..{hi}, got {v}")
         if p:
             return p
         if self.num_heads % self.num_kv_heads:
             p.append(f"num_heads {self.num_heads} is not a multiple of {self.num_kv_heads}")
+        elif self.num_heads // self.num_kv_heads > 16:
+            p.append(f"num_heads {self.num_heads} is more than 16 per KV head")
         if self.head_dim % 2:
             p.append(f"head_dim {self.head_dim} must be even (RoPE pairs halves)")
         if self.hada_n & (self.hada_n - 1) or self.hada_n < self.d_model:
@@ -168,25 +219,42 @@ class Geometry:
             p.append(f"rope_theta {self.rope_theta} must be finite and > 1")
         if self.kv_bits not in (2, 3, 4, 8):
             p.append(f"kv_bits {self.kv_bits} not in (2, 3, 4, 8)")
+        if self.kv_window > self.max_seq_len:
+            p.append(f"kv_window {self.kv_window} exceeds max_seq_len {self.max_seq_len}")
         if len(self.engram_sites) > 4 or len(self.engram_orders) > 4:
-            p.append("at most 4 engram sites and 4 orders fit the header")
+            p.append("engram_sites/engram_orders: at most 4 of each fit the header")
         if self.engram_sites:
             if list(self.engram_sites) != sorted(set(self.engram_sites)):
-                p.append(f"engram sites {self.engram_sites} must be strictly increasing")
+                p.append(f"engram_sites {self.engram_sites} must be strictly increasing")
             if max(self.engram_sites) >= self.num_layers:
-                p.append(f"engram site {max(self.engram_sites)} >= num_layers")
-            if not self.engram_orders or min(self.engram_orders) < 1:
-                p.append(f"engram orders {self.engram_orders} must be >= 1")
+                p.append(f"engram_sites: site {max(self.engram_sites)} >= num_layers")
+            if not self.engram_orders or not all(1 <= o <= 8 for o in self.engram_orders):
+                p.append(f"engram_orders {self.engram_orders} must be 1..8")
                 return p
-            if self.engram_slots <= 0 or self.engram_sub_dim <= 0:
-                p.append("engram slots and sub_dim must be positive")
-            if self.num_engram_tables <= 0 or self.num_engram_tables % len(self.engram_orders):
+            if self.num_engram_tables % len(self.engram_orders):
                 p.append(
-                    f"{self.num_engram_tables} engram tables do not split over "
+                    f"num_engram_tables {self.num_engram_tables} do not split over "
                     f"{len(self.engram_orders)} orders"
                 )
-            if self.engram_conv_taps <= 0 or self.engram_conv_dilation <= 0:
-                p.append("engram conv taps and dilation must be positive")
+            if self.num_engram_tables * self.engram_slots >= 1 << 31:
+                p.append(
+                    f"engram_slots {self.engram_slots} x num_engram_tables "
+                    f"{self.num_engram_tables} rows do not fit an int32 row index"
+                )
+        if self.engram_conv_taps:
+            reach = (self.engram_conv_taps - 1) * self.engram_conv_dilation + 1
+            if reach > self.max_seq_len:
+                p.append(
+                    f"engram_conv_dilation {self.engram_conv_dilation} with "
+                    f"{self.engram_conv_taps} taps reaches {reach} positions back, more than "
+                    f"max_seq_len {self.max_seq_len}"
+                )
+        if not p and self.state_bytes() > STATE_BUDGET_BYTES:
+            p.append(
+                f"kv_window {self.kv_window}: the sequence state would take "
+                f"{self.state_bytes() / 2**20:.1f} MiB, over the {STATE_BUDGET_BYTES >> 20} MiB "
+                "budget (num_layers x num_kv_heads x head_dim x window, plus the engram history)"
+            )
         return p
 
 
@@ -504,7 +572,12 @@ def parse_header(buf: bytes | memoryview, path: str = "<bytes>") -> tuple[Geomet
     )
     problems = g.problems()
     if problems:
-        raise _fail(path, "inconsistent geometry: " + "; ".join(problems), offset=0)
+        field_name = problems[0].split(" ", 1)[0].rstrip(":")
+        raise _fail(
+            path,
+            "inconsistent geometry: " + "; ".join(problems),
+            offset=HEADER_OFFSETS.get(field_name, 0),
+        )
     if cb_len != CODEBOOK_LEN:
         raise _fail(path, f"codebook_len {cb_len}, expected {CODEBOOK_LEN}", offset=8)
     return g, num_tensors
@@ -656,16 +729,27 @@ def read_cact(path: str | os.PathLike) -> CactFile:
             mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as e:
         raise CactError(f"{p}: cannot open: {e.strerror or e}") from e
+    message = ""
     try:
         cf = parse(mm, p)
-    except CactError:
-        mm.close()
-        raise
+    except CactError as e:
+        message = str(e)
     except Exception as e:  # noqa: BLE001 - any parser slip must still surface as CactError
-        mm.close()
-        raise _fail(p, f"malformed file ({type(e).__name__}: {e})") from e
+        message = str(_fail(p, f"malformed file ({type(e).__name__}: {e})"))
+    if message:
+        # Raised outside the handler, and without the parser's exception: its traceback keeps
+        # the parser's frames, whose views of the map would make closing it fail (BufferError).
+        _unmap(mm)
+        raise CactError(message)
     cf._mmap = mm
     return cf
+
+
+def _unmap(mm: mmap.mmap) -> None:
+    try:
+        mm.close()
+    except BufferError:
+        pass  # a view is still alive somewhere: the map goes when it is collected
 
 
 # ----------------------------------------------------------------------------------------------

@@ -117,24 +117,38 @@ def session_factory(backend: str = "auto", mode: str = "int8") -> Callable[..., 
     return factory
 
 
+def _config_errors(e: Exception) -> int:
+    """Print every config problem, one per line; the exit status for a config error."""
+    from .config import EX_CONFIG
+
+    for p in getattr(e, "problems", [e]):
+        print(f"config error: {p}", file=sys.stderr)
+    return EX_CONFIG
+
+
 @_command("run")
 def _run(a: argparse.Namespace) -> int:
-    from .config import load_config, with_overrides
+    from .config import ConfigError, load_run_config
     from .daemon import run_daemon
 
-    cfg = with_overrides(load_config(a.config), mqtt=a.mqtt, node_id=a.node_id, model=a.model)
+    try:
+        # the daemon validates the model as it maps it, and exits EX_CONFIG if it does not read
+        cfg = load_run_config(
+            a.config, mqtt=a.mqtt, node_id=a.node_id, model=a.model, check_model=False
+        )
+    except ConfigError as e:
+        return _config_errors(e)
     return run_daemon(cfg, session_factory(a.backend, a.mode), config_path=a.config)
 
 
 @_command("check-config")
 def _check_config(a: argparse.Namespace) -> int:
-    from .config import ConfigError, load_config
+    from .config import ConfigError, load_run_config
 
     try:
-        load_config(a.file)
+        load_run_config(a.file)
     except ConfigError as e:
-        print(str(e), file=sys.stderr)
-        return 1
+        return _config_errors(e)
     print(f"{a.file}: ok")
     return 0
 
@@ -323,7 +337,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CactError as e:
         print(f"needled: invalid model: {e}", file=sys.stderr)
         return 2
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, MemoryError) as e:
         print(f"needled {args.command}: {e}", file=sys.stderr)
         return 2
 

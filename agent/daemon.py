@@ -19,7 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from agent.config import Config, ConfigError, load_config
+from agent.config import EX_CONFIG, Config, ConfigError, load_config
+from agent.errors import CactError
 from agent.pipeline import CompleterFactory, Pipeline
 
 log = logging.getLogger("needled")
@@ -443,13 +444,16 @@ def run_daemon(
         try:
             daemon.start()
         except Exception as exc:
-            log.error("startup failed: %s", exc, exc_info=not isinstance(exc, ConfigError))
-            daemon.notify(f"STATUS=startup failed: {exc}")
+            bad_config = isinstance(exc, ConfigError | CactError)
+            what = f"model.path: {exc}" if isinstance(exc, CactError) else str(exc)
+            log.error("startup failed: %s", what, exc_info=not bad_config)
+            daemon.notify(f"STATUS=startup failed: {what}")
             try:
                 daemon.shutdown(timeout=5)
             except Exception:
                 log.exception("cleanup after failed startup")
-            return 1
+            # a restart cannot mend a config or a model file: EX_CONFIG says so
+            return EX_CONFIG if bad_config else 1
         return daemon.serve()
     finally:
         threading.excepthook = previous_hook

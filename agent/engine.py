@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cact import CactFile
+from .cact import STATE_SINKS, CactFile
 
 try:
     from kernels import _native
@@ -43,7 +43,12 @@ except ImportError as e:  # pragma: no cover - only without a build
     _IMPORT_ERROR = e
 
 MODES = ("fp32", "int8")
-DEFAULT_MAX_SINKS = 512
+DEFAULT_MAX_SINKS = STATE_SINKS  # the sink region the model header's state bound assumes
+# The most bytes one engine's buffers (KV cache, engram history, step buffers) may take. The
+# largest engine the tools make for the release model (FP32, full 2,048-position cache, 4
+# threads) takes 125 MiB; beyond 4x that a setting or a geometry is a mistake, and refusing it
+# beats a board swapping or the kernel's OOM killer.
+ENGINE_BUDGET_BYTES = 512 << 20
 _PERSIST_MAGIC = b"NDLPFX01"
 _LOGITS_LAST, _LOGITS_ALL = 1, 2
 
@@ -89,7 +94,8 @@ class NativeEngine:
     `window=None` means full causal attention over up to `capacity` positions (default: the
     header's `max_seq_len`); with a window, query `t` sees key `p` iff `t - p < window` or `p` is
     one of the first `sinks` positions, and the cache never grows. The sink region is allocated
-    for `max_sinks` (default `max(sinks, 512)`) positions; `reset(sinks=n)` picks n.
+    for `max_sinks` (default `max(sinks, 512)`) positions; `reset(sinks=n)` picks n. Buffers
+    beyond `budget_bytes` raise MemoryError (so does a failed allocation).
     """
 
     def __init__(
@@ -103,6 +109,7 @@ class NativeEngine:
         chunk: int = 32,
         capacity: int | None = None,
         max_sinks: int | None = None,
+        budget_bytes: int = ENGINE_BUDGET_BYTES,
     ) -> None:
         if _native is None:
             raise RuntimeError(f"native kernels are not built: {_IMPORT_ERROR}")
@@ -142,6 +149,7 @@ class NativeEngine:
             self.chunk,
             self.threads,
             self.max_sinks,
+            budget_bytes,
         )
         self._out = np.zeros(g.vocab, np.float32)
         self._ids1 = np.zeros(1, np.int32)

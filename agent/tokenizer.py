@@ -206,12 +206,16 @@ def parse_tokenizer_blob(
             ) from None
         if not text:
             raise CactError(f"tokenizer blob: {where} has an empty text")
+        if "\x00" in text:
+            raise CactError(f"tokenizer blob: {where} {text!r} holds a NUL character")
         if not math.isfinite(score):
             raise CactError(f"tokenizer blob: {where} has a non-finite score {score}")
         if text in seen:
             raise CactError(f"tokenizer blob: {where} {text!r} duplicates piece {seen[text]}")
         if kind is PieceType.BYTE and text not in _BYTE_PIECES:
             raise CactError(f"tokenizer blob: {where} is typed byte but reads {text!r}")
+        if kind is PieceType.BYTE and not byte_fb:
+            raise CactError(f"tokenizer blob: {where} is a byte piece, but byte_fallback is 0")
         _check_fixed_piece(i, off, text, kind, unk_id)
         seen[text] = i
         pieces.append((text, score, kind))
@@ -599,7 +603,12 @@ class Tokenizer:
     @staticmethod
     def _processor(spec: TokenizerSpec, *, add_dummy_prefix: bool) -> spm.SentencePieceProcessor:
         proto = _model_proto_bytes(spec, add_dummy_prefix=add_dummy_prefix)
-        sp = spm.SentencePieceProcessor(model_proto=proto)
+        try:
+            sp = spm.SentencePieceProcessor(model_proto=proto)
+        except RuntimeError as e:
+            # the blob checks above mirror the library's; anything it still refuses is the
+            # model file's fault all the same
+            raise CactError(f"tokenizer: sentencepiece refuses the pieces: {e}") from None
         if sp.get_piece_size() != spec.vocab_size:
             raise CactError(
                 f"tokenizer: sentencepiece loaded {sp.get_piece_size()} pieces, "

@@ -76,7 +76,7 @@ def build_handlers(
         if not isinstance(table, Mapping):
             raise DeviceConfigError(key, "must be a table")
         kind = table.get("kind")
-        if kind not in kinds:
+        if not isinstance(kind, str) or kind not in kinds:
             raise DeviceConfigError(f"{key}.kind", f"must be one of {sorted(kinds)}, got {kind!r}")
         factory = kinds[kind]
         out.append(factory(key, table, mqtt) if kind in MQTT_KINDS else factory(key, table))

@@ -15,6 +15,7 @@ import math
 import re
 import threading
 import time
+import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -397,6 +398,7 @@ class Options:
         v = self._get(name, _REQUIRED if default is None else default)
         if not isinstance(v, str) or not v:
             raise DeviceConfigError(f"{self.key}.{name}", "must be a non-empty string")
+        _check_text(f"{self.key}.{name}", v)
         return v
 
     def strings(self, name: str, default: Any = None) -> list[str]:
@@ -405,12 +407,14 @@ class Options:
             raise DeviceConfigError(f"{self.key}.{name}", "must be a non-empty list of strings")
         if len(set(v)) != len(v):
             raise DeviceConfigError(f"{self.key}.{name}", "has duplicate entries")
+        for i, x in enumerate(v):
+            _check_text(f"{self.key}.{name}[{i}]", x)
         return list(v)
 
     def number(self, name: str, default: Any = None) -> float:
         v = self._get(name, _REQUIRED if default is None else default)
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise DeviceConfigError(f"{self.key}.{name}", "must be a number")
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
+            raise DeviceConfigError(f"{self.key}.{name}", "must be a finite number")
         return v
 
     def boolean(self, name: str, default: Any = None) -> bool:
@@ -426,6 +430,9 @@ class Options:
         for k, item in v.items():
             if isinstance(item, bool) or not isinstance(item, value_type) or item == "":
                 raise DeviceConfigError(f"{self.key}.{name}.{k}", "has the wrong type")
+            _check_text(f"{self.key}.{name}", k)
+            if isinstance(item, str):
+                _check_text(f"{self.key}.{name}.{k}", item)
         return dict(v)
 
     def tool(self, default: str) -> str:
@@ -442,6 +449,13 @@ class Options:
 
 
 _REQUIRED = object()
+
+
+def _check_text(key: str, text: str) -> None:
+    # Names end up in tool schemas, prompts and MQTT topics: a control character (a NUL above
+    # all) is never meant, and in a topic it gets the connection closed by the broker.
+    if any(unicodedata.category(c) == "Cc" for c in text):
+        raise DeviceConfigError(key, f"{text!r} must not contain control characters")
 
 
 def tool_schema(name: str, description: str, properties: JsonDict, required: list[str]) -> JsonDict:

@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from agent import wirejson
+from agent.topics import topic_problem
 from devices.registry import (
     DeviceConfigError,
     DeviceUnavailable,
@@ -80,7 +81,12 @@ class _TasmotaBase(MqttStateHandler):
                     isinstance(relay, bool) or not isinstance(relay, int) or not 1 <= relay <= 32
                 ):
                     raise DeviceConfigError(f"{where}.relay", "must be a relay number 1-32")
-            if not isinstance(topic, str) or not topic.strip() or any(c in topic for c in "+#/\0"):
+            if (
+                not isinstance(topic, str)
+                or not topic.strip()
+                or "/" in topic
+                or topic_problem(f"cmnd/{topic}/POWER")
+            ):
                 raise DeviceConfigError(where, "must be a plain Tasmota topic")
             self.targets[label] = _Target(topic, relay)
         self._states = {label: TopicState() for label in self.targets}

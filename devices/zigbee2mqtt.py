@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from agent import wirejson
+from agent.topics import topic_problem
 from devices.registry import (
     DeviceConfigError,
     DeviceUnavailable,
@@ -54,9 +55,15 @@ class Zigbee2MqttLights(MqttStateHandler):
         self.key = key
         self.devices: dict[str, str] = o.mapping("devices")
         self.base = o.string("base_topic", "zigbee2mqtt").rstrip("/")
+        if why := topic_problem(self.base):
+            raise DeviceConfigError(f"{key}.base_topic", why)
         for label, name in self.devices.items():
-            if any(c in name for c in "+#") or name.endswith("/set"):
-                raise DeviceConfigError(f"{key}.devices.{label}", "is not a valid friendly name")
+            why = topic_problem(f"{self.base}/{name}/set")
+            if why or name.endswith("/set"):
+                detail = f" ({why})" if why else ""
+                raise DeviceConfigError(
+                    f"{key}.devices.{label}", f"is not a valid friendly name{detail}"
+                )
         self.confirm_timeout = float(o.number("confirm_timeout", 2.0))
         self.mqtt = mqtt
         self.schema = tool_schema(

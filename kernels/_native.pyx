@@ -94,9 +94,16 @@ cdef extern from "src/nd_engine.h":
         double *den
         double *acc
     void nd_engine_set_pool(nd_engine_t *e, const nd_pool_t *pool) noexcept nogil
+    enum:
+        ND_OK
+        ND_ERR_ARG
+        ND_ERR_NOMEM
+        ND_ERR_BUDGET
+        ND_MAX_POSITIONS
     nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window,
                                int sinks, int max_sinks, int capacity, int tmax,
-                               int threads) noexcept nogil
+                               int threads, size_t budget, int *err,
+                               size_t *need) noexcept nogil
     int nd_engine_set_sinks(nd_engine_t *e, int sinks) noexcept nogil
     int nd_engine_sinks(const nd_engine_t *e) noexcept nogil
     int nd_engine_max_sinks(const nd_engine_t *e) noexcept nogil
@@ -492,16 +499,40 @@ cdef class _Engine:
     cdef readonly int vocab, d, L, tmax
     cdef object _pool_refs  # keeps the pooled arrays alive while the engine writes into them
 
-    def __init__(self, _Model model, force, bint int8, int window, int sinks, int capacity,
-                 int tmax, int threads, int max_sinks=-1) -> None:
+    def __init__(self, _Model model, force, bint int8, window, sinks, capacity, tmax, threads,
+                 max_sinks=-1, budget=0) -> None:
+        """`budget`: the most bytes the buffers may take (0: no limit); MemoryError beyond it,
+        or when an allocation fails; ValueError for settings the engine cannot run."""
         self.model = model
         cdef bytes f = (force or "").encode()
+        cdef int err = ND_OK
+        cdef size_t need = 0
         if max_sinks < sinks:
             max_sinks = sinks
+        sizes = {"window": window, "sinks": sinks, "max_sinks": max_sinks, "chunk": tmax,
+                 "threads": threads}
+        if window <= 0:
+            sizes["capacity"] = capacity
+        for name, v in sizes.items():
+            if not 0 <= v <= ND_MAX_POSITIONS:
+                raise ValueError(f"{name} must be 0..{ND_MAX_POSITIONS}, got {v}")
+        if not 0 <= budget < 2**63:
+            raise ValueError(f"budget must be a byte count, got {budget}")
         self.e = nd_engine_new(&model.m, f, int8, window, sinks, max_sinks, capacity, tmax,
-                               threads)
+                               threads, budget, &err, &need)
         if self.e == NULL:
-            raise ValueError(f"cannot create the native engine (kernel path {force!r})")
+            what = (f"window {window}, sinks up to {max_sinks}, capacity {capacity}, "
+                    f"{threads} threads")
+            if err == ND_ERR_BUDGET:
+                raise MemoryError(
+                    f"the native engine's buffers would take {need / 2**20:.1f} MiB, over its "
+                    f"{budget / 2**20:.0f} MiB budget ({what})")
+            if err == ND_ERR_NOMEM:
+                raise MemoryError(
+                    f"cannot allocate the native engine's {need / 2**20:.1f} MiB ({what})")
+            raise ValueError(
+                f"the native engine cannot run this model with these settings (kernel path "
+                f"{force!r}, {what})")
         self.vocab = model.m.vocab
         self.d = model.m.d
         self.L = model.m.L

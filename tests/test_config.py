@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 from daemon_fixtures import config_dict, to_toml
 
-from agent.config import ConfigError, load_config, parse_config, with_overrides
+from agent.config import (
+    EX_CONFIG,
+    ConfigError,
+    default_config_text,
+    host_problem,
+    load_config,
+    parse_config,
+    with_overrides,
+)
 
 
 def test_bundled_default_is_the_demo_home() -> None:
@@ -105,3 +116,189 @@ def test_cli_overrides() -> None:
 
 def test_console_accepts_booleans() -> None:
     assert parse_config(config_dict(console={"enabled": True})).console.enabled == "on"
+
+
+# --- `needled check-config` and `needled run` on configs that `run` could not serve ------------
+
+BAD_CASES: dict[str, tuple[dict, str]] = {
+    # zigbee2mqtt would subscribe to "z2m/#/Kitchen" and publish to a wildcard topic
+    "devices.z.base_topic": (
+        {},
+        """
+        [devices.z]
+        kind = "zigbee2mqtt_lights"
+        base_topic = "z2m/#"
+        devices = { kitchen = "Kitchen" }
+        """,
+    ),
+    # a NUL in a topic: the broker drops the connection, the client reconnects, forever
+    "devices.z.devices.hall": (
+        {},
+        """
+        [devices.z]
+        kind = "zigbee2mqtt_lights"
+        devices = { hall = "Hall\\u0000Light" }
+        """,
+    ),
+    "devices.heat.min_temperature": (
+        {},
+        """
+        [devices.heat]
+        kind = "simulated_thermostat"
+        tool = "set_heat"
+        min_temperature = nan
+        """,
+    ),
+    "devices.heat.max_temperature": (
+        {},
+        """
+        [devices.heat]
+        kind = "simulated_thermostat"
+        tool = "set_heat"
+        max_temperature = inf
+        """,
+    ),
+    "devices.odd.kind": (
+        {},
+        """
+        [devices.odd]
+        kind = ["a"]
+        """,
+    ),
+    "devices.plug.switches.lamp": (
+        {},
+        """
+        [devices.plug]
+        kind = "tasmota"
+        switches = { lamp = "lamp\\tplug" }
+        """,
+    ),
+    "mqtt.host": ({"mqtt": {"host": "h" * 5000}}, ""),
+    "mqtt.discovery_prefix": ({"mqtt": {"discovery_prefix": "homeassistant/+"}}, ""),
+    "security.acl.mqtt:": ({"security": {"acl": {"mqtt:": ["*"]}}}, ""),
+}
+
+
+def _write(tmp_path: Path, toml: str = "", model: str = "", **sections: dict) -> Path:
+    """The bundled config (MQTT on), sections updated, with the TOML tables ``toml`` added."""
+    import textwrap
+
+    base = tomllib.loads(default_config_text())
+    base["mqtt"]["enabled"] = True
+    base["model"]["path"] = model
+    for name, values in sections.items():
+        for k, v in values.items():
+            if isinstance(v, dict) and isinstance(base[name].get(k), dict):
+                base[name][k].update(v)
+            else:
+                base[name][k] = v
+    p = tmp_path / "needled.toml"
+    p.write_text(to_toml(base) + "\n" + textwrap.dedent(toml))
+    return p
+
+
+def needled(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "agent.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize("key", list(BAD_CASES))
+def test_check_config_refuses_what_run_cannot_serve(tmp_path: Path, key: str) -> None:
+    sections, toml = BAD_CASES[key]
+    r = needled("check-config", str(_write(tmp_path, toml, **sections)))
+    assert r.returncode == EX_CONFIG == 78, r.stdout + r.stderr
+    assert "Traceback" not in r.stderr
+    assert f": {key}: " in r.stderr, r.stderr
+
+
+def test_check_config_reports_every_error_each_naming_its_key(tmp_path: Path) -> None:
+    # one file with every case (the two zigbee2mqtt and thermostat tables merged)
+    p = _write(
+        tmp_path,
+        """
+        [devices.z]
+        kind = "zigbee2mqtt_lights"
+        base_topic = "z2m/#"
+        devices = { kitchen = "Kitchen" }
+        [devices.z2]
+        kind = "zigbee2mqtt_lights"
+        tool = "set_light2"
+        devices = { hall = "Hall\\u0000Light" }
+        [devices.heat]
+        kind = "simulated_thermostat"
+        tool = "set_heat"
+        min_temperature = nan
+        max_temperature = inf
+        [devices.odd]
+        kind = ["a"]
+        """,
+        mqtt={"host": "h" * 5000, "discovery_prefix": "ha/#"},
+        limits={"queue_size": 0},
+    )
+    r = needled("check-config", str(p))
+    assert r.returncode == 78 and "Traceback" not in r.stderr, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert all(ln.startswith(f"config error: {p}: ") for ln in lines), lines
+    keys = [ln.split(": ")[2] for ln in lines]
+    assert sorted(keys) == sorted(
+        [
+            "limits.queue_size",
+            "mqtt.host",
+            "mqtt.discovery_prefix",
+            "devices.z.base_topic",
+            "devices.z2.devices.hall",
+            "devices.heat.min_temperature",
+            "devices.heat.max_temperature",
+            "devices.odd.kind",
+        ]
+    )
+
+
+def test_errors_are_collected_in_the_exception_too() -> None:
+    data = config_dict(limits={"queue_size": 0, "max_calls": "8"}, mqtt={"port": 0})
+    with pytest.raises(ConfigError) as e:
+        parse_config(data, source="t.toml")
+    keys = [p.key for p in e.value.problems]
+    assert keys == ["mqtt.port", "limits.queue_size", "limits.max_calls"]
+    assert str(e.value).splitlines() == [str(p) for p in e.value.problems]
+
+
+def test_run_exits_78_on_a_config_error_before_loading_anything(tmp_path: Path) -> None:
+    r = needled("run", "--config", str(_write(tmp_path, BAD_CASES["devices.z.base_topic"][1])))
+    assert r.returncode == 78 and "devices.z.base_topic" in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
+    good = _write(tmp_path)
+    r = needled("run", "--config", str(good), "--mqtt", "h" * 300 + ":1883")
+    assert r.returncode == 78 and "--mqtt: must be a host name" in r.stderr, r.stderr
+
+
+def test_a_model_that_does_not_load_is_a_config_error(tmp_path: Path) -> None:
+    bad = tmp_path / "m.cact"
+    bad.write_bytes(b"not a model")
+    p = _write(tmp_path, model=str(bad))
+    r = needled("check-config", str(p))
+    assert r.returncode == 78 and "model.path" in r.stderr and "format tag" in r.stderr, r.stderr
+    r = needled("run", "--config", str(_write(tmp_path)), "--model", str(tmp_path / "none.cact"))
+    assert r.returncode == 78 and "model.path" in r.stderr and "cannot open" in r.stderr
+
+
+def test_host_names() -> None:
+    for ok in ("localhost", "127.0.0.1", "::1", "[::1]", "broker.lan", "mqtt_1.home.arpa"):
+        assert host_problem(ok) is None, ok
+    for bad in ("h" * 254, "a..b", "bad host", "x" * 64 + ".lan", "-a.lan", "a\x00b", "a/b"):
+        assert host_problem(bad), bad
+
+
+def test_multi_line_descriptions_stay_allowed() -> None:
+    cfg = parse_config(
+        config_dict(
+            devices={
+                "fan": {"kind": "simulated_fan", "description": "The fan.\n\tIn the hall."},
+            }
+        )
+    )
+    assert cfg.devices["fan"]["description"].startswith("The fan.")
+    with pytest.raises(ConfigError) as e:
+        parse_config(config_dict(devices={"fan": {"kind": "simulated_fan", "tool": "f\x00"}}))
+    assert e.value.key == "devices.fan.tool"

@@ -168,3 +168,126 @@ def test_burst_each_line_answered_once(tmp_path: Path) -> None:
         outcomes = Counter(r["envelope"]["error_code"] or "served" for r in replies)
         assert set(outcomes) <= {"served", "busy"} and outcomes["served"] >= 64
     wire.unplug()
+
+
+def test_lone_surrogates_get_errors_and_the_reader_survives(serial_daemon) -> None:
+    d, wire, _ = serial_daemon
+    reader = d.daemon.serial._thread
+    # an id that cannot be UTF-8 once decoded, with a text that is not a string: this line used
+    # to end the reading thread (and with it the daemon)
+    wire.send('{"id": "\\ud800", "text": 5}\n')
+    wire.send('{"id": "ok\\udfff", "text": "fan on high"}\n')
+    wire.send('{"id": "t1", "text": "turn on the \\ud83d light \\udc00"}\n')
+    a, b, c = wire.wait(3)
+    assert [r["envelope"]["error_code"] for r in (a, b, c)] == ["invalid_json"] * 3
+    assert a["id"] == "\ud800" and "'id' has a lone surrogate" in a["envelope"]["error"]
+    # the id comes back as the peer sent it (a JSON escape), so the peer can match the reply
+    assert b["id"] == "ok\udfff" and "'id' has a lone surrogate" in b["envelope"]["error"]
+    assert b'"ok\\udfff"' in wire.raw[1]
+    assert c["id"] == "t1" and "U+D83D" in c["envelope"]["error"]
+    assert not d.completer.seen  # nothing ran
+    wire.send('{"id": "pair", "text": "fan on high \\ud83d\\ude00"}\n')  # a valid pair is text
+    assert wire.wait(4)[3]["id"] == "pair"
+    wire.send('{"id": "after", "text": "fan on high"}\n')
+    assert wire.wait(5)[4]["results"][0]["ok"]
+    assert reader.is_alive() and d.daemon.serial._thread is reader
+    assert not d.daemon.thread_died
+
+
+def _hostile_lines(seed: int, n: int) -> list[bytes]:
+    """Seeded hostile lines: crafted JSON edge cases, then random bytes and random JSON-ish
+    lines with escapes; none blank, none with a newline inside, each under the line limit."""
+    import random
+
+    crafted = [
+        '{"id": "\\ud800", "text": 5}',
+        '{"id": "\\udbff\\udbff", "text": "fan on high"}',
+        '{"id": [1], "text": "fan on high"}',
+        '{"id": {"a": 1}, "text": "x"}',
+        '{"id": 1.5, "text": "x"}',
+        '{"id": true, "text": "x"}',
+        '{"id": 1e400, "text": "x"}',
+        '{"id": null, "text": null}',
+        '{"text": ["fan on high"]}',
+        '{"text": {"\\ud800": 1}}',
+        "{}",
+        '{"id": "x", "text": "fan on high", "text": 7}',
+        '{"a":' * 30 + "1" + "}" * 30,
+        "[" * 150 + "]" * 40,
+        "{" + '"\\u' * 3,
+        '{"id": "\\u0000", "text": "\\u0000"}',
+        "\x1b[2J\x07\x00",
+        '{"id": "k", "text": NaN}',
+        '{"id": -0, "text": "x", "reply_to": "\\ud800"}',
+    ]
+    rng = random.Random(seed)
+    lines = [c.encode() for c in crafted]
+    pieces = [
+        '{"id": ',
+        '"text": ',
+        "\\ud800",
+        "\\udfff",
+        "\\u00e9",
+        '"',
+        ",",
+        ":",
+        "}",
+        "{",
+        "[",
+        "]",
+        "5",
+        "null",
+        "fan on high",
+        "\\",
+        "é",
+    ]
+    while len(lines) < n:
+        if rng.random() < 0.5:
+            raw = bytes(rng.randrange(256) for _ in range(rng.randint(1, 60)))
+        else:
+            raw = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 12))).encode()
+        raw = raw.replace(b"\n", b"").rstrip(b"\r")
+        if raw.strip():
+            lines.append(raw)
+    return lines
+
+
+def test_fuzzed_lines_each_answered_and_serving_continues(serial_daemon) -> None:
+    d, wire, _ = serial_daemon
+    reader = d.daemon.serial._thread
+    lines = _hostile_lines(14, 200)
+    for i in range(0, len(lines), 20):  # in batches, so no reply is a `busy`
+        for line in lines[i : i + 20]:
+            wire.send(line + b"\n")
+        wire.wait(min(i + 20, len(lines)), 20)
+    time.sleep(0.3)
+    assert len(wire.lines) == len(lines)  # one reply per line, never more
+    for r in wire.lines:
+        assert set(r) == {"id", "text", "envelope", "results"}
+        env = r["envelope"]
+        assert env["error_code"] != "internal_error"
+        assert env["error"] is None or env["error_code"]  # an error always says which
+    assert reader.is_alive() and not d.daemon.thread_died
+    wire.send('{"id": "last", "text": "fan on high"}\n')
+    last = wire.wait(len(lines) + 1)[-1]
+    assert last["id"] == "last" and last["results"][0]["ok"]
+
+
+def test_a_slip_handling_one_line_costs_that_line_only(serial_daemon) -> None:
+    d, wire, _ = serial_daemon
+    transport = d.daemon.serial
+    real_submit = transport._submit
+
+    def submit(cmd):  # a bug further down the line, hit by one particular command
+        if cmd.text == "boom":
+            raise RuntimeError("bug")
+        return real_submit(cmd)
+
+    transport.attach(submit)
+    wire.send("boom\n")
+    (reply,) = wire.wait(1)
+    assert reply["envelope"]["error_code"] == "internal_error"
+    assert "RuntimeError" in reply["envelope"]["error"]
+    wire.send("fan on high\n")
+    assert wire.wait(2)[1]["results"][0]["ok"]
+    assert transport._thread.is_alive() and not d.daemon.thread_died

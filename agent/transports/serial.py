@@ -1,10 +1,11 @@
 """Serial transport (pyserial): one command per line, one JSON reply line per command.
 
 A line is plain text or a JSON object ``{"id", "text"}``. Anything wrong with a line (over the
-length limit, no newline within ``limits.partial_line_timeout``, invalid UTF-8, invalid JSON)
-gets an error reply naming the problem and the transport keeps reading. When the device goes
-away (USB unplug, pty master closed) the port is closed and reopened with exponential backoff,
-so configure a stable name such as ``/dev/serial/by-id/...``.
+length limit, no newline within ``limits.partial_line_timeout``, invalid UTF-8, invalid JSON, a
+lone surrogate) gets an error reply naming the problem and the transport keeps reading; no line,
+however hostile, ends the reading thread. When the device goes away (USB unplug, pty master
+closed) the port is closed and reopened with exponential backoff, so configure a stable name
+such as ``/dev/serial/by-id/...``.
 """
 
 from __future__ import annotations
@@ -105,7 +106,7 @@ class SerialTransport:
                 if discarding:
                     discarding = False
                     continue
-                self._line(line, gen)
+                self._guarded_line(line, gen)
             if len(buf) > limit:
                 if not discarding:
                     # the id is read from the line's start, so the client can tell which one
@@ -124,6 +125,19 @@ class SerialTransport:
                 discarding = False
 
     # --- lines ----------------------------------------------------------------------------------
+
+    def _guarded_line(self, raw: bytes, gen: int) -> None:
+        """One line, whatever it holds: a slip in handling it costs that line, never the port.
+
+        This thread is the only reader of the port; if it died, the daemon would stop for a
+        restart (see ``Daemon.on_thread_exception``) and a peer repeating the line would keep
+        it restarting.
+        """
+        try:
+            self._line(raw, gen)
+        except Exception as exc:
+            log.exception("serial: line of %d bytes not handled", len(raw))
+            self._error(gen, "internal_error", f"line not handled: {type(exc).__name__}")
 
     def _line(self, raw: bytes, gen: int) -> None:
         raw = raw.rstrip(b"\r")
@@ -151,9 +165,15 @@ class SerialTransport:
             ):
                 self._error(gen, "invalid_json", "'id' must be a string or integer")
                 return
+            if isinstance(cmd_id, str) and (where := _lone_surrogate(cmd_id)) is not None:
+                self._error(gen, "invalid_json", f"'id' has a lone surrogate at {where}", cmd_id)
+                return
             text = data.get("text")
             if not isinstance(text, str):
                 self._error(gen, "invalid_json", "'text' must be a string", cmd_id)
+                return
+            if (where := _lone_surrogate(text)) is not None:
+                self._error(gen, "invalid_json", f"'text' has a lone surrogate at {where}", cmd_id)
                 return
         cmd = Command(text=text, source="serial", reply=lambda p: self._write(p, gen), id=cmd_id)
         if self._submit is None:
@@ -166,7 +186,7 @@ class SerialTransport:
         self._write(make_reply(cmd_id, "", error_envelope(code, message)), gen)
 
     def _write(self, payload: JsonDict, gen: int) -> None:
-        line = (json.dumps(payload, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        line = _encode_line(payload)
         with self._wlock:
             if self._port is None or gen != self._gen:
                 # the peer that asked is gone; a reply to whoever is plugged in now would be noise
@@ -177,3 +197,23 @@ class SerialTransport:
                 self._port.flush()
             except Exception as exc:
                 log.warning("serial write failed: %s", exc)
+
+
+def _lone_surrogate(text: str) -> str | None:
+    """Where ``text`` holds a UTF-16 surrogate (a JSON ``\\ud800`` escape with no partner), or
+    None. Such a string is not Unicode text: it cannot be encoded as UTF-8, so it can neither be
+    run nor echoed back as it came."""
+    for i, ch in enumerate(text):
+        if "\ud800" <= ch <= "\udfff":
+            return f"character {i} (U+{ord(ch):04X})"
+    return None
+
+
+def _encode_line(payload: JsonDict) -> bytes:
+    """One reply line: UTF-8 JSON, or JSON with ``\\u`` escapes when some string in the reply
+    (an id as the peer sent it) cannot be UTF-8; either way one line that JSON readers parse."""
+    text = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    try:
+        return (text + "\n").encode("utf-8")
+    except UnicodeEncodeError:
+        return (json.dumps(payload, separators=(",", ":")) + "\n").encode("ascii")

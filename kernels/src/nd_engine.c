@@ -217,7 +217,8 @@ struct nd_engine {
     /* sinks: pinned positions now (<= max_sinks); the sink region holds max_sinks slots and the
      * ring of `window` slots follows it, so reset(sinks) never reallocates */
     int int8, window, sinks, max_sinks, cap, tmax, pos, nthreads;
-    size_t bytes;
+    size_t bytes, budget; /* allocated (or, after a failure, that would be), and the limit */
+    int err;              /* the first allocation failure while building (ND_ERR_*) */
     pool_t *pool;
     /* KV cache: FP32 [L][cap][KV*hd] in the exact mode; in int8 mode one region of capr slots
      * per (layer, KV head) in the blocked layouts of nd_k8_at / nd_v8_at, and the per-slot
@@ -284,23 +285,49 @@ static void v8_get(const int8_t *V, int s, int8_t *row, int hd) {
     for (int j = 0; j < hd; j++) row[j] = V[nd_v8_at(s, j, hd)];
 }
 
-static void *xalloc(nd_engine_t *e, size_t n) {
+/* Every buffer goes through here. After the first failure (out of memory, or over the budget)
+ * nothing more is allocated, but the sizes still add up, so the error can say what the whole
+ * engine would have needed. */
+static void *xalloc_aligned(nd_engine_t *e, size_t n, size_t align, int clear) {
     void *p = NULL;
-    n = (n + 63) & ~(size_t)63;
-    if (posix_memalign(&p, 64, n ? n : 64)) return NULL;
-    memset(p, 0, n);
+    n = n ? (n + align - 1) & ~(align - 1) : align;
+    if (!e->err && e->budget && (n > e->budget || e->bytes > e->budget - n))
+        e->err = ND_ERR_BUDGET;
+    if (!e->err && posix_memalign(&p, align, n)) {
+        p = NULL;
+        e->err = ND_ERR_NOMEM;
+    }
     e->bytes += n;
+    if (p && clear) memset(p, 0, n);
     return p;
 }
 
+static void *xalloc(nd_engine_t *e, size_t n) { return xalloc_aligned(e, n, 64, 1); }
+
 /* large buffers that are always written before being read (the KV cache): not cleared, so the
  * pages of unused sink slots and of a ring not yet filled cost no resident memory */
-static void *xalloc_lazy(nd_engine_t *e, size_t n) {
-    void *p = NULL;
-    n = (n + 4095) & ~(size_t)4095;
-    if (posix_memalign(&p, 4096, n ? n : 4096)) return NULL;
-    e->bytes += n;
-    return p;
+static void *xalloc_lazy(nd_engine_t *e, size_t n) { return xalloc_aligned(e, n, 4096, 0); }
+
+/* What the engine cannot run: shapes outside the kernels' reach, and sizes whose products would
+ * overflow an int (the caller bounds the header; this keeps the C safe on its own). */
+static int engine_args_ok(const nd_model_t *m, int window, int max_sinks, int capacity) {
+    if (m->d < 1 || m->H < 1 || m->KV < 1 || m->L < 1 || m->hd < 2 || m->vocab < 1) return 0;
+    if (m->lanes < 1 || m->lanes > 4 || m->nsites < 0 || m->nsites > 4) return 0;
+    if (m->H % m->KV || m->H / m->KV > 16 || m->hada_n < m->d) return 0;
+    if (window < 0 || window > ND_MAX_POSITIONS || max_sinks < 0 ||
+        max_sinks > ND_MAX_POSITIONS - window)
+        return 0;
+    if (window == 0 && (capacity < 1 || capacity > ND_MAX_POSITIONS)) return 0;
+    if (m->conv_taps < 0 || m->dil < 0) return 0;
+    if (m->conv_taps > 1 && (int64_t)(m->conv_taps - 1) * m->dil >= ND_MAX_POSITIONS) return 0;
+    if (m->nsites) {
+        if (m->norders < 1 || m->norders > 4 || m->slots < 1 || m->sub_dim < 1 ||
+            m->ntables < m->norders || m->conv_taps < 1)
+            return 0;
+        for (int i = 0; i < m->norders; i++)
+            if (m->orders[i] < 1 || m->orders[i] > 8) return 0; /* tokwin keeps 8 tokens */
+    }
+    return 1;
 }
 
 static double now_ns(void) {
@@ -1210,18 +1237,27 @@ int nd_engine_forward(nd_engine_t *e, const int32_t *ids, int n, float *logits, 
 }
 
 nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window, int sinks,
-                           int max_sinks, int capacity, int tmax, int threads) {
+                           int max_sinks, int capacity, int tmax, int threads, size_t budget,
+                           int *err, size_t *need) {
     const nd_isa_t *ia = nd_isa_select(isa);
-    if (!ia || m->lanes > 4 || m->nsites > 4 || m->H % m->KV || m->H / m->KV > 16) return NULL;
+    *err = ND_ERR_ARG;
+    *need = 0;
+    if (window < 0) window = 0;
+    if (sinks < 0) sinks = 0;
+    if (max_sinks < sinks) max_sinks = sinks;
+    if (!ia || !engine_args_ok(m, window, window > 0 ? max_sinks : 0, capacity)) return NULL;
     nd_engine_t *e = calloc(1, sizeof(*e));
-    if (!e) return NULL;
+    if (!e) {
+        *err = ND_ERR_NOMEM;
+        *need = sizeof(*e);
+        return NULL;
+    }
+    e->budget = budget;
     e->m = m;
     e->isa = ia;
     e->v = ia->v;
     e->int8 = int8;
     e->window = window;
-    if (sinks < 0) sinks = 0;
-    if (max_sinks < sinks) max_sinks = sinks;
     e->max_sinks = window > 0 ? max_sinks : 0;
     e->sinks = window > 0 ? sinks : 0;
     e->cap = window > 0 ? e->max_sinks + window : capacity;
@@ -1286,7 +1322,6 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
     e->sinb = xalloc(e, (size_t)T * m->hd * 2);
     e->att_group = e->tmax < ND_ATT_GROUP ? e->tmax : ND_ATT_GROUP;
     const int arows = e->att_group * (m->H / m->KV);
-    int scr_ok = 1;
     for (int i = 0; i < e->nthreads; i++) {
         /* written before read: untouched rows (short chunks) cost no resident memory */
         e->scr[i].scores = xalloc_lazy(e, (size_t)arows * e->cap * 4);
@@ -1294,35 +1329,34 @@ nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int w
         e->scr[i].q8 = xalloc(e, (size_t)arows * nd_hdp(m->hd));
         e->scr[i].obuf = xalloc(e, (size_t)arows * m->hd * 4);
         e->scr[i].vsp = int8 ? xalloc_lazy(e, (size_t)e->cap * 4) : NULL;
-        scr_ok &= e->scr[i].scores && e->scr[i].idot && e->scr[i].q8 && e->scr[i].obuf &&
-                  (e->scr[i].vsp || !int8);
     }
     if (int8) {
         e->kc8 = xalloc(e, (size_t)T * m->KV * nd_hdp(m->hd));
         e->vc8 = xalloc(e, (size_t)T * m->KV * m->hd);
         e->ksc = xalloc(e, (size_t)T * m->KV * 4);
         e->vsc = xalloc(e, (size_t)T * m->KV * 4);
-        scr_ok &= e->kc8 && e->vc8 && e->ksc && e->vsc;
     } else {
         e->kp = xalloc(e, (size_t)e->cap * sizeof(void *));
         e->vp = xalloc(e, (size_t)e->cap * sizeof(void *));
-        scr_ok &= e->kp && e->vp;
     }
     e->freq = xalloc(e, (size_t)m->hd * 4);
     e->cellbuf = xalloc(e, (size_t)T * d * 4);
     e->full = xalloc_lazy(e, (size_t)m->vocab * 4); /* touched only by large candidate sets */
-    for (int i = 0; i < m->hd / 2; i++)
-        e->freq[i] = (float)pow((double)m->rope_theta, -2.0 * i / (double)m->hd);
     int tmpn = 4 * d + 4 * ND_GROUP;
     if (m->sub_dim + ND_GROUP > tmpn) tmpn = m->sub_dim + ND_GROUP;
     if (ld > tmpn) tmpn = ld;
     if (d > tmpn) tmpn = d;
     e->tmp = xalloc(e, (size_t)(tmpn + m->emb.in_pad + m->eng[0].tables.in_pad) * 4);
     e->tokwin = xalloc(e, (size_t)(T + 8) * 4);
-    if (!scr_ok || !e->act.xr || (!e->kf && !e->k8)) {
+    if (e->err) { /* any buffer failed (xalloc_aligned records it): none is left half-made */
+        *err = e->err;
+        *need = e->bytes + sizeof(*e);
         nd_engine_free(e);
         return NULL;
     }
+    for (int i = 0; i < m->hd / 2; i++)
+        e->freq[i] = (float)pow((double)m->rope_theta, -2.0 * i / (double)m->hd);
+    *err = ND_OK;
     if (e->nthreads > 1) e->pool = pool_new(e->nthreads);
     nd_engine_reset(e);
     return e;

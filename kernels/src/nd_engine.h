@@ -46,13 +46,29 @@ typedef struct {
 } nd_pool_t;
 
 enum { ND_LOGITS_NONE = 0, ND_LOGITS_LAST = 1, ND_LOGITS_ALL = 2 };
-enum { ND_OK = 0, ND_ERR_FULL = -1, ND_ERR_ARG = -2, ND_ERR_STATE = -3 };
+enum {
+    ND_OK = 0,
+    ND_ERR_FULL = -1,
+    ND_ERR_ARG = -2,
+    ND_ERR_STATE = -3,
+    ND_ERR_NOMEM = -4,  /* an allocation failed */
+    ND_ERR_BUDGET = -5, /* the buffers would exceed the caller's byte budget */
+};
+
+/* The most positions a cache may hold (window + sinks, or capacity): far beyond any model's
+ * context, and small enough that no size the engine computes from it overflows. */
+#define ND_MAX_POSITIONS (1 << 24)
 
 /* window <= 0: no window, `capacity` positions of KV (all attended). With a window the cache
  * holds max_sinks pinned slots then the ring of `window`; `sinks` (<= max_sinks) of them are used
- * until nd_engine_set_sinks changes it (which takes effect from position 0: call it with reset). */
+ * until nd_engine_set_sinks changes it (which takes effect from position 0: call it with reset).
+ * `budget`: the most bytes the engine's buffers may take (0: no limit). NULL on failure, with
+ * *err saying why: ND_ERR_ARG (a geometry or setting the engine cannot run, or no such ISA),
+ * ND_ERR_BUDGET (the buffers would take *need bytes, over the budget; nothing was left
+ * allocated) or ND_ERR_NOMEM (an allocation of the *need bytes failed). */
 nd_engine_t *nd_engine_new(const nd_model_t *m, const char *isa, int int8, int window, int sinks,
-                           int max_sinks, int capacity, int tmax, int threads);
+                           int max_sinks, int capacity, int tmax, int threads, size_t budget,
+                           int *err, size_t *need);
 int nd_engine_set_sinks(nd_engine_t *e, int sinks);
 /* pool every cell of the tokens fed from now on into *pool (NULL: none); the struct is copied,
  * the arrays it points to must outlive the engine's use of them */
