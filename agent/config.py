@@ -54,10 +54,16 @@ class MqttConfig:
     discovery_prefix: str = "homeassistant"
     hermes: bool = False
     hermes_execute: bool = False  # Rhasspy handles intents itself; only recognise by default
+    # replies may go only under this topic (or to the result topic): empty: needled/<node_id>/reply
+    reply_prefix: str = ""
 
     @property
     def effective_client_id(self) -> str:
         return self.client_id or f"needled-{self.node_id}"
+
+    @property
+    def effective_reply_prefix(self) -> str:
+        return self.reply_prefix.rstrip("/") or f"needled/{self.node_id}/reply"
 
     def read_password(self) -> str | None:
         if self.password_file:
@@ -208,6 +214,9 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
         raise ConfigError("mqtt.username", "is required when a password is given", source)
     if bool(mqtt.cert_file) != bool(mqtt.key_file):
         raise ConfigError("mqtt.key_file", "cert_file and key_file go together", source)
+    problem = reply_prefix_problem(mqtt.reply_prefix)
+    if problem:
+        raise ConfigError("mqtt.reply_prefix", problem, source)
     serial: SerialConfig = parts["serial"]
     if serial.enabled and not serial.port:
         raise ConfigError("serial.port", "is required when serial is enabled", source)
@@ -230,6 +239,26 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
         devices={k: dict(v) for k, v in devices.items()},
         source=source,
     )
+
+
+def reply_prefix_problem(prefix: str) -> str | None:
+    """Why ``prefix`` cannot be the reply prefix, or None.
+
+    The daemon publishes replies with its own broker rights to topics the sender names, so the
+    prefix must not cover any needled command topic (``needled/<node>/command...``) or the
+    broker's own topics.
+    """
+    if prefix == "":
+        return None
+    p = prefix.rstrip("/")
+    if not p or set(p) & {"+", "#", "\0"}:
+        return "must be a topic without wildcards or NUL (empty: needled/<node_id>/reply)"
+    if p.startswith("$"):
+        return "must not be a broker ($) topic"
+    levels = p.split("/")
+    if levels[0] == "needled" and (len(levels) < 3 or levels[2] == "command"):
+        return "must not cover needled command topics (needled/<node>/command)"
+    return None
 
 
 def _check_devices(devices: Mapping[str, Any], mqtt_enabled: bool, source: str) -> list[str]:
