@@ -709,7 +709,7 @@ class MqttTransport:
         if problem is not None and problem[0] == "reply_topic_refused":
             reply_to = self.result_topic
             log.warning("MQTT command on %s refused: %s", msg.topic, problem[1])
-        held = [False]
+        counted = [False]  # holds one of our slots in the pipeline queue
 
         def reply(payload: JsonDict) -> None:
             try:
@@ -718,8 +718,8 @@ class MqttTransport:
                 # acknowledged whatever became of the reply: an unacknowledged message keeps
                 # its slot in the broker's in-flight window, and a full window is a deaf daemon
                 self._settle(inbound)
-                if held[0]:
-                    held[0] = False
+                if counted[0]:
+                    counted[0] = False
                     self._release()
 
         cmd = Command(
@@ -728,7 +728,7 @@ class MqttTransport:
             reply=reply,
             id=cmd_id,
             dedup=cmd_id if cmd_id is not None else _corr_key(correlation),
-            meta={"topic": msg.topic, "reply_to": reply_to, "held": held},
+            meta={"topic": msg.topic, "reply_to": reply_to, "slot": counted},
         )
         if problem is not None:
             code, message = problem
@@ -753,7 +753,7 @@ class MqttTransport:
             else:
                 full = False
                 self._outstanding += 1
-                cmd.meta["held"][0] = True
+                cmd.meta["slot"][0] = True
         if full is None:
             self._pump()  # in case the room appeared between the check and the append
         elif full:
@@ -767,8 +767,8 @@ class MqttTransport:
         if status is Submit.DUPLICATE:
             log.info("duplicate command id %r from %s ignored", cmd.id, cmd.source)
             self._settle(inbound)
-            if cmd.meta["held"][0]:
-                cmd.meta["held"][0] = False
+            if cmd.meta["slot"][0]:
+                cmd.meta["slot"][0] = False
                 self._release()
 
     def _release(self) -> None:
@@ -789,7 +789,7 @@ class MqttTransport:
                     return
                 cmd = self._held.popleft()
                 self._outstanding += 1
-                cmd.meta["held"][0] = True
+                cmd.meta["slot"][0] = True
                 self._pumping = True
             try:
                 self._hand_over(cmd, cmd.meta.pop("inbound", None))
@@ -822,16 +822,18 @@ class MqttTransport:
             props = Properties(PacketTypes.PUBLISH)
             props.CorrelationData = correlation
         with self._io_lock:
+            # bookkeeping under the same lock as the client it was handed to: a reload clears
+            # the old client's pending ids
             info = self.client.publish(topic, payload, qos=qos, retain=retain, properties=props)
-        if qos > 0:
-            if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
-                raise RuntimeError(f"MQTT outgoing queue full; reply on {topic} not queued")
-            with self._pending_cond:
-                self._pending.add(info.mid)
-                # While disconnected (MQTT_ERR_NO_CONN) paho keeps a QoS 1 message queued and
-                # sends it after the reconnect, so it is pending, not failed.
-                if info.rc == mqtt.MQTT_ERR_SUCCESS and info.is_published():
-                    self._pending.discard(info.mid)
+            if qos > 0:
+                if info.rc == mqtt.MQTT_ERR_QUEUE_SIZE:
+                    raise RuntimeError(f"MQTT outgoing queue full; reply on {topic} not queued")
+                with self._pending_cond:
+                    self._pending.add(info.mid)
+                    # While disconnected (MQTT_ERR_NO_CONN) paho keeps a QoS 1 message queued
+                    # and sends it after the reconnect, so it is pending, not failed.
+                    if info.rc == mqtt.MQTT_ERR_SUCCESS and info.is_published():
+                        self._pending.discard(info.mid)
 
     # --- Home Assistant -------------------------------------------------------------------------
 
@@ -937,15 +939,15 @@ class MqttTransport:
             "customData": None,
         }
 
-        held = [False]
+        counted = [False]  # holds one of our slots in the pipeline queue
 
         def reply(payload: JsonDict) -> None:
             try:
                 publish_intent(payload)
             finally:
                 self._settle(inbound)
-                if held[0]:
-                    held[0] = False
+                if counted[0]:
+                    counted[0] = False
                     self._release()
 
         def publish_intent(payload: JsonDict) -> None:
@@ -987,7 +989,7 @@ class MqttTransport:
             reply=reply,
             id=query.get("id"),
             execute=self.cfg.hermes_execute,
-            meta={"held": held},
+            meta={"slot": counted},
         )
         if self._submit is None:
             cmd.answer_error("not_ready", "daemon is starting")
