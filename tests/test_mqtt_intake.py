@@ -213,7 +213,7 @@ def test_burst_waits_at_the_broker_instead_of_busy(broker, mqtt_config) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("change", ["keepalive", "client_id"])
 def test_reload_changing_mqtt_answers_every_queued_command_once(
-    broker, tmp_path: Path, change: str
+    broker, tmp_path: Path, change: str, caplog
 ) -> None:
     """Commands queued when a SIGHUP changes [mqtt] are answered exactly once: the same
     session (keepalive changed) gets its redeliveries bound to the queued commands, a new
@@ -226,6 +226,7 @@ def test_reload_changing_mqtt_answers_every_queued_command_once(
     path.write_text(to_toml(config_dict(mqtt=mqtt)))
     n = 60
     before = load_config(path).mqtt
+    caplog.set_level(logging.INFO, logger="needled.mqtt")
     with RunningDaemon(load_config(path), delay=0.04) as d:
         d.daemon.config_path = str(path)
         assert d.daemon.mqtt.connected.wait(5)
@@ -250,11 +251,20 @@ def test_reload_changing_mqtt_answers_every_queued_command_once(
         assert d.daemon.mqtt.connected.is_set()
         assert wait_for(lambda: d.daemon.mqtt.unacked() == 0, 5)
         client.close()
+    bound = [r for r in caplog.records if "already being served" in r.getMessage()]
+    if change == "keepalive":
+        # the same session: the broker redelivered the queued commands, bound, not run again
+        assert bound
+    else:
+        assert bound == []
     # nothing left at the broker for the old or the new session to run again
-    with RunningDaemon(load_config(path)) as d2:
-        assert d2.daemon.mqtt.connected.wait(5)
-        time.sleep(1.0)
-        assert d2.completer.seen == []
+    new_text = path.read_text()
+    for text in (to_toml(config_dict(mqtt=mqtt)), new_text):
+        path.write_text(text)
+        with RunningDaemon(load_config(path)) as d2:
+            assert d2.daemon.mqtt.connected.wait(5)
+            time.sleep(1.0)
+            assert d2.completer.seen == []
 
 
 def test_two_daemons_with_one_client_id_log_the_cause_and_back_off(
