@@ -196,6 +196,8 @@ class MqttTransport:
         self._token_armed = False  # our token has been retained on the status topic
         self._takeover_backoff = 0
         self._connected_at = 0.0
+        # the client a reload replaced: (client, disconnected, its session is being ended)
+        self._retired: tuple[mqtt.Client, threading.Event, bool] | None = None
         self._pending: set[int] = set()
         self._pending_cond = threading.Condition()
         self.connected = threading.Event()
@@ -304,8 +306,9 @@ class MqttTransport:
         through the new connection. With the same broker and client id the session carries
         over: the broker redelivers the commands we had not acknowledged, and each is bound to
         its queued command (see :meth:`_receive`). A new broker or client id leaves the old
-        session behind; its commands are acknowledged at the switch, since they are queued here
-        and will be answered, and a later client with the old id must not get them again.
+        session behind: the commands received on it are acknowledged at the switch (they are
+        queued here and will be answered), and the old session is ended, or the broker would
+        keep queueing commands for a client id nobody uses and replay them if it came back.
         """
         old = self.cfg
         same_session = (old.host, old.port, old.effective_client_id) == (
@@ -314,42 +317,53 @@ class MqttTransport:
             cfg.effective_client_id,
         )
         self.wait_published(timeout)  # replies already handed to the old client reach the broker
-        client = self.client
+        client, old_status, was_connected = self.client, self.status_topic, self.connected.is_set()
+        gone = threading.Event()
         with self._io_lock:
-            # nothing is published or acknowledged through the old client after this block
-            self._stopping = True
-            if self.connected.is_set():
-                if not same_session:
-                    with self._lock:
-                        live = [i for i in self._inbound.values() if i.gen == self._gen]
-                    for inbound in live:
-                        inbound.acked = True
-                        client.ack(inbound.mid, inbound.qos)
-                if cfg.node_id != old.node_id:
-                    client.publish(
-                        self.status_topic,
-                        "offline",
-                        qos=1,
-                        retain=True,
-                        properties=self._status_props(),
-                    )
-            # queued behind the replies and acks above, which the broker takes first
-            client.disconnect()
             with self._lock:
-                self._gen += 1  # acks of the old connection are void on the new one
+                # from here on, messages arriving on the old client are ignored (see _receive)
+                live = [i for i in self._inbound.values() if i.gen == self._gen]
                 if not same_session:
                     self._inbound.clear()
+                self._gen += 1  # acks of the old connection are void on the new one
+                self._stopping = True
+                self._set_topics(cfg)
+                self.client = self._make_client()
+                self._retired = (client, gone, not same_session)
             with self._pending_cond:
                 self._pending.clear()
                 self._pending_cond.notify_all()
-            self._set_topics(cfg)
             self.connected.clear()
             self.connect_count = 0
             self.session_present = None
             self._retry_logged = self._refused = False
             self._token_armed = False
             self._takeover_backoff = 0
-            self.client = self._make_client()
+            props = None
+            if was_connected:
+                if not same_session:
+                    for inbound in live:
+                        inbound.acked = True
+                        client.ack(inbound.mid, inbound.qos)
+                    props = Properties(PacketTypes.DISCONNECT)
+                    props.SessionExpiryInterval = 0
+                    log.info(
+                        "MQTT: ending the session of client id %r at %s:%s (%d received commands "
+                        "acknowledged; the new connection serves from now on)",
+                        old.effective_client_id,
+                        old.host,
+                        old.port,
+                        len(live),
+                    )
+                if cfg.node_id != old.node_id:
+                    client.publish(
+                        old_status, "offline", qos=1, retain=True, properties=self._status_props()
+                    )
+            # written after the acks above; paho reports the disconnect once it is sent, and
+            # stopping its thread earlier would drop what is still queued
+            client.disconnect(properties=props)
+        if was_connected:
+            gone.wait(timeout)
         client.loop_stop()
         self._stopping = False
         self.start()
@@ -466,6 +480,9 @@ class MqttTransport:
 
     def _on_disconnect(self, client: Any, _ud: Any, _flags: Any, reason: Any, _p: Any) -> None:
         if client is not self.client:
+            retired = self._retired
+            if retired is not None and client is retired[0]:
+                retired[1].set()
             return
         self.connected.clear()
         if self._stopping:
@@ -539,6 +556,11 @@ class MqttTransport:
             self._takeover_backoff,
         )
 
+    def _ending(self, client: Any) -> bool:
+        """Whether ``client`` is the one a reload replaced and its session is being ended."""
+        retired = self._retired
+        return retired is not None and client is retired[0] and retired[2]
+
     def _on_status(self, client: mqtt.Client, msg: mqtt.MQTTMessage) -> None:
         props = getattr(msg, "properties", None)
         user = dict(getattr(props, "UserProperty", None) or []) if props else {}
@@ -569,26 +591,28 @@ class MqttTransport:
 
     def _on_message(self, client: mqtt.Client, _ud: Any, msg: mqtt.MQTTMessage) -> None:
         topic = msg.topic
-        if client is not self.client:
+        if client is not self.client and not self._ending(client):
             return  # unacknowledged: the broker hands it to the new connection's session
         if self._paused and (topic.startswith(self.command_topic) or topic == "hermes/nlu/query"):
             return
         try:
-            if topic == self.status_topic:
-                self._on_status(client, msg)
-                return
             if topic == self.command_topic:
-                self._on_command(msg, "mqtt")
+                self._on_command(msg, "mqtt", client)
                 return
             if topic.startswith(self.command_topic + "/"):
                 user = topic[len(self.command_topic) + 1 :]
-                self._on_command(msg, f"mqtt:{user}")
+                self._on_command(msg, f"mqtt:{user}", client)
                 return
             if topic == "hermes/nlu/query" and self.cfg.hermes:
-                self._on_hermes(msg)
+                self._on_hermes(msg, client)
+                return
+            if client is not self.client:
+                return
+            if topic == self.status_topic:
+                self._on_status(client, msg)
                 return
             if msg.qos:
-                self._settle(self._receive(msg)[0])
+                self._settle(self._receive(msg, client)[0])
             if topic == self.ha_status_topic and self.cfg.discovery:
                 if msg.payload.strip() == b"online":
                     # HA restarted and lost its entities: announce again
@@ -604,16 +628,27 @@ class MqttTransport:
 
     # --- commands -------------------------------------------------------------------------------
 
-    def _receive(self, msg: mqtt.MQTTMessage) -> tuple[_Inbound | None, bool]:
+    def _receive(
+        self, msg: mqtt.MQTTMessage, client: mqtt.Client | None = None
+    ) -> tuple[_Inbound | None, bool]:
         """Track an incoming message until it is acknowledged; ``(inbound, fresh)``.
 
         ``fresh`` is False for a redelivery (DUP, a packet id we have not acknowledged) of a
         message already being served here: it is bound to the new connection, so the one reply
         acknowledges it there (at once if the reply already went out), and is not run again.
+        A message that came on a client replaced by a reload meanwhile is not taken either:
+        it stays unacknowledged, for the broker to hand to the session it belongs to, unless
+        that session is being ended (then it is served here, or it would be lost).
         """
-        if msg.qos == 0:
-            return None, True
         with self._lock:
+            if client is not None and client is not self.client:
+                if self._ending(client):
+                    # its session is ended with the disconnect, which drops it unacknowledged
+                    # or not: serve it, no ack to send
+                    return None, True
+                return None, False
+            if msg.qos == 0:
+                return None, True
             known = self._inbound.get(msg.mid)
             if known is not None and msg.dup and not known.acked:
                 known.gen = self._gen
@@ -655,10 +690,13 @@ class MqttTransport:
             f"{self.result_topic}; command not run"
         )
 
-    def _on_command(self, msg: mqtt.MQTTMessage, source: str) -> None:
-        inbound, fresh = self._receive(msg)
+    def _on_command(
+        self, msg: mqtt.MQTTMessage, source: str, client: mqtt.Client | None = None
+    ) -> None:
+        inbound, fresh = self._receive(msg, client)
         if not fresh:
-            log.info("redelivered command (packet %s) is already being served", msg.mid)
+            if inbound is not None:
+                log.info("redelivered command (packet %s) is already being served", msg.mid)
             return
         props = getattr(msg, "properties", None)
         response_topic = getattr(props, "ResponseTopic", None) if props else None
@@ -919,8 +957,8 @@ class MqttTransport:
 
     # --- Rhasspy / Hermes -----------------------------------------------------------------------
 
-    def _on_hermes(self, msg: mqtt.MQTTMessage) -> None:
-        inbound, fresh = self._receive(msg)
+    def _on_hermes(self, msg: mqtt.MQTTMessage, client: mqtt.Client | None = None) -> None:
+        inbound, fresh = self._receive(msg, client)
         if not fresh:
             return
         try:
