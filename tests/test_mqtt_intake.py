@@ -210,6 +210,35 @@ def test_burst_waits_at_the_broker_instead_of_busy(broker, mqtt_config) -> None:
         client.close()
 
 
+def test_receive_maximum_is_the_queue_size(broker, mqtt_config) -> None:
+    """While the worker is busy the broker sends no more commands than the queue holds: the
+    rest wait at the broker (without a Receive Maximum it sent all of them at once)."""
+    cfg = mqtt_config(limits={"queue_size": 8}, mqtt={"discovery": False})
+    node = cfg.mqtt.node_id
+    with RunningDaemon(cfg) as d:
+        assert d.daemon.mqtt.connected.wait(5)
+        client = MqttClient(broker.port)
+        client.subscribe(f"needled/{node}/result")
+        client.publish(f"needled/{node}/command", {"id": "hold", "text": "sleep 2"})
+        assert wait_for(lambda: d.completer.seen == ["sleep 2"], 5)
+        infos = [
+            client.publish(f"needled/{node}/command", {"id": i, "text": "fan on high"})
+            for i in range(40)
+        ]
+        for info in infos:
+            info.wait_for_publish(5)
+        time.sleep(0.5)
+        assert d.completer.seen == ["sleep 2"]  # still busy with the first
+        assert d.daemon.pipeline.counts["busy"] == 0
+        assert d.daemon.pipeline.pending() == 7
+        assert d.daemon.mqtt.unacked() == 8  # the one in flight and 7 queued
+        assert d.daemon.mqtt.held() == 0
+        replies = client.wait_json(f"needled/{node}/result", 41, timeout=20)
+        assert len(replies) == 41
+        assert all(r["envelope"]["error_code"] is None for r in replies), replies
+        client.close()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("change", ["keepalive", "client_id"])
 def test_reload_changing_mqtt_answers_every_queued_command_once(
