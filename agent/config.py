@@ -214,7 +214,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
         raise ConfigError("mqtt.username", "is required when a password is given", source)
     if bool(mqtt.cert_file) != bool(mqtt.key_file):
         raise ConfigError("mqtt.key_file", "cert_file and key_file go together", source)
-    problem = reply_prefix_problem(mqtt.reply_prefix)
+    problem = reply_prefix_problem(mqtt.reply_prefix, mqtt.discovery_prefix)
     if problem:
         raise ConfigError("mqtt.reply_prefix", problem, source)
     serial: SerialConfig = parts["serial"]
@@ -241,12 +241,12 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
     )
 
 
-def reply_prefix_problem(prefix: str) -> str | None:
+def reply_prefix_problem(prefix: str, discovery_prefix: str = "homeassistant") -> str | None:
     """Why ``prefix`` cannot be the reply prefix, or None.
 
     The daemon publishes replies with its own broker rights to topics the sender names, so the
-    prefix must not cover any needled command topic (``needled/<node>/command...``) or the
-    broker's own topics.
+    prefix must not cover any needled command topic (``needled/<node>/command...``), the topics
+    Home Assistant and Rhasspy act on, or the broker's own topics.
     """
     if prefix == "":
         return None
@@ -258,6 +258,9 @@ def reply_prefix_problem(prefix: str) -> str | None:
     levels = p.split("/")
     if levels[0] == "needled" and (len(levels) < 3 or levels[2] == "command"):
         return "must not cover needled command topics (needled/<node>/command)"
+    for taken in (discovery_prefix, "hermes"):
+        if p == taken or p.startswith(taken + "/"):
+            return f"must not be under {taken}/, whose topics are acted on"
     return None
 
 

@@ -216,6 +216,8 @@ class Daemon:
         mqtt = ""
         if self.mqtt is not None:
             mqtt = ", mqtt " + ("connected" if self.mqtt.connected.is_set() else "reconnecting")
+            if self.intake_stalled:
+                mqtt += " (intake stalled)"
         return (
             f"ready: {p.counts['served']} served, {p.counts['busy']} busy, "
             f"queue {p.pending()}/{p.limits.queue_size}{mqtt}, rss {rss_mb() or 0.0:.1f} MB"
@@ -305,7 +307,6 @@ class Daemon:
                 m.unacked() if m is not None else 0,
                 now - self._intake_idle_since,
             )
-            self.notify("STATUS=MQTT intake stalled (messages never acknowledged)")
         return False
 
     def shutdown(self, timeout: float = 30.0) -> int:

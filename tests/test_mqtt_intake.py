@@ -96,7 +96,11 @@ def test_reply_topics_outside_the_prefix_are_refused_and_nothing_runs(broker, mq
 
 
 def test_reply_prefix_is_configurable_and_checked(broker, mqtt_config) -> None:
-    for bad in ("needled", "needled/x", "needled/x/command", "needled/x/command/u", "a/#", "$SYS"):
+    bad_prefixes = (
+        *("needled", "needled/x", "needled/x/command", "needled/x/command/u", "a/#", "$SYS"),
+        *("homeassistant", "homeassistant/device", "hermes/intent"),
+    )
+    for bad in bad_prefixes:
         with pytest.raises(ConfigError, match="mqtt.reply_prefix"):
             parse_config(config_dict(mqtt={"reply_prefix": bad}))
     cfg = mqtt_config(mqtt={"reply_prefix": "app/replies/"})
@@ -177,6 +181,7 @@ def test_watchdog_pings_stop_when_acknowledgements_are_lost(
             client.wait_json(f"needled/{node}/result", 2)
             assert d.daemon.mqtt.unacked() == 1
             assert wait_for(lambda: d.daemon.intake_stalled, 5)
+            assert "intake stalled" in d.daemon.status_line()
             t1 = time.monotonic()
             ns.drain(t1 + 1.0)
             assert not [t for t, m in ns.messages if t > t1 and "WATCHDOG=1" in m]
