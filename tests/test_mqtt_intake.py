@@ -245,13 +245,14 @@ def test_receive_maximum_is_the_queue_size(broker, mqtt_config) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("change", ["keepalive", "client_id"])
+@pytest.mark.parametrize("change", ["keepalive", "client_id", "node_id"])
 def test_reload_changing_mqtt_answers_every_queued_command_once(
     broker, tmp_path: Path, change: str, caplog
 ) -> None:
-    """Commands queued when a SIGHUP changes [mqtt] are answered exactly once: the same
-    session (keepalive changed) gets its redeliveries bound to the queued commands, a new
-    client id leaves nothing behind in the old session to run again."""
+    """Commands queued when a SIGHUP changes [mqtt] are answered exactly once (on the topic
+    they named when they came in): the same session (keepalive changed) gets its redeliveries
+    bound to the queued commands, a new client id leaves nothing behind in the old session to
+    run again."""
     from agent.config import load_config
 
     node = f"r{uuid.uuid4().hex[:6]}"
@@ -272,7 +273,11 @@ def test_reload_changing_mqtt_answers_every_queued_command_once(
             payload = {"id": i, "text": f"c{i}"} if i % 2 else f"c{i}"
             client.publish(f"needled/{node}/command", payload).wait_for_publish(5)
         assert wait_for(lambda: len(d.completer.seen) >= 5, 10)
-        changed = {"keepalive": 30} if change == "keepalive" else {"client_id": f"{node}-new"}
+        changed = {
+            "keepalive": {"keepalive": 30},
+            "client_id": {"client_id": f"{node}-new"},
+            "node_id": {"node_id": f"{node}b"},  # new topics, and a new default client id
+        }[change]
         path.write_text(to_toml(config_dict(mqtt={**mqtt, **changed})))
         d.daemon.request_reload()
         assert wait_for(lambda: d.daemon.config.mqtt != before, 10)

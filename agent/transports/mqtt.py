@@ -365,6 +365,7 @@ class MqttTransport:
         if was_connected:
             gone.wait(timeout)
         client.loop_stop()
+        self._retired = None  # its thread has ended: no more callbacks from it
         self._stopping = False
         self.start()
 
