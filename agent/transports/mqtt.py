@@ -321,7 +321,8 @@ class MqttTransport:
         gone = threading.Event()
         with self._io_lock:
             with self._lock:
-                # from here on, messages arriving on the old client are ignored (see _receive)
+                # from here on, nothing that arrives on the old client is tracked for an ack
+                # (see _receive): the old connection's packet ids mean nothing on the new one
                 live = [i for i in self._inbound.values() if i.gen == self._gen]
                 if not same_session:
                     self._inbound.clear()
