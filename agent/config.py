@@ -105,10 +105,16 @@ class MqttConfig:
     hermes_execute: bool = False  # Rhasspy handles intents itself; only recognise by default
     hermes_site_ids: tuple[str, ...] = ()  # serve queries from these sites only; empty: all
     hermes_max_age: float = 10.0  # seconds a voice query may wait before it is dropped
+    # replies may go only under this topic (or to the result topic): empty: needled/<node_id>/reply
+    reply_prefix: str = ""
 
     @property
     def effective_client_id(self) -> str:
         return self.client_id or f"needled-{self.node_id}"
+
+    @property
+    def effective_reply_prefix(self) -> str:
+        return self.reply_prefix.rstrip("/") or f"needled/{self.node_id}/reply"
 
     def read_password(self) -> str | None:
         if self.password_file:
@@ -323,6 +329,31 @@ def _check_mqtt(mqtt: MqttConfig, problems: _Problems) -> None:
     if mqtt.discovery_url and not mqtt.discovery_url.startswith(("https://", "http://")):
         # Home Assistant refuses any other scheme, and with it the whole discovered device
         problems.add("mqtt.discovery_url", "must be an http:// or https:// URL")
+    if why := reply_prefix_problem(mqtt.reply_prefix, mqtt.discovery_prefix):
+        problems.add("mqtt.reply_prefix", why)
+
+
+def reply_prefix_problem(prefix: str, discovery_prefix: str = "homeassistant") -> str | None:
+    """Why ``prefix`` cannot be the reply prefix, or None.
+
+    The daemon publishes replies with its own broker rights to topics the sender names, so the
+    prefix must not cover any needled command topic (``needled/<node>/command...``), the topics
+    Home Assistant and Rhasspy act on, or the broker's own topics.
+    """
+    if prefix == "":
+        return None
+    p = prefix.rstrip("/")
+    if not p or set(p) & {"+", "#", "\0"}:
+        return "must be a topic without wildcards or NUL (empty: needled/<node_id>/reply)"
+    if p.startswith("$"):
+        return "must not be a broker ($) topic"
+    levels = p.split("/")
+    if levels[0] == "needled" and (len(levels) < 3 or levels[2] == "command"):
+        return "must not cover needled command topics (needled/<node>/command)"
+    for taken in (discovery_prefix, "hermes"):
+        if p == taken or p.startswith(taken + "/"):
+            return f"must not be under {taken}/, whose topics are acted on"
+    return None
 
 
 def host_problem(host: str) -> str | None:

@@ -155,6 +155,9 @@ class Daemon:
         self.thread_died: str | None = None  # a service thread that ended with an exception
         self._reload = threading.Event()
         self.ready = threading.Event()
+        self._queue_size = config.limits.queue_size  # the pipeline's, fixed until a restart
+        self._intake_idle_since: float | None = None
+        self.intake_stalled = False
 
     # --- building blocks ------------------------------------------------------------------------
 
@@ -163,7 +166,9 @@ class Daemon:
             return None
         from agent.transports.mqtt import MqttTransport
 
-        return MqttTransport(cfg.mqtt, line_length=cfg.limits.line_length)
+        return MqttTransport(
+            cfg.mqtt, line_length=cfg.limits.line_length, receive_maximum=self._queue_size
+        )
 
     def _make_registry(self, cfg: Config, mqtt: Any) -> Any:
         from devices import build_registry
@@ -224,6 +229,8 @@ class Daemon:
         mqtt = ""
         if self.mqtt is not None:
             mqtt = ", mqtt " + ("connected" if self.mqtt.connected.is_set() else "reconnecting")
+            if self.intake_stalled:
+                mqtt += " (intake stalled)"
         return (
             f"ready: {p.counts['served']} served, {p.counts['busy']} busy, "
             f"queue {p.pending()}/{p.limits.queue_size}{mqtt}, rss {rss_mb() or 0.0:.1f} MB"
@@ -266,14 +273,54 @@ class Daemon:
             if self._reload.is_set():
                 self._reload.clear()
                 self.reload()
+            intake_ok = self._intake_flowing()
             if interval is not None and self.pipeline is not None and self.pipeline.healthy():
-                # a stuck worker stops the pings, so systemd restarts us (Restart=on-failure)
-                self.notify("WATCHDOG=1")
+                # a stuck worker or stalled intake stops the pings, so systemd restarts us
+                # (Restart=on-failure)
+                if intake_ok:
+                    self.notify("WATCHDOG=1")
             line = self.status_line()
             if line != last_status:
                 self.notify(f"STATUS={line}")
                 last_status = line
         return self.shutdown()
+
+    def _intake_flowing(self) -> bool:
+        """False once MQTT messages have stayed unacknowledged for ``limits.stall_timeout``
+        while the worker had nothing to do.
+
+        Every command is acknowledged with its reply, so unacknowledged messages with an idle
+        worker are acknowledgements that will never come. The broker counts them against its
+        in-flight window and stops sending at the limit: the daemon would look healthy and be
+        deaf, so it stops its watchdog pings instead and systemd restarts it.
+        """
+        m, p = self.mqtt, self.pipeline
+        waiting = (
+            m is not None
+            and p is not None
+            and m.unacked() > 0
+            and p.pending() == 0
+            and p.in_flight_since is None
+            and m.held() == 0
+        )
+        now = time.monotonic()
+        if not waiting:
+            self._intake_idle_since = None
+            self.intake_stalled = False
+            return True
+        if self._intake_idle_since is None:
+            self._intake_idle_since = now
+        if now - self._intake_idle_since < self.config.limits.stall_timeout:
+            return True
+        if not self.intake_stalled:
+            self.intake_stalled = True
+            log.error(
+                "MQTT intake stalled: %d messages unacknowledged for %.0f s with nothing to "
+                "do; stopping watchdog pings so systemd restarts needled",
+                m.unacked() if m is not None else 0,
+                now - self._intake_idle_since,
+            )
+        return False
 
     def shutdown(self, timeout: float = 30.0) -> int:
         self.notify("STOPPING=1", "STATUS=shutting down: finishing the command in flight")
@@ -317,10 +364,15 @@ class Daemon:
         try:
             with self.pipeline.exclusive():
                 old_mqtt, new_mqtt = self.mqtt, self.mqtt
-                if new.mqtt != old.mqtt:
-                    new_mqtt = self._make_mqtt(new)
-                elif new_mqtt is not None:
+                if new_mqtt is not None:
                     new_mqtt.clear_subscriptions()
+                if new.mqtt != old.mqtt:
+                    if old_mqtt is not None and new.mqtt.enabled:
+                        # the same transport, reconnected: commands still queued keep the
+                        # transport their replies go out through (and are acknowledged on)
+                        old_mqtt.reconfigure(new.mqtt)
+                    else:
+                        new_mqtt = self._make_mqtt(new)
                 self.registry.close()
                 registry = self._make_registry(new, new_mqtt)
                 completer = self.completer

@@ -197,28 +197,29 @@ def test_oversize_serial_line_reply_keeps_id(serial_daemon) -> None:  # noqa: F8
 def test_mqtt_resend_gets_the_reply_again_marked_replay(broker, mqtt_config) -> None:
     cfg = mqtt_config()
     cmd, result = f"needled/{cfg.mqtt.node_id}/command", f"needled/{cfg.mqtt.node_id}/result"
+    app = f"needled/{cfg.mqtt.node_id}/reply/app"  # replies may only go under the reply prefix
     with RunningDaemon(cfg, delay=0.05) as d:
         assert d.daemon.mqtt.connected.wait(5)
         client = MqttClient(broker.port)
         client.subscribe(result)
-        client.subscribe("app/r")
+        client.subscribe(app)
         for _ in range(3):
             client.publish(cmd, {"id": "same", "text": "fan on high"})
         client.publish(cmd, {"id": "other", "text": "fan on high"})
         # MQTT 5 Correlation Data identifies a resend when there is no JSON id
         props = Properties(PacketTypes.PUBLISH)
-        props.ResponseTopic = "app/r"
+        props.ResponseTopic = app
         props.CorrelationData = b"\x01corr"
         for _ in range(2):
             client.publish(cmd, "turn on the kitchen light", properties=props)
         replies = client.wait_json(result, 4)
-        assert wait_for(lambda: len(client.on("app/r")) == 2)
+        assert wait_for(lambda: len(client.on(app)) == 2)
         assert Counter((r["id"], bool(r.get("replay"))) for r in replies) == {
             ("same", False): 1,
             ("same", True): 2,
             ("other", False): 1,
         }
-        by_corr = client.on("app/r")
+        by_corr = client.on(app)
         assert [m.properties.CorrelationData for m in by_corr] == [b"\x01corr"] * 2
         assert [bool(json.loads(m.payload).get("replay")) for m in by_corr] == [False, True]
         assert d.completer.seen.count("fan on high") == 2

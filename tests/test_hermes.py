@@ -3,6 +3,7 @@ as a Rhasspy NLU service does, and never acts on a query nobody is waiting for a
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -229,6 +230,51 @@ def test_query_that_waited_too_long_in_the_queue_is_dropped_not_executed(
         qid = rhasspy.query("turn on the kitchen light")
         rhasspy.wait("hermes/intent/set_light", qid)
         assert wait_for(lambda: lights(d)["kitchen"]["on"] is True, WAIT)
+        client.close()
+
+
+def test_queries_take_queue_slots_like_commands_and_give_them_back(
+    broker: Broker, mqtt_config: Any, rhasspy: Rhasspy
+) -> None:
+    """A Hermes query holds one of the Receive Maximum slots until answered, like a command.
+    With the queue filled by queries, QoS 1 commands wait (at the broker, or unacknowledged in
+    needled) instead of overflowing the queue as ``busy``; each answer frees its slot, so a
+    second round behaves like the first."""
+    cfg = mqtt_config(limits={"queue_size": 4}, mqtt={"hermes": True, "discovery": False})
+    node = cfg.mqtt.node_id
+    with RunningDaemon(cfg) as d:
+        m, p = d.daemon.mqtt, d.daemon.pipeline
+        assert m.connected.wait(WAIT)
+        rhasspy.ready()
+        client = MqttClient(broker.port)
+        client.subscribe(f"needled/{node}/result")
+        for rnd in range(2):
+            client.publish(f"needled/{node}/command", {"id": f"hold{rnd}", "text": "sleep 1.5"})
+            assert wait_for(lambda: d.completer.seen[-1:] == ["sleep 1.5"], WAIT)
+            qids = [rhasspy.query("what is love") for _ in range(3)]
+            assert wait_for(lambda: p.pending() == 3, WAIT)  # the queries, queued
+            infos = [
+                client.publish(f"needled/{node}/command", {"id": f"{rnd}-{i}", "text": "fan on"})
+                for i in range(6)
+            ]
+            for info in infos:
+                info.wait_for_publish(WAIT)
+            time.sleep(0.3)
+            assert p.counts["busy"] == 0
+            assert p.pending() == 3  # the commands wait for the queries' slots
+            for qid in qids:
+                rhasspy.wait("hermes/nlu/intentNotRecognized", qid)
+            ids = [f"hold{rnd}"] + [f"{rnd}-{i}" for i in range(6)]
+            assert wait_for(
+                lambda ids=ids: (
+                    {r["id"] for r in client.json_on(f"needled/{node}/result")} >= set(ids)
+                ),
+                10,
+            )
+            assert wait_for(lambda: m.unacked() == 0 and m.held() == 0, WAIT)
+        replies = client.json_on(f"needled/{node}/result")
+        assert len(replies) == 14
+        assert all(r["envelope"]["error_code"] is None for r in replies), replies
         client.close()
 
 

@@ -39,7 +39,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from agent import wirejson
 from agent.config import MqttConfig
-from agent.pipeline import Command, JsonDict, Submit
+from agent.pipeline import Command, JsonDict
 
 log = logging.getLogger("needled.hermes")
 
@@ -60,8 +60,9 @@ class HermesLink(Protocol):
         """A callable that acknowledges ``msg`` on the connection it arrived on."""
         ...
 
-    def submit_command(self, cmd: Command) -> Submit | None:
-        """Hand ``cmd`` to the pipeline; None while the daemon has no pipeline yet."""
+    def submit_command(self, cmd: Command) -> bool:
+        """Hand ``cmd`` to the pipeline through the transport's admission (it holds a queue
+        slot until answered); False while the daemon has no pipeline yet."""
         ...
 
 
@@ -167,7 +168,7 @@ class HermesService:
             tools=frozenset(flt) if flt else None,
             deadline=time.monotonic() + self.cfg.hermes_max_age,
         )
-        if self.link.submit_command(cmd) is None:
+        if not self.link.submit_command(cmd):
             cmd.answer_error("not_ready", "daemon is starting")
 
     def _answer(self, query: JsonDict, payload: JsonDict) -> None:

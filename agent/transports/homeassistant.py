@@ -97,6 +97,13 @@ class HomeAssistant:
         }
         self._attributes: JsonDict | None = None
 
+    def adopt(self, previous: HomeAssistant) -> None:
+        """Keep what the instance for the previous config knew (a reload): whether the model
+        has a confidence head, and the last state, published again under the new topics."""
+        self.has_confidence = previous.has_confidence
+        self._state = previous._state
+        self._attributes = previous._attributes
+
     def discovery_payload(self) -> JsonDict:
         """Device-based discovery: one message for the device and all its entities."""
         n = self.cfg.node_id
