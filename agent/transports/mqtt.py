@@ -8,6 +8,8 @@ Topics, for ``node_id`` N:
   knows who sent it without trusting the payload.
 - ``needled/N/result``: one reply per command (unless ``reply_to`` or an MQTT 5 Response Topic
   is given; then the reply goes there, with the Correlation Data copied).
+- ``needled/N/audio``: a WAV file, one spoken command (when voice is enabled); the reply goes
+  where a command's would, with the transcript added.
 - ``needled/N/status``: retained ``online``/``offline``, ``offline`` also as the last will.
 - ``needled/N/state``: retained JSON for the Home Assistant sensors.
 
@@ -68,6 +70,8 @@ paho_log = logging.getLogger("needled.mqtt.paho")
 VERSION = "0.1.0"
 
 SubmitFn = Callable[[Command], Submit]
+# audio(wav, reply, meta): recognise and run one spoken command, answering through reply
+AudioFn = Callable[[bytes, Callable[[JsonDict], None], JsonDict], None]
 
 
 class _RetryNoiseFilter(logging.Filter):
@@ -121,6 +125,8 @@ class MqttTransport:
         self.result_topic = f"{self.base}/result"
         self.status_topic = f"{self.base}/status"
         self.state_topic = f"{self.base}/state"
+        self.audio_topic = f"{self.base}/audio"
+        self._audio: AudioFn | None = None
         self.discovery_topic = f"{cfg.discovery_prefix}/device/needled_{n}/config"
         self.ha_status_topic = f"{cfg.discovery_prefix}/status"
         self._submit: SubmitFn | None = None
@@ -177,6 +183,10 @@ class MqttTransport:
     def attach(self, submit: SubmitFn) -> None:
         """Route commands to ``submit`` (normally ``Pipeline.submit``); call before start()."""
         self._submit = submit
+
+    def attach_audio(self, audio: AudioFn) -> None:
+        """Take WAV commands on ``needled/N/audio`` and hand them to ``audio``; before start()."""
+        self._audio = audio
 
     def start(self) -> None:
         """Connect in the background; the daemon runs on even while the broker is unreachable."""
@@ -278,6 +288,8 @@ class MqttTransport:
         ]
         if self.cfg.discovery:
             subs.append((self.ha_status_topic, SubscribeOptions(qos=0)))
+        if self._audio is not None:
+            subs.append((self.audio_topic, SubscribeOptions(qos=1)))
         if self.cfg.hermes:
             subs.append(("hermes/nlu/query", SubscribeOptions(qos=1)))
         subs += [(t, SubscribeOptions(qos=0)) for t in device_topics]
@@ -333,7 +345,9 @@ class MqttTransport:
 
     def _on_message(self, client: mqtt.Client, _ud: Any, msg: mqtt.MQTTMessage) -> None:
         topic = msg.topic
-        if self._paused and (topic.startswith(self.command_topic) or topic == "hermes/nlu/query"):
+        if self._paused and (
+            topic.startswith(self.command_topic) or topic in ("hermes/nlu/query", self.audio_topic)
+        ):
             return
         try:
             if topic == self.command_topic:
@@ -345,6 +359,9 @@ class MqttTransport:
                 return
             if topic == "hermes/nlu/query" and self.cfg.hermes:
                 self._on_hermes(msg)
+                return
+            if topic == self.audio_topic and self._audio is not None:
+                self._on_audio(msg)
                 return
             self._ack(msg, self._gen)
             if topic == self.ha_status_topic and self.cfg.discovery:
@@ -432,6 +449,21 @@ class MqttTransport:
         if status is Submit.DUPLICATE:
             log.info("duplicate command id %r from %s ignored", cmd_id, source)
             self._ack(msg, gen)
+
+    def _on_audio(self, msg: mqtt.MQTTMessage) -> None:
+        gen = self._gen
+        props = getattr(msg, "properties", None)
+        response_topic = getattr(props, "ResponseTopic", None) if props else None
+        correlation = getattr(props, "CorrelationData", None) if props else None
+        reply_to = response_topic if _topic_ok(response_topic) else self.result_topic
+
+        def reply(payload: JsonDict) -> None:
+            self._publish(reply_to, json.dumps(payload), qos=1, correlation=correlation)
+            self._ack(msg, gen)
+
+        assert self._audio is not None
+        meta = {"topic": msg.topic, "reply_to": reply_to, "dedup": _corr_key(correlation)}
+        self._audio(bytes(msg.payload), reply, meta)
 
     def _publish(
         self,

@@ -210,7 +210,9 @@ class _Builder:
             if n > 2000:
                 raise ValueError(f"number range {lo:g}..{hi:g} is too wide to speak")
             values = [lo + i * step for i in range(n + 1)]
-            self.rules[rule] = " | ".join(dict.fromkeys(self.tokens(number_words(v)) for v in values))
+            self.rules[rule] = " | ".join(
+                dict.fromkeys(self.tokens(number_words(v)) for v in values)
+            )
         return rule
 
     # --- template syntax tree -> JSGF -----------------------------------------------------------
@@ -320,9 +322,7 @@ def _schema_templates(tool: Mapping[str, Any]) -> list[str]:
     words = [w for w in str(tool["name"]).lower().split("_") if w and w not in _NAME_VERBS]
     noun = " ".join(words) or str(tool["name"]).replace("_", " ")
     # a required enum (which room, which device) is said before the device's name
-    prefix = " ".join(
-        f"{{{p}}}" for p in required if "enum" in props.get(p, {}) and p not in noun
-    )
+    prefix = " ".join(f"{{{p}}}" for p in required if "enum" in props.get(p, {}) and p not in noun)
     what = f"[the] {prefix} {noun}".replace("  ", " ")
     out = []
     for p, schema in props.items():

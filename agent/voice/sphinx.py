@@ -130,7 +130,10 @@ class SphinxRecognizer:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write("\n".join(lines) + "\n")
             return self._ps.Decoder(
-                hmm=self._hmm, dict=path, lm=None, loglevel="FATAL",
+                hmm=self._hmm,
+                dict=path,
+                lm=None,
+                loglevel="FATAL",
                 samprate=RATE,
                 dither=DITHER,
                 **BEAMS,
