@@ -26,8 +26,8 @@ from typing import Any
 from agent.train.synth import (
     Alt,
     Range,
-    Seq,
     SentencesFile,
+    Seq,
     Slot,
     Tag,
     Word,

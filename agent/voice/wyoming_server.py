@@ -53,7 +53,7 @@ def service_info() -> Info:
                 name="needled",
                 attribution=_ATTRIBUTION,
                 installed=True,
-                description="needled speech to text: pocketsphinx, constrained to this home's tools",
+                description="pocketsphinx speech to text, constrained to this home's tools",
                 version=VERSION,
                 models=[
                     AsrModel(
