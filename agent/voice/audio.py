@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import struct
 import wave
 
 import numpy as np
@@ -76,8 +77,10 @@ def read_wav(data: bytes) -> bytes:
             pcm = w.readframes(w.getnframes())
     except AudioError:
         raise
-    except (wave.Error, EOFError, ValueError) as exc:
-        raise AudioError(f"malformed WAV: {exc}") from None
+    # the wave module signals a broken chunk list with any of these (a bare RuntimeError when
+    # a chunk's length points past the end)
+    except (wave.Error, EOFError, ValueError, RuntimeError, struct.error) as exc:
+        raise AudioError(f"malformed WAV: {exc or type(exc).__name__}") from None
     if not pcm:
         raise AudioError("WAV file has no audio frames")
     return pcm_to_16k_mono(pcm, rate, width, channels)
