@@ -145,3 +145,97 @@ def same_calls(got: list[dict[str, Any]], expected: list[dict[str, Any]]) -> boo
         )
 
     return norm(got) == norm(expected)
+
+
+# --- evaluation -----------------------------------------------------------------------------------
+
+HOME2_CONFIG = DATA / "voice_home2.toml"
+
+
+def _config_path(home: str) -> Path | None:
+    return HOME2_CONFIG if home == "home2" else None
+
+
+def _transcribe_all(jobs: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """(home, wav path) -> transcript dicts, in a worker process with its own recognizers."""
+    from agent.config import load_config
+    from agent.voice.audio import read_wav
+    from agent.voice.sphinx import SphinxRecognizer
+    from devices import build_registry
+
+    recs: dict[str, Any] = {}
+    out = []
+    for home, path in jobs:
+        if home not in recs:
+            tools = build_registry(load_config(_config_path(home)).devices).tools()
+            recs[home] = SphinxRecognizer(tools)
+        out.append(recs[home].transcribe(read_wav(Path(path).read_bytes())).to_dict())
+    return out
+
+
+def transcribe(utts: list[Utterance], workers: int = 2) -> list[dict[str, Any]]:
+    """Every utterance's transcript (non-commands under the demo home's grammar)."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    jobs = [("home2" if u.home == "home2" else "demo", str(u.path)) for u in utts]
+    parts = [jobs[i::workers] for i in range(workers)]
+    with ProcessPoolExecutor(workers) as pool:
+        results = list(pool.map(_transcribe_all, parts))
+    out: list[dict[str, Any]] = [{}] * len(jobs)
+    for w, res in enumerate(results):
+        for j, r in enumerate(res):
+            out[w + j * workers] = r
+    return out
+
+
+def evaluate(utts: list[Utterance], transcripts: list[dict[str, Any]]) -> dict[str, Any]:
+    """Run each accepted transcript through the bundled model (the daemon's completer) and score:
+    a command is right when its calls are exactly the expected ones; a non-command is rejected
+    when it leads to no call (refused by the recognizer or answered without a call)."""
+    from agent.cli import session_factory
+    from agent.config import load_config
+    from devices import build_registry
+
+    completers: dict[str, Any] = {}
+    memo: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    tally: dict[str, list[int]] = {}
+    misses: list[dict[str, Any]] = []
+    for u, t in zip(utts, transcripts, strict=True):
+        home = "home2" if u.home == "home2" else "demo"
+        calls: list[dict[str, Any]] = []
+        if not t["rejected"]:
+            key = (home, t["text"])
+            if key not in memo:
+                if home not in completers:
+                    cfg = load_config(_config_path(home))
+                    tools = build_registry(cfg.devices).tools()
+                    completers[home] = session_factory()(cfg, tools)
+                env = completers[home].complete(t["text"])
+                memo[key] = list(env.get("function_calls") or [])
+            calls = memo[key]
+        noise = "noisy" if u.noisy else "clean"
+        if u.home == "none":
+            ok = not calls
+            bucket = f"noncommand_{noise}"
+        else:
+            ok = same_calls(calls, u.expected)
+            bucket = f"command_{noise}"
+        for b in (bucket, f"{bucket}_{u.home}", f"voice_{u.voice}_{u.home != 'none'}"):
+            tally.setdefault(b, [0, 0])
+            tally[b][0] += ok
+            tally[b][1] += 1
+        if not ok:
+            misses.append(
+                {
+                    "said": u.text,
+                    "heard": t["text"],
+                    "rejected": t["rejected"],
+                    "calls": calls,
+                    "voice": u.voice,
+                    "speed": u.speed,
+                    "noisy": u.noisy,
+                }  # fmt: skip
+            )
+    rates = {k: round(v[0] / v[1], 4) for k, v in sorted(tally.items())}
+    counts = {k: v[1] for k, v in sorted(tally.items())}
+    return {"rates": rates, "counts": counts, "misses": misses}
