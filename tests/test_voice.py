@@ -278,3 +278,15 @@ def test_daemon_without_voice_never_loads_pocketsphinx() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
+
+
+def test_selftest_holds_a_voice_daemon_to_the_voice_budget(tmp_path) -> None:
+    from agent.selftest import run_checks
+
+    path = tmp_path / "c.toml"
+    path.write_text(to_toml(config_dict(voice={"enabled": True})))
+    rows = [c for c in run_checks(str(path), pids=[os.getpid()]) if c.name.startswith("daemon")]
+    assert rows and rows[0].detail.endswith("96 MB budget)")
+    path.write_text(to_toml(config_dict()))
+    rows = [c for c in run_checks(str(path), pids=[os.getpid()]) if c.name.startswith("daemon")]
+    assert rows and rows[0].detail.endswith("64 MB budget)")

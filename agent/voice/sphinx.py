@@ -26,7 +26,7 @@ from typing import Any
 from agent.voice.asr import Transcript
 from agent.voice.audio import RATE
 from agent.voice.g2p import Lexicon
-from agent.voice.grammar import SentencesFile, VoiceGrammar, build_grammar
+from agent.voice.grammar import SentencesFile, VoiceGrammar, build_grammar, normalize_words
 
 log = logging.getLogger("needled.voice.sphinx")
 
@@ -140,6 +140,10 @@ class SphinxRecognizer:
             )
         finally:
             os.unlink(path)
+
+    def in_grammar(self, text: str) -> bool:
+        """Whether the grammar can produce ``text`` (words as :func:`normalize_words` gives)."""
+        return bool(self._fsg.accept(" ".join(normalize_words(text))))
 
     # --- decoding -------------------------------------------------------------------------------
 
