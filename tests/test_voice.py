@@ -290,3 +290,80 @@ def test_selftest_holds_a_voice_daemon_to_the_voice_budget(tmp_path) -> None:
     path.write_text(to_toml(config_dict()))
     rows = [c for c in run_checks(str(path), pids=[os.getpid()]) if c.name.startswith("daemon")]
     assert rows and rows[0].detail.endswith("64 MB budget)")
+
+
+def test_overlong_audio_is_refused() -> None:
+    with pytest.raises(AudioError, match="longer than 30 s"):
+        read_wav(wav_bytes(b"\0\0" * 16000 * 31))
+
+
+def test_two_requests_are_heard_only_when_asked_for() -> None:
+    from agent.voice.sphinx import SphinxRecognizer
+
+    both = "turn on the kitchen light and turn on the fan"
+    one = SphinxRecognizer(tools_of())
+    two = SphinxRecognizer(tools_of(), two_requests=True)
+    assert one.in_grammar("turn on the kitchen light") and not one.in_grammar(both)
+    assert two.in_grammar(both) and two.in_grammar("turn on the kitchen light")
+    assert not two.in_grammar("turn on the kitchen light and")  # incomplete
+
+
+def test_wyoming_survives_bad_audio_and_empty_transcripts(demo_rec, tmp_path) -> None:
+    import asyncio
+
+    from wyoming.asr import Transcribe, Transcript
+    from wyoming.audio import AudioChunk, AudioStart, AudioStop
+    from wyoming.client import AsyncTcpClient
+    from wyoming.handle import NotHandled
+    from wyoming.info import Describe, Info
+
+    from agent.config import LimitsConfig, SecurityConfig
+    from agent.pipeline import Pipeline
+    from agent.voice.service import VoiceService
+    from agent.voice.wyoming_server import WyomingServer
+    from tests.daemon_fixtures import PhraseCompleter, free_port
+
+    registry = build_registry(load_config().devices)
+    pipeline = Pipeline(
+        registry, PhraseCompleter(registry.tools()), LimitsConfig(), SecurityConfig()
+    )
+    pipeline.start()
+    port = free_port()
+    server = WyomingServer(
+        "127.0.0.1", port, VoiceService(demo_rec, pipeline.submit), pipeline.submit
+    )
+    server.start()
+
+    async def session() -> tuple[str, str, bool]:
+        async with AsyncTcpClient("127.0.0.1", port) as c:
+            # a sample rate nobody can use: an empty transcript, not a dropped connection
+            await c.write_event(Transcribe().event())
+            await c.write_event(AudioStart(rate=1, width=2, channels=1).event())
+            await c.write_event(AudioChunk(rate=1, width=2, channels=1, audio=b"\1\2" * 50).event())
+            await c.write_event(AudioStop().event())
+            first = Transcript.from_event(await asyncio.wait_for(c.read_event(), 30)).text
+            await c.write_event(Transcript(text="   ").event())
+            ev = await asyncio.wait_for(c.read_event(), 30)
+            assert NotHandled.is_type(ev.type)
+            why = NotHandled.from_event(ev).text or ""
+            await c.write_event(Describe().event())
+            ev = await asyncio.wait_for(c.read_event(), 30)
+            return first, why, Info.is_type(ev.type)
+
+    try:
+        first, why, described = asyncio.run(session())
+    finally:
+        server.stop()
+        pipeline.shutdown(5)
+    assert first == "" and why and described
+    # the port is taken: starting a second server says so instead of failing silently
+    busy = WyomingServer(
+        "127.0.0.1", port, VoiceService(demo_rec, pipeline.submit), pipeline.submit
+    )
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", port))
+        s.listen()
+        with pytest.raises(OSError, match="Wyoming cannot listen"):
+            busy.start()
