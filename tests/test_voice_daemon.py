@@ -199,3 +199,49 @@ def test_reload_regenerates_the_grammar(tmp_path, broker) -> None:
             {"name": "set_light", "arguments": {"room": "bathroom", "on": True}}
         ], json.dumps(after)
         client.close()
+
+
+def test_hermes_audio_with_hermes_nlu_only_captures_text(tmp_path, broker) -> None:
+    """With Rhasspy's NLU round also served, the captured text comes back as nlu/query and runs
+    once there; the audio path must not run it a second time."""
+    from daemon_fixtures import PhraseCompleter, make_config
+
+    from agent.pipeline import Pipeline
+    from agent.transports.mqtt import MqttTransport
+    from agent.voice.runtime import VoiceRuntime
+    from devices import build_registry
+
+    cfg = make_config(
+        mqtt={"enabled": True, "port": broker.port, "node_id": "nlu", "hermes": True},
+        voice={"enabled": True, "hermes_audio": True},
+    )
+    registry = build_registry(cfg.devices)
+    pipeline = Pipeline(registry, PhraseCompleter(registry.tools()), cfg.limits, cfg.security)
+    pipeline.start()
+    transport = MqttTransport(cfg.mqtt)
+    transport.attach(pipeline.submit)
+    runtime = VoiceRuntime(cfg, registry.tools(), pipeline.submit, transport)
+    transport.start()
+    client = MqttClient(broker.port)
+    try:
+        assert wait_for(transport.connected.is_set, 30)
+        client.subscribe("hermes/asr/textCaptured")
+        client.subscribe(transport.result_topic)
+        client.publish("hermes/asr/startListening", {"siteId": "den", "sessionId": "x"})
+        time.sleep(0.3)
+        pcm = read_wav(spoken(tmp_path, "turn on the kitchen light"))
+        stream = pcm + b"\0\0" * 24000
+        for i in range(0, len(stream), 640):
+            client.publish(
+                "hermes/audioServer/den/audioFrame", wav_bytes(stream[i : i + 640]), qos=0
+            )
+            time.sleep(0.002)
+        (captured,) = client.wait_json("hermes/asr/textCaptured", 1, timeout=60)
+        assert captured["text"].replace("lights", "light") == "turn on the kitchen light"
+        time.sleep(1.0)
+        assert pipeline.counts["accepted"] == 0 and client.on(transport.result_topic) == []
+    finally:
+        client.close()
+        transport.stop()
+        runtime.stop()
+        pipeline.shutdown(5)

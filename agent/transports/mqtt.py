@@ -462,7 +462,12 @@ class MqttTransport:
             self._ack(msg, gen)
 
         assert self._audio is not None
-        meta = {"topic": msg.topic, "reply_to": reply_to, "dedup": _corr_key(correlation)}
+        meta = {
+            "topic": msg.topic,
+            "reply_to": reply_to,
+            "dedup": _corr_key(correlation),
+            "ack": lambda: self._ack(msg, gen),  # a redelivery already answered
+        }
         self._audio(bytes(msg.payload), reply, meta)
 
     def _publish(

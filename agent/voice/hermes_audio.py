@@ -7,6 +7,8 @@ waiting for ``stopListening``. The utterance is recognised, ``hermes/asr/textCap
 published with the transcript (empty when no command was heard), and the transcript goes through
 the command pipeline like any other command (executed only with ``mqtt.hermes_execute``, as for
 ``hermes/nlu/query``); its reply, with the transcript, goes to ``needled/<node_id>/result``.
+With Hermes NLU also on (``mqtt.hermes``), only ``textCaptured`` is published: Rhasspy's dialogue
+manager sends that text back as ``hermes/nlu/query``, which runs it once.
 
 Only the link's ``subscribe``/``publish`` are used, so this module needs nothing of the MQTT
 transport's internals.
@@ -72,12 +74,14 @@ class HermesAudio:
         endpointer: Callable[[], Endpointer],
         reply_topic: str,
         execute: bool = False,
+        run_commands: bool = True,
     ) -> None:
         self.link = link
         self.voice = voice
         self.make_endpointer = endpointer
         self.reply_topic = reply_topic
         self.execute = execute
+        self.run_commands = run_commands
         self._sessions: dict[str, _Listening] = {}
         self._lock = threading.Lock()
 
@@ -175,6 +179,7 @@ class HermesAudio:
                 id=session.session_id,
                 execute=self.execute,
                 on_transcript=captured,
+                run_command=self.run_commands,
                 meta={"siteId": session.site_id},
             )
         )

@@ -50,6 +50,9 @@ class VoiceRuntime:
                 endpointer=SphinxEndpointer,
                 reply_topic=mqtt.result_topic,
                 execute=cfg.mqtt.hermes_execute,
+                # with Hermes NLU on, Rhasspy's dialogue manager sends the captured text back as
+                # hermes/nlu/query; running it here too would run the command twice
+                run_commands=not cfg.mqtt.hermes,
             )
             self.hermes.subscribe()
         if cfg.wyoming.port:
@@ -70,7 +73,14 @@ class VoiceRuntime:
 
     def on_mqtt_audio(self, wav: bytes, reply: Callable[[JsonDict], None], meta: JsonDict) -> None:
         self.service.submit(
-            Utterance(reply=reply, source="mqtt", wav=wav, dedup=meta.get("dedup"), meta=meta)
+            Utterance(
+                reply=reply,
+                source="mqtt",
+                wav=wav,
+                dedup=meta.get("dedup"),
+                meta={k: v for k, v in meta.items() if k != "ack"},
+                on_duplicate=meta.get("ack"),
+            )
         )
 
     def set_tools(self, tools: Sequence[Mapping[str, Any]]) -> None:

@@ -40,6 +40,10 @@ class Utterance:
     meta: JsonDict = field(default_factory=dict)
     # called with the transcript before the command is submitted (Hermes textCaptured)
     on_transcript: Callable[[Transcript], None] | None = None
+    # False: recognise only (another component runs the command, e.g. Rhasspy's NLU round)
+    run_command: bool = True
+    # called when the pipeline has already served this (source, dedup) pair: a redelivery
+    on_duplicate: Callable[[], None] | None = None
 
 
 def transcript_reply(command_id: Any, transcript: Transcript, code: str, message: str) -> JsonDict:
@@ -132,6 +136,8 @@ class VoiceService:
                 utt.on_transcript(transcript)
             except Exception:
                 log.exception("transcript listener failed")
+        if not utt.run_command:
+            return
         if transcript.rejected:
             _answer(
                 utt,
@@ -159,7 +165,8 @@ class VoiceService:
             dedup=utt.dedup,
             meta={**utt.meta, "voice": True},
         )
-        self._submit(cmd)
+        if self._submit(cmd) is Submit.DUPLICATE and utt.on_duplicate is not None:
+            utt.on_duplicate()
 
 
 _EMPTY = Transcript("", 0.0, True, "no audio")
