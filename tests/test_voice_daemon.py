@@ -245,3 +245,27 @@ def test_hermes_audio_with_hermes_nlu_only_captures_text(tmp_path, broker) -> No
         transport.stop()
         runtime.stop()
         pipeline.shutdown(5)
+
+
+def test_voice_turned_on_by_a_reload(tmp_path, broker) -> None:
+    node = "later"
+    data = config_dict(
+        mqtt={"enabled": True, "port": broker.port, "node_id": node, "discovery": False}
+    )
+    with served(tmp_path, data) as proc:
+        client = MqttClient(broker.port)
+        client.subscribe(f"needled/{node}/result")
+        client.subscribe(f"needled/{node}/status")
+        online = f"needled/{node}/status"
+        assert wait_for(lambda: any(m.payload == b"online" for m in client.on(online)), 30)
+        data["voice"] = {"enabled": True}
+        (tmp_path / "needled.toml").write_text(to_toml(data))
+        proc.send_signal(1)  # SIGHUP
+        time.sleep(4)
+        client.publish(f"needled/{node}/audio", spoken(tmp_path, "turn on the fan"))
+        (reply,) = client.wait_json(f"needled/{node}/result", 1, timeout=60)
+        assert reply["transcript"]["text"] == "turn on the fan"
+        assert reply["envelope"]["function_calls"] == [
+            {"name": "set_fan", "arguments": {"on": True}}
+        ]
+        client.close()

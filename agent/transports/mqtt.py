@@ -185,8 +185,10 @@ class MqttTransport:
         self._submit = submit
 
     def attach_audio(self, audio: AudioFn) -> None:
-        """Take WAV commands on ``needled/N/audio`` and hand them to ``audio``; before start()."""
+        """Take WAV commands on ``needled/N/audio`` and hand them to ``audio``."""
         self._audio = audio
+        if self.connected.is_set():  # voice turned on by a reload: no reconnect to subscribe
+            self.client.subscribe(self.audio_topic, qos=1)
 
     def start(self) -> None:
         """Connect in the background; the daemon runs on even while the broker is unreachable."""
