@@ -268,4 +268,18 @@ def test_voice_turned_on_by_a_reload(tmp_path, broker) -> None:
         assert reply["envelope"]["function_calls"] == [
             {"name": "set_fan", "arguments": {"on": True}}
         ]
+
+        # and off again: audio is no longer taken, typed commands still are
+        data["voice"] = {"enabled": False}
+        (tmp_path / "needled.toml").write_text(to_toml(data))
+        proc.send_signal(1)
+        time.sleep(4)
+        for _ in range(9):  # more than the voice queue holds: a stale handler would say busy
+            client.publish(f"needled/{node}/audio", wav_bytes(b"\0\0" * 3200))
+        client.publish(f"needled/{node}/command", {"id": "t", "text": "fan on high"})
+        client.wait_json(f"needled/{node}/result", 2, timeout=60)
+        time.sleep(2)
+        got = client.json_on(f"needled/{node}/result")
+        assert [r["id"] for r in got] == [None, "t"]  # the typed one only, after the first
+        assert "transcript" not in got[1]
         client.close()

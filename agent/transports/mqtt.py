@@ -184,11 +184,16 @@ class MqttTransport:
         """Route commands to ``submit`` (normally ``Pipeline.submit``); call before start()."""
         self._submit = submit
 
-    def attach_audio(self, audio: AudioFn) -> None:
-        """Take WAV commands on ``needled/N/audio`` and hand them to ``audio``."""
+    def attach_audio(self, audio: AudioFn | None) -> None:
+        """Take WAV commands on ``needled/N/audio`` and hand them to ``audio`` (None: stop)."""
+        had = self._audio is not None
         self._audio = audio
-        if self.connected.is_set():  # voice turned on by a reload: no reconnect to subscribe
-            self.client.subscribe(self.audio_topic, qos=1)
+        # voice turned on or off by a reload: (un)subscribe now, not at the next reconnect
+        if self.connected.is_set() and had != (audio is not None):
+            if audio is not None:
+                self.client.subscribe(self.audio_topic, qos=1)
+            else:
+                self.client.unsubscribe(self.audio_topic)
 
     def start(self) -> None:
         """Connect in the background; the daemon runs on even while the broker is unreachable."""

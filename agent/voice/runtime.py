@@ -92,6 +92,8 @@ class VoiceRuntime:
             self.hermes.subscribe()
 
     def stop(self) -> None:
+        if self.mqtt is not None and self.cfg.voice.audio_topic:
+            self.mqtt.attach_audio(None)
         if self.wyoming is not None:
             self.wyoming.stop()
         self.service.stop()
