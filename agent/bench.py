@@ -694,7 +694,23 @@ def main(argv: list[str] | None = None) -> int:
         help="engine threads of the Session.complete() section (default 2, the daemon's default)",
     )
     p.add_argument("--no-grammar", action="store_true", help="skip the grammar section")
+    p.add_argument(
+        "--voice",
+        action="store_true",
+        help="the voice path instead: audio-to-reply latency of a 2 s command, ASR real-time "
+        "factor, RSS of `needled run` with voice on (needs the `voice` extra)",
+    )
     args = p.parse_args(argv)
+    if args.voice:
+        from agent.voice.bench import run_voice_bench
+        from agent.voice.bench import table as voice_table
+
+        r = run_voice_bench(args.model, repeats=max(args.repeats, 5), threads=args.session_threads)
+        out = Path(args.json)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(r, indent=2, ensure_ascii=False) + "\n")
+        print(voice_table(r))
+        return 0
     r = run(args)
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)

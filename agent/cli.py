@@ -141,6 +141,31 @@ def _run(a: argparse.Namespace) -> int:
     return run_daemon(cfg, session_factory(a.backend, a.mode), config_path=a.config)
 
 
+@_command("transcribe")
+def _transcribe(a: argparse.Namespace) -> int:
+    from devices import build_registry
+
+    from .config import load_config
+    from .voice.audio import AudioError, read_wav
+    from .voice.grammar import load_sentences
+    from .voice.sphinx import SphinxRecognizer
+
+    cfg = load_config(a.config)
+    try:
+        pcm = read_wav(Path(a.wav).read_bytes())
+    except AudioError as e:
+        print(json.dumps({"error": str(e), "error_code": "bad_audio"}))
+        return 1
+    rec = SphinxRecognizer(
+        build_registry(cfg.devices).tools(),
+        load_sentences(cfg.voice.sentences or None),
+        threshold=cfg.voice.threshold,
+        two_requests=cfg.voice.two_requests,
+    )
+    print(json.dumps(rec.transcribe(pcm).to_dict(), ensure_ascii=False))
+    return 0
+
+
 @_command("check-config")
 def _check_config(a: argparse.Namespace) -> int:
     from .config import ConfigError, load_run_config
@@ -292,6 +317,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--model", default=None, help="override [model] path")
     s.add_argument("--backend", choices=("auto", "native", "reference"), default="auto")
     s.add_argument("--mode", choices=("fp32", "int8"), default="int8")
+
+    s = sub.add_parser("transcribe", help="speech to text for one WAV file (transcript JSON)")
+    s.add_argument("wav")
+    s.add_argument("--config", default=None, help="TOML config whose tools make the grammar")
 
     s = sub.add_parser("check-config", help="validate a config file without starting anything")
     s.add_argument("file")

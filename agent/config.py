@@ -149,8 +149,24 @@ class LimitsConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    enabled: bool = False  # load the recognizer (pocketsphinx) and serve the audio paths
+    sentences: str = ""  # phrasings for the grammar; empty: the bundled demo_sentences.ini
+    threshold: float = 0.5  # lowest transcript confidence taken as a command
+    two_requests: bool = False  # also hear "<request> and <request>" (decodes ~2x slower)
+    audio_topic: bool = True  # MQTT: a WAV on needled/<node_id>/audio is one utterance
+    hermes_audio: bool = False  # MQTT: Hermes audioServer frames with asr start/stopListening
+
+
+@dataclass(frozen=True)
+class WyomingConfig:
+    port: int = 0  # 0: no Wyoming service; else serve it on host:port (needs voice.enabled)
+    host: str = "127.0.0.1"
+
+
+@dataclass(frozen=True)
 class SecurityConfig:
-    # source ("mqtt", "mqtt:<username>", "serial", "console", "hermes") -> allowed tools;
+    # source ("mqtt", "mqtt:<username>", "serial", "console", "hermes", "wyoming") -> tools;
     # "*" allows every tool; sources not listed get acl["default"] or, without it, everything.
     acl: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
@@ -174,6 +190,8 @@ class Config:
     console: ConsoleConfig = field(default_factory=ConsoleConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
     security: SecurityConfig = field(default_factory=SecurityConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
+    wyoming: WyomingConfig = field(default_factory=WyomingConfig)
     devices: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     source: str = ""
 
@@ -186,6 +204,8 @@ _SECTIONS = {
     "serial": SerialConfig,
     "console": ConsoleConfig,
     "limits": LimitsConfig,
+    "voice": VoiceConfig,
+    "wyoming": WyomingConfig,
 }
 
 # (minimum, maximum) for numeric keys; a bad value is refused at start, not at first use.
@@ -208,6 +228,8 @@ _RANGES: dict[str, tuple[float, float]] = {
     "limits.dedup_size": (0, 1_000_000),
     "limits.partial_line_timeout": (0.05, 600),
     "limits.stall_timeout": (1, 3600),
+    "voice.threshold": (0, 1),
+    "wyoming.port": (0, 65535),
 }
 
 _TOPIC_SAFE = set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
@@ -283,6 +305,17 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
     if console.enabled not in ("auto", "on", "off"):
         problems.add("console.enabled", "must be true, false or 'auto'")
 
+    voice: VoiceConfig = parts["voice"]
+    wyoming: WyomingConfig = parts["wyoming"]
+    if wyoming.port and not voice.enabled:
+        raise ConfigError("wyoming.port", "needs voice.enabled = true", source)
+    if voice.sentences and not Path(voice.sentences).is_file():
+        raise ConfigError("voice.sentences", f"no such file: {voice.sentences}", source)
+    if voice.hermes_audio and not (voice.enabled and mqtt.enabled):
+        raise ConfigError(
+            "voice.hermes_audio", "needs voice.enabled = true and mqtt.enabled = true", source
+        )
+
     devices = data.get("devices", {})
     tool_names: list[str] | None = None
     if not isinstance(devices, Mapping):
@@ -299,6 +332,8 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
         console=console,
         limits=parts["limits"],
         security=security,
+        voice=voice,
+        wyoming=wyoming,
         devices={k: dict(v) for k, v in devices.items()},
         source=source,
     )
@@ -453,13 +488,13 @@ def _security(raw: Any, tools: list[str] | None, problems: _Problems) -> Securit
     for who, names in acl_raw.items():
         key = f"security.acl.{who}"
         base, colon, user = who.partition(":")
-        if base not in ("mqtt", "serial", "console", "hermes", "default") or (
+        if base not in ("mqtt", "serial", "console", "hermes", "wyoming", "default") or (
             colon and (base != "mqtt" or not user or not set(user) <= _TOPIC_SAFE)
         ):
             problems.add(
                 key,
                 "must be mqtt, mqtt:<username> (letters, digits, '_', '-'), serial, console, "
-                "hermes or default",
+                "hermes, wyoming or default",
             )
             continue
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):

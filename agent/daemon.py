@@ -151,6 +151,7 @@ class Daemon:
         self.mqtt: Any = None
         self.serial: Any = None
         self.console: Any = None
+        self.voice: Any = None
         self._stop = threading.Event()
         self.thread_died: str | None = None  # a service thread that ended with an exception
         self._reload = threading.Event()
@@ -184,6 +185,15 @@ class Daemon:
 
         return SerialTransport(cfg.serial, cfg.limits)
 
+    def _make_voice(self, cfg: Config, mqtt: Any) -> Any:
+        # pocketsphinx (tens of MB) is loaded only when voice is on
+        if not cfg.voice.enabled:
+            return None
+        from agent.voice.runtime import VoiceRuntime
+
+        assert self.pipeline is not None
+        return VoiceRuntime(cfg, self.registry.tools(), self.pipeline.submit, mqtt)
+
     def start(self) -> None:
         cfg = self.config
         self.notify("STATUS=starting: building devices")
@@ -202,6 +212,7 @@ class Daemon:
             dedup_path=dedup_path(),
         )
         self.pipeline.start()
+        self.voice = self._make_voice(cfg, self.mqtt)
         if self.mqtt is not None:
             self.mqtt.attach(self.pipeline.submit)
             self.mqtt.set_confidence_head(_has_confidence(self.completer))
@@ -327,6 +338,8 @@ class Daemon:
         log.info("shutting down")
         if self.mqtt is not None:
             self.mqtt.pause_intake()
+        if self.voice is not None:
+            self.voice.stop()
         if self.pipeline is not None:
             self.pipeline.shutdown(timeout)
         if self.serial is not None:
@@ -381,9 +394,20 @@ class Daemon:
                 self.pipeline.replace(
                     registry=registry, completer=completer, limits=new.limits, security=new.security
                 )
+                tools_changed = registry.tools() != self.registry.tools()
                 self.registry, self.completer, self.config = registry, completer, new
                 if new_mqtt is not None:
                     new_mqtt.set_confidence_head(_has_confidence(completer))
+                voice_changed = (new.voice, new.wyoming) != (old.voice, old.wyoming)
+                if self.voice is not None and (voice_changed or new_mqtt is not old_mqtt):
+                    self.voice.stop()
+                    self.voice = None
+                if self.voice is None:
+                    self.voice = self._make_voice(new, new_mqtt)
+                else:
+                    if tools_changed:
+                        self.voice.set_tools(registry.tools())  # the grammar follows the devices
+                    self.voice.resubscribe()
                 if new_mqtt is not old_mqtt:
                     if old_mqtt is not None:
                         old_mqtt.stop()

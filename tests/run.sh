@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 pkgs=(mosquitto libsystemd-dev pkg-config gcc gcc-aarch64-linux-gnu libc6-dev-arm64-cross
-      qemu-user systemd openssl)
+      qemu-user systemd openssl espeak-ng sox)
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
@@ -21,8 +21,9 @@ if ((${#missing[@]})); then
     fi
 fi
 
-# .[train] brings PyTorch (CPU) for the toolkit's tests; the daemon never imports it.
-python3 -m pip install -q -e '.[test,train]'
+# .[train] brings PyTorch (CPU) for the toolkit's tests; the daemon never imports it. .[voice]
+# (pocketsphinx, wyoming) for the voice path, whose tests speak with espeak-ng and sox.
+python3 -m pip install -q -e '.[test,train,voice]'
 # A wheel install ships byte-compiled modules; an editable checkout (with PYTHONDONTWRITEBYTECODE
 # set, as here and in the unit) would compile them at every start, which costs the daemon time
 # and a few MB of RSS that a device never pays. Compile once so the tests measure what ships.

@@ -12,6 +12,8 @@ Topics, for ``node_id`` N:
   reply may be sent to. The daemon publishes replies with its own broker rights, so a reply topic
   chosen by the sender must never reach a command topic (its own, another node's, a device's);
   a command naming any other reply topic is refused, on the result topic, and not run.
+- ``needled/N/audio``: a WAV file, one spoken command (when voice is enabled); the reply goes
+  where a command's would, with the transcript added.
 - ``needled/N/status``: retained ``online``/``offline``, ``offline`` also as the last will. Each
   carries the instance's token as a user property, which reveals a second daemon with the same
   client id (the two would otherwise take the session from each other forever).
@@ -82,6 +84,8 @@ if mqtt.ssl is None:
 paho_log = logging.getLogger("needled.mqtt.paho")
 
 SubmitFn = Callable[[Command], Submit]
+# audio(wav, reply, meta): recognise and run one spoken command, answering through reply
+AudioFn = Callable[[bytes, Callable[[JsonDict], None], JsonDict], None]
 
 
 class _RetryNoiseFilter(logging.Filter):
@@ -175,6 +179,7 @@ class MqttTransport:
         self, cfg: MqttConfig, *, line_length: int = 1024, receive_maximum: int = 64
     ) -> None:
         self.line_length = line_length
+        self._audio: AudioFn | None = None
         # MQTT 5 Receive Maximum: the broker keeps at most this many commands in flight to us
         # and holds the rest, so a burst waits there instead of being answered busy
         self.receive_maximum = max(1, min(receive_maximum, 65535))
@@ -220,6 +225,7 @@ class MqttTransport:
         self.command_topic = f"{self.base}/command"
         self.result_topic = f"{self.base}/result"
         self.status_topic = f"{self.base}/status"
+        self.audio_topic = f"{self.base}/audio"
         self.reply_prefix = cfg.effective_reply_prefix
         # rebuilt on a reload, as their topics follow the config; HA keeps what it knew
         previous = getattr(self, "ha", None)
@@ -271,6 +277,17 @@ class MqttTransport:
     def attach(self, submit: SubmitFn) -> None:
         """Route commands to ``submit`` (normally ``Pipeline.submit``); call before start()."""
         self._submit = submit
+
+    def attach_audio(self, audio: AudioFn | None) -> None:
+        """Take WAV commands on ``needled/N/audio`` and hand them to ``audio`` (None: stop)."""
+        had = self._audio is not None
+        self._audio = audio
+        # voice turned on or off by a reload: (un)subscribe now, not at the next reconnect
+        if self.connected.is_set() and had != (audio is not None):
+            if audio is not None:
+                self.client.subscribe(self.audio_topic, qos=1)
+            else:
+                self.client.unsubscribe(self.audio_topic)
 
     def start(self) -> None:
         """Connect in the background; the daemon runs on even while the broker is unreachable."""
@@ -474,6 +491,8 @@ class MqttTransport:
         ]
         if self.cfg.discovery:
             subs.append((self.ha_status_topic, SubscribeOptions(qos=0)))
+        if self._audio is not None:
+            subs.append((self.audio_topic, SubscribeOptions(qos=1)))
         if self.cfg.hermes:
             subs += self.hermes.subscriptions()
         subs += [(t, SubscribeOptions(qos=0)) for t in device_topics]
@@ -602,7 +621,9 @@ class MqttTransport:
         if client is not self.client and not self._ending(client):
             return  # unacknowledged: the broker hands it to the new connection's session
         hermes = self.hermes.handler(topic) if self.cfg.hermes else None
-        if self._paused and (topic.startswith(self.command_topic) or hermes is not None):
+        if self._paused and (
+            topic.startswith(self.command_topic) or hermes is not None or topic == self.audio_topic
+        ):
             return
         try:
             if topic == self.command_topic:
@@ -614,6 +635,9 @@ class MqttTransport:
                 return
             if hermes is not None:
                 hermes(msg)
+                return
+            if topic == self.audio_topic and self._audio is not None:
+                self._on_audio(msg, client)
                 return
             if client is not self.client:
                 return
@@ -864,6 +888,38 @@ class MqttTransport:
             log.warning("MQTT reply to %s failed (%s); sent to %s", _shown(topic), exc, topic)
             payload = {**payload, "reply_error": f"reply to {_shown(topic)} failed: {exc}"}
             self._publish(self.result_topic, json.dumps(payload), qos=1, correlation=correlation)
+
+    def _on_audio(self, msg: mqtt.MQTTMessage, client: mqtt.Client | None = None) -> None:
+        inbound, fresh = self._receive(msg, client)
+        if not fresh:
+            return
+        props = getattr(msg, "properties", None)
+        response_topic = getattr(props, "ResponseTopic", None) if props else None
+        correlation = getattr(props, "CorrelationData", None) if props else None
+        reply_to = self.result_topic
+        refused = None
+        if response_topic is not None:
+            refused = self._reply_topic_problem(response_topic)
+            if refused is None:
+                reply_to = response_topic
+
+        def reply(payload: JsonDict) -> None:
+            try:
+                self._send_reply(reply_to, payload, correlation)
+            finally:
+                # acknowledged whatever became of the reply (see _slotted)
+                self._settle(inbound)
+
+        if refused is not None:
+            # the same rule as for text commands: a reply never goes where the sender chose
+            # outside the reply prefix, and the audio is not run
+            log.warning("MQTT audio on %s refused: Response Topic: %s", msg.topic, refused)
+            reply(make_reply(None, "", error_envelope("reply_topic_refused", refused)))
+            return
+        assert self._audio is not None
+        # a duplicate is answered by the pipeline's replay, through reply: no extra ack here
+        meta = {"topic": msg.topic, "reply_to": reply_to, "dedup": correlation}
+        self._audio(bytes(msg.payload), reply, meta)
 
     def _publish(
         self,
