@@ -95,14 +95,21 @@ def _logits(a: argparse.Namespace) -> int:
     return 0
 
 
-def session_factory(backend: str = "auto", mode: str = "int8") -> Callable[..., object]:
-    """The daemon's completer factory: a warm model session over the configured tools."""
+def session_factory(
+    backend: str = "auto", mode: str = "int8", config_path: str | None = None
+) -> Callable[..., object]:
+    """The daemon's completer factory: a warm model session over the configured tools (it
+    first warns about tools whose shape the model's training did not cover)."""
 
     def factory(cfg, tool_schemas):  # noqa: ANN001 - signature fixed by agent.daemon
+        from .coverage import coverage_warnings
         from .session import Session, SessionCompleter
 
+        model = default_model(cfg.model.path or None)
+        for warning in coverage_warnings(model, cfg.devices, tool_schemas, config_path=config_path):
+            logging.getLogger("needled").warning("%s", warning)
         session = Session(
-            default_model(cfg.model.path or None),
+            model,
             tool_schemas,
             system=cfg.model.system or None,
             backend=backend,
@@ -123,7 +130,7 @@ def _run(a: argparse.Namespace) -> int:
     from .daemon import run_daemon
 
     cfg = with_overrides(load_config(a.config), mqtt=a.mqtt, node_id=a.node_id, model=a.model)
-    return run_daemon(cfg, session_factory(a.backend, a.mode), config_path=a.config)
+    return run_daemon(cfg, session_factory(a.backend, a.mode, a.config), config_path=a.config)
 
 
 @_command("check-config")
