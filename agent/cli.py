@@ -17,6 +17,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from .errors import CactError  # noqa: E402
+from .logsetup import LEVELS as LOG_LEVELS  # noqa: E402
+from .logsetup import parse_level, setup_logging  # noqa: E402
 
 Handler = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Handler] = {}
@@ -129,7 +131,14 @@ def _run(a: argparse.Namespace) -> int:
     from .config import load_config, with_overrides
     from .daemon import run_daemon
 
-    cfg = with_overrides(load_config(a.config), mqtt=a.mqtt, node_id=a.node_id, model=a.model)
+    cfg = with_overrides(
+        load_config(a.config),
+        mqtt=a.mqtt,
+        node_id=a.node_id,
+        model=a.model,
+        log_level=a.log_level,
+    )
+    logging.getLogger().setLevel(parse_level(cfg.log.level))
     return run_daemon(cfg, session_factory(a.backend, a.mode, a.config), config_path=a.config)
 
 
@@ -225,15 +234,18 @@ def _toolkit(name: str, argv: list[str]) -> int:
     mod = importlib.import_module(f"agent.train.{module}")
     p = argparse.ArgumentParser(prog=f"needled {name}", description=text)
     mod.add_arguments(p)
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+    setup_logging(logging.INFO)
     return getattr(mod, fn)(p.parse_args(argv))
 
 
 # ------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     p = argparse.ArgumentParser(
         prog="needled", description="Needle 2 tool-calling agent daemon and model tools"
     )
+    p.add_argument("--version", action="version", version=f"needled {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("inspect", help="show a .cact file's geometry, tensors and sizes")
@@ -278,6 +290,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--mqtt", default=None, metavar="HOST:PORT", help="override [mqtt] host/port")
     s.add_argument("--node-id", default=None, help="override [mqtt] node_id")
     s.add_argument("--model", default=None, help="override [model] path")
+    s.add_argument(
+        "--log-level", default=None, choices=tuple(LOG_LEVELS), help="override [log] level"
+    )
     s.add_argument("--backend", choices=("auto", "native", "reference"), default="auto")
     s.add_argument("--mode", choices=("fp32", "int8"), default="int8")
 
@@ -316,10 +331,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] and argv[0] in _TOOLKIT:
         return _toolkit(argv[0], argv[1:])
     args = build_parser().parse_args(argv)
-    # stdout carries results (JSON envelopes, tables); every log line goes to stderr.
-    logging.basicConfig(
-        level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-    )
+    # stdout carries results (JSON envelopes, tables); log lines go to stderr, or to the journal
+    # (with their priorities) when systemd captured stderr. This is the one logging setup: the
+    # daemon keeps it, and `run` applies the configured level once the config is read.
+    setup_logging(logging.INFO)
     try:
         return _COMMANDS[args.command](args)
     except CactError as e:

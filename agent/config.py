@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.logsetup import LEVELS as LOG_LEVELS
+
 DEFAULT_CONFIG_NAME = "default.toml"
 
 
@@ -81,6 +83,11 @@ class ConsoleConfig:
 
 
 @dataclass(frozen=True)
+class LogConfig:
+    level: str = "info"  # debug, info, warning, error or critical
+
+
+@dataclass(frozen=True)
 class LimitsConfig:
     queue_size: int = 64
     handler_timeout: float = 5.0
@@ -116,6 +123,7 @@ class Config:
     serial: SerialConfig = field(default_factory=SerialConfig)
     console: ConsoleConfig = field(default_factory=ConsoleConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    log: LogConfig = field(default_factory=LogConfig)
     security: SecurityConfig = field(default_factory=SecurityConfig)
     devices: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     source: str = ""
@@ -129,6 +137,7 @@ _SECTIONS = {
     "serial": SerialConfig,
     "console": ConsoleConfig,
     "limits": LimitsConfig,
+    "log": LogConfig,
 }
 
 # (minimum, maximum) for numeric keys; a bad value is refused at start, not at first use.
@@ -215,6 +224,10 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
     if console.enabled not in ("auto", "on", "off"):
         raise ConfigError("console.enabled", "must be true, false or 'auto'", source)
 
+    log_cfg: LogConfig = parts["log"]
+    if log_cfg.level.lower() not in LOG_LEVELS:
+        raise ConfigError("log.level", f"must be one of {', '.join(LOG_LEVELS)}", source)
+
     devices = data.get("devices", {})
     if not isinstance(devices, Mapping):
         raise ConfigError("devices", "must be a table of device tables", source)
@@ -226,6 +239,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
         serial=serial,
         console=console,
         limits=parts["limits"],
+        log=log_cfg,
         security=security,
         devices={k: dict(v) for k, v in devices.items()},
         source=source,
@@ -306,8 +320,10 @@ def with_overrides(
     mqtt: str | None = None,
     node_id: str | None = None,
     model: str | None = None,
+    log_level: str | None = None,
 ) -> Config:
-    """Apply ``needled run`` flags (``--mqtt HOST:PORT``, ``--node-id``, ``--model``)."""
+    """Apply ``needled run`` flags (``--mqtt HOST:PORT``, ``--node-id``, ``--model``,
+    ``--log-level``)."""
     m = config.mqtt
     if mqtt:
         host, sep, port = mqtt.rpartition(":")
@@ -323,4 +339,8 @@ def with_overrides(
     cfg = dataclasses.replace(config, mqtt=m)
     if model is not None:
         cfg = dataclasses.replace(cfg, model=dataclasses.replace(cfg.model, path=model))
+    if log_level is not None:
+        if log_level.lower() not in LOG_LEVELS:
+            raise ConfigError("--log-level", f"must be one of {', '.join(LOG_LEVELS)}")
+        cfg = dataclasses.replace(cfg, log=LogConfig(level=log_level.lower()))
     return cfg
