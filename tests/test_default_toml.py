@@ -88,4 +88,3 @@ def test_each_documented_table_builds_with_every_key(name: str) -> None:
 def test_the_general_keys_are_documented() -> None:
     assert re.search(r"^#\s+tool = ", TEXT, re.M) and re.search(r"^#\s+description = ", TEXT, re.M)
     assert "needled train --config FILE" in TEXT
-
