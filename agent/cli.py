@@ -17,6 +17,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from .errors import CactError  # noqa: E402
+from .logsetup import LEVELS as LOG_LEVELS  # noqa: E402
+from .logsetup import parse_level, setup_logging  # noqa: E402
 
 Handler = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Handler] = {}
@@ -95,14 +97,21 @@ def _logits(a: argparse.Namespace) -> int:
     return 0
 
 
-def session_factory(backend: str = "auto", mode: str = "int8") -> Callable[..., object]:
-    """The daemon's completer factory: a warm model session over the configured tools."""
+def session_factory(
+    backend: str = "auto", mode: str = "int8", config_path: str | None = None
+) -> Callable[..., object]:
+    """The daemon's completer factory: a warm model session over the configured tools (it
+    first warns about tools whose shape the model's training did not cover)."""
 
     def factory(cfg, tool_schemas):  # noqa: ANN001 - signature fixed by agent.daemon
+        from .coverage import coverage_warnings
         from .session import Session, SessionCompleter
 
+        model = default_model(cfg.model.path or None)
+        for warning in coverage_warnings(model, cfg.devices, tool_schemas, config_path=config_path):
+            logging.getLogger("needled").warning("%s", warning)
         session = Session(
-            default_model(cfg.model.path or None),
+            model,
             tool_schemas,
             system=cfg.model.system or None,
             backend=backend,
@@ -134,11 +143,17 @@ def _run(a: argparse.Namespace) -> int:
     try:
         # the daemon validates the model as it maps it, and exits EX_CONFIG if it does not read
         cfg = load_run_config(
-            a.config, mqtt=a.mqtt, node_id=a.node_id, model=a.model, check_model=False
+            a.config,
+            mqtt=a.mqtt,
+            node_id=a.node_id,
+            model=a.model,
+            log_level=a.log_level,
+            check_model=False,
         )
     except ConfigError as e:
         return _config_errors(e)
-    return run_daemon(cfg, session_factory(a.backend, a.mode), config_path=a.config)
+    logging.getLogger().setLevel(parse_level(cfg.log.level))
+    return run_daemon(cfg, session_factory(a.backend, a.mode, a.config), config_path=a.config)
 
 
 @_command("transcribe")
@@ -262,15 +277,18 @@ def _toolkit(name: str, argv: list[str]) -> int:
     mod = importlib.import_module(f"agent.train.{module}")
     p = argparse.ArgumentParser(prog=f"needled {name}", description=text)
     mod.add_arguments(p)
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+    setup_logging(logging.INFO)
     return getattr(mod, fn)(p.parse_args(argv))
 
 
 # ------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     p = argparse.ArgumentParser(
         prog="needled", description="Needle 2 tool-calling agent daemon and model tools"
     )
+    p.add_argument("--version", action="version", version=f"needled {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     s = sub.add_parser("inspect", help="show a .cact file's geometry, tensors and sizes")
@@ -315,6 +333,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--mqtt", default=None, metavar="HOST:PORT", help="override [mqtt] host/port")
     s.add_argument("--node-id", default=None, help="override [mqtt] node_id")
     s.add_argument("--model", default=None, help="override [model] path")
+    s.add_argument(
+        "--log-level", default=None, choices=tuple(LOG_LEVELS), help="override [log] level"
+    )
     s.add_argument("--backend", choices=("auto", "native", "reference"), default="auto")
     s.add_argument("--mode", choices=("fp32", "int8"), default="int8")
 
@@ -357,10 +378,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] and argv[0] in _TOOLKIT:
         return _toolkit(argv[0], argv[1:])
     args = build_parser().parse_args(argv)
-    # stdout carries results (JSON envelopes, tables); every log line goes to stderr.
-    logging.basicConfig(
-        level=logging.INFO, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s"
-    )
+    # stdout carries results (JSON envelopes, tables); log lines go to stderr, or to the journal
+    # (with their priorities) when systemd captured stderr. This is the one logging setup: the
+    # daemon keeps it, and `run` applies the configured level once the config is read.
+    setup_logging(logging.INFO)
     try:
         return _COMMANDS[args.command](args)
     except CactError as e:

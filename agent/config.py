@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agent.logsetup import LEVELS as LOG_LEVELS
 from agent.topics import string_problem, topic_problem
 
 DEFAULT_CONFIG_NAME = "default.toml"
@@ -138,6 +139,11 @@ class ConsoleConfig:
 
 
 @dataclass(frozen=True)
+class LogConfig:
+    level: str = "info"  # debug, info, warning, error or critical
+
+
+@dataclass(frozen=True)
 class LimitsConfig:
     queue_size: int = 64
     handler_timeout: float = 5.0
@@ -189,6 +195,7 @@ class Config:
     serial: SerialConfig = field(default_factory=SerialConfig)
     console: ConsoleConfig = field(default_factory=ConsoleConfig)
     limits: LimitsConfig = field(default_factory=LimitsConfig)
+    log: LogConfig = field(default_factory=LogConfig)
     security: SecurityConfig = field(default_factory=SecurityConfig)
     voice: VoiceConfig = field(default_factory=VoiceConfig)
     wyoming: WyomingConfig = field(default_factory=WyomingConfig)
@@ -206,6 +213,7 @@ _SECTIONS = {
     "limits": LimitsConfig,
     "voice": VoiceConfig,
     "wyoming": WyomingConfig,
+    "log": LogConfig,
 }
 
 # (minimum, maximum) for numeric keys; a bad value is refused at start, not at first use.
@@ -316,6 +324,10 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
             "voice.hermes_audio", "needs voice.enabled = true and mqtt.enabled = true", source
         )
 
+    log_cfg: LogConfig = parts["log"]
+    if log_cfg.level.lower() not in LOG_LEVELS:
+        raise ConfigError("log.level", f"must be one of {', '.join(LOG_LEVELS)}", source)
+
     devices = data.get("devices", {})
     tool_names: list[str] | None = None
     if not isinstance(devices, Mapping):
@@ -331,6 +343,7 @@ def parse_config(data: Mapping[str, Any], *, source: str = "") -> Config:
         serial=serial,
         console=console,
         limits=parts["limits"],
+        log=log_cfg,
         security=security,
         voice=voice,
         wyoming=wyoming,
@@ -538,8 +551,10 @@ def with_overrides(
     mqtt: str | None = None,
     node_id: str | None = None,
     model: str | None = None,
+    log_level: str | None = None,
 ) -> Config:
-    """Apply ``needled run`` flags (``--mqtt HOST:PORT``, ``--node-id``, ``--model``)."""
+    """Apply ``needled run`` flags (``--mqtt HOST:PORT``, ``--node-id``, ``--model``,
+    ``--log-level``)."""
     problems = _Problems("")
     m = config.mqtt
     if mqtt:
@@ -562,6 +577,10 @@ def with_overrides(
     cfg = dataclasses.replace(config, mqtt=m)
     if model is not None:
         cfg = dataclasses.replace(cfg, model=dataclasses.replace(cfg.model, path=model))
+    if log_level is not None:
+        if log_level.lower() not in LOG_LEVELS:
+            raise ConfigError("--log-level", f"must be one of {', '.join(LOG_LEVELS)}")
+        cfg = dataclasses.replace(cfg, log=LogConfig(level=log_level.lower()))
     return cfg
 
 
@@ -592,6 +611,7 @@ def load_run_config(
     mqtt: str | None = None,
     node_id: str | None = None,
     model: str | None = None,
+    log_level: str | None = None,
     check_model: bool = True,
 ) -> Config:
     """Everything ``needled run`` relies on, checked at once: the file (:func:`load_config`),
@@ -609,7 +629,9 @@ def load_run_config(
     except ConfigError as exc:
         problems.extend(exc)
     try:
-        config = with_overrides(config or Config(), mqtt=mqtt, node_id=node_id, model=model)
+        config = with_overrides(
+            config or Config(), mqtt=mqtt, node_id=node_id, model=model, log_level=log_level
+        )
     except ConfigError as exc:
         problems.extend(exc)
     if check_model and config is not None and not problems.items and (why := model_problem(config)):

@@ -21,6 +21,7 @@ from typing import Any
 
 from agent.config import EX_CONFIG, Config, ConfigError, load_config
 from agent.errors import CactError
+from agent.logsetup import setup_logging
 from agent.pipeline import CompleterFactory, Pipeline
 
 log = logging.getLogger("needled")
@@ -82,29 +83,6 @@ class Notifier:
         if pid and pid.isdigit() and int(pid) != os.getpid():
             return None
         return int(usec) / 2e6
-
-
-# --- logging ------------------------------------------------------------------------------------
-
-
-def setup_logging(level: int = logging.INFO) -> None:
-    """journald when started by systemd (``JOURNAL_STREAM`` set), else stderr."""
-    root = logging.getLogger()
-    if root.handlers:
-        return  # the CLI or a test already chose
-    handler: logging.Handler | None = None
-    if os.environ.get("JOURNAL_STREAM"):
-        try:
-            from systemd.journal import JournalHandler
-
-            handler = JournalHandler(SYSLOG_IDENTIFIER="needled")
-        except ImportError:
-            handler = None
-    if handler is None:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root.addHandler(handler)
-    root.setLevel(level)
 
 
 def rss_mb(pid: int | str = "self") -> float | None:

@@ -10,16 +10,21 @@ import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GOLDEN = Path(os.environ.get("NEEDLED_GOLDEN", ROOT.parent / "shared" / "golden"))
+# The golden vectors ship with the repository (tests/data/golden/README.md says what each file
+# is); NEEDLED_GOLDEN points the tests at another copy of the same files.
+GOLDEN = Path(os.environ.get("NEEDLED_GOLDEN", ROOT / "tests" / "data" / "golden"))
+# The release geometry's vectors, cut to the first three layers (the file is the vendor's
+# release.cact sliced, byte for byte, with `needled slice`; the hidden states are its first rows).
+RELEASE = "release_3layers"
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
     # The golden vectors decide whether the numerics are right; a run without them proves
     # nothing, so refuse to start rather than skip.
-    if not (GOLDEN / "tiny.cact").exists():
+    if not (GOLDEN / "tiny.cact").exists() or not (GOLDEN / f"{RELEASE}.cact").exists():
         raise pytest.UsageError(
-            f"golden vectors not found at {GOLDEN}; check out ../shared beside the repository "
-            "or set NEEDLED_GOLDEN"
+            f"golden vectors not found at {GOLDEN} (tiny.cact, {RELEASE}.cact); unset "
+            "NEEDLED_GOLDEN to use the copy in tests/data/golden"
         )
 
 
@@ -48,7 +53,7 @@ def tiny_cact():
 def release_cact():
     from agent.cact import read_cact
 
-    return read_cact(GOLDEN / "release.cact")
+    return read_cact(GOLDEN / f"{RELEASE}.cact")
 
 
 @pytest.fixture(scope="session")

@@ -105,14 +105,14 @@ def test_bundled_model_serves_mqtt_commands(tmp_path, broker) -> None:
 
 
 @pytest.mark.slow
-def test_release_geometry_daemon_rss_after_1000_commands(tmp_path, broker, golden_dir) -> None:
-    """`needled run` on a release-geometry model (the golden `release.cact`: 27 layers, d 512,
-    vocab 8192, both probe heads; random weights, so the calls are arbitrary) serves 1,000
+def test_release_geometry_daemon_rss_after_1000_commands(tmp_path, broker, release_model) -> None:
+    """`needled run` on a release-geometry model (`make-model --geometry release`: 27 layers,
+    d 512, vocab 8192, both probe heads; random weights, so the calls are arbitrary) serves 1,000
     commands over MQTT, a hub's worth in flight at a time, and its total RSS, as `needled
     selftest` reports it, stays within the 64 MB budget of issue 5."""
     node = "mem"
     data = config_dict(
-        model={"path": str(golden_dir / "release.cact"), "max_new_tokens": 24},
+        model={"path": str(release_model), "max_new_tokens": 24},
         mqtt={"enabled": True, "port": broker.port, "node_id": node, "discovery": False},
     )
     with served(tmp_path, data) as proc:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import socket
@@ -16,7 +15,7 @@ from pathlib import Path
 import pytest
 from daemon_fixtures import ROOT, config_dict, to_toml
 
-from agent.daemon import Notifier, _builtin_notify, setup_logging
+from agent.daemon import Notifier, _builtin_notify
 
 
 class NotifySocket:
@@ -91,23 +90,6 @@ def test_watchdog_interval(monkeypatch) -> None:
     assert Notifier.watchdog_interval() is None
     monkeypatch.delenv("WATCHDOG_USEC")
     assert Notifier.watchdog_interval() is None
-
-
-def test_journald_when_journal_stream_is_set(monkeypatch) -> None:
-    journal = pytest.importorskip("systemd.journal")
-    root = logging.getLogger()
-    saved = root.handlers[:]
-    root.handlers = []
-    try:
-        monkeypatch.setenv("JOURNAL_STREAM", "8:12345")
-        setup_logging()
-        assert isinstance(root.handlers[0], journal.JournalHandler)
-        root.handlers = []
-        monkeypatch.delenv("JOURNAL_STREAM")
-        setup_logging()
-        assert isinstance(root.handlers[0], logging.StreamHandler)
-    finally:
-        root.handlers = saved
 
 
 def test_daemon_lifecycle_ready_watchdog_reload_stop(tmp_path: Path) -> None:

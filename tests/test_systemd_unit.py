@@ -43,6 +43,21 @@ def test_required_settings() -> None:
     assert s["ExecStart"][0].split()[1] == "run"
 
 
+def test_config_errors_are_not_restarted() -> None:
+    # `needled run` exits 78 (EX_CONFIG) on a bad config: a restart loop cannot fix that
+    assert "78" in " ".join(settings()["RestartPreventExitStatus"]).split()
+
+
+def test_gpio_works_inside_the_sandbox() -> None:
+    s = settings()
+    # gpiozero reads /proc/cpuinfo and /proc/device-tree to identify the board
+    assert s.get("ProcSubset", ["all"]) == ["all"]
+    assert s["ProtectProc"] == ["invisible"]
+    # lgpio writes its pipes into the working directory: it must be the writable state directory
+    assert s["WorkingDirectory"] == ["%S/needled"]
+    assert s["StateDirectory"] == ["needled"] and s["ProtectSystem"] == ["strict"]
+
+
 @pytest.fixture
 def analyze() -> str:
     tool = shutil.which("systemd-analyze")

@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import GOLDEN as CONF_GOLDEN
+from conftest import RELEASE
 
 from agent.cact import CQ, Geometry, parse, read_cact
 from agent.reference import ReferenceModel
@@ -85,9 +86,18 @@ def test_torch_matches_golden_tiny() -> None:
 
 
 @needs_torch
-@pytest.mark.slow
-def test_torch_matches_golden_release() -> None:
-    _check_golden("release")
+def test_torch_matches_golden_release_geometry() -> None:
+    # the release geometry's first three layers (engram site 2 included): the vendor's hidden
+    # states after each layer, and the export is the file byte for byte
+    cf, z = _golden(RELEASE)
+    m = Needle.from_cact(cf)
+    P = int(z["prompt_len"])
+    ids = torch.from_numpy(z["tokens"][:P].astype(np.int64))
+    with torch.no_grad():
+        hidden = torch.stack(m(ids).hidden)[:, 0].numpy()
+    assert hidden.shape == z["hidden"].shape
+    assert _rel(hidden, z["hidden"]) <= 1e-4
+    assert m.rewrite(cf) == bytes(cf.buffer)
 
 
 @needs_torch
