@@ -6,6 +6,10 @@ the training report `<model>.report.json`, under ``"trained_on"``::
     {"kinds": ["simulated_lights", ...], "max_tools": 8, "max_enum_values": 10,
      "param_types": ["enum", "integer", "number", "boolean"], "general_schemas": true}
 
+A model trained for one home alone also lists that home's exact tool schemas under
+``"only_tools"``: it has learned those names as the only valid values, so any other tool (a
+renamed room, another device) is outside its training however familiar its shape.
+
 ``kinds`` are the device kinds whose tools were in the training homes; ``general_schemas`` says
 the training also had tool sets from random schemas, so a tool of another kind is still familiar
 when its shape (tool count, enum sizes, parameter types) is within the other bounds. A parameter's
@@ -34,6 +38,12 @@ class TrainedOn:
     max_enum_values: int | None = None
     param_types: frozenset[str] | None = None
     general_schemas: bool = False
+    only_tools: frozenset[str] | None = None  # canonical JSON of each schema (single-home model)
+
+
+def canonical_tool(schema: Mapping[str, Any]) -> str:
+    """A schema as one string that ignores key order (how ``only_tools`` are compared)."""
+    return json.dumps(schema, sort_keys=True, ensure_ascii=False)
 
 
 @dataclass(frozen=True)
@@ -87,7 +97,13 @@ def _parse(raw: Mapping[str, Any]) -> TrainedOn:
     general = raw.get("general_schemas", False)
     if not isinstance(general, bool):
         raise ValueError("general_schemas must be true or false")
+    only = raw.get("only_tools")
+    if only is not None and (
+        not isinstance(only, list) or not all(isinstance(t, Mapping) for t in only)
+    ):
+        raise ValueError("only_tools must be a list of tool schemas")
     return TrainedOn(
+        only_tools=None if only is None else frozenset(canonical_tool(t) for t in only),
         kinds=names("kinds"),
         max_tools=count("max_tools"),
         max_enum_values=count("max_enum_values"),
@@ -142,6 +158,13 @@ def coverage_problems(trained: TrainedOn, tools: Sequence[ConfiguredTool]) -> li
             f"{trained.max_tools} at once"
         )
     for tool in tools:
+        if trained.only_tools is not None and canonical_tool(tool.schema) not in trained.only_tools:
+            out.append(
+                f"tool {tool.schema.get('name', '?')} (devices.{tool.device}) is not one the "
+                "model was trained on: it was trained for one home's exact tools and refuses "
+                "names it has not seen"
+            )
+            continue
         shape = _shape_problems(tool, trained)
         out.extend(shape)
         known = trained.kinds is None or tool.kind in trained.kinds

@@ -154,3 +154,21 @@ def test_daemon_factory_logs_each_warning_at_start(tmp_path: Path, caplog) -> No
         assert FIX in msgs[0].getMessage()
     finally:
         getattr(completer, "close", lambda: None)()
+
+
+def test_single_home_model_warns_for_any_other_tool(tmp_path: Path) -> None:
+    """The bundled demo model knows the demo home's exact tools: those pass, a renamed room
+    is outside its training (it would be refused), and the warning says so with the fix."""
+    from agent.coverage import ConfiguredTool, coverage_problems
+    from agent.train.synth import tools_from_config
+
+    demo = ROOT / "agent" / "models" / "demo.cact"
+    trained, why = read_trained_on(demo)
+    assert trained is not None and trained.only_tools is not None, why
+    tools = tools_from_config(None)
+    same = [ConfiguredTool(f"d{i}", "k", t) for i, t in enumerate(tools)]
+    assert coverage_problems(trained, same) == []
+    other = json.loads(json.dumps(tools[0]))
+    other["parameters"]["properties"]["room"]["enum"] = ["office"]
+    out = coverage_problems(trained, [ConfiguredTool("lights", "simulated_lights", other)])
+    assert len(out) == 1 and "trained for one home's exact tools" in out[0]

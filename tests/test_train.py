@@ -553,7 +553,7 @@ def test_train_config_adapts_the_bundled_model(tmp_path: Path) -> None:
     import tomllib
 
     devices = tomllib.loads(home.read_text())["devices"]
-    rows = home_rows(devices, rep["trained_on"]["tools"], 80, 0)
+    rows = home_rows(devices, rep["trained_on"]["adapted_to"], 80, 0)
     notes = [r for r in rows if r["answers"] and r["answers"][0]["name"] == "jot_down"]
     # The log kind's templates: the note is the user's own words, copied into the call.
     assert notes and all(r["answers"][0]["arguments"]["message"] in r["query"] for r in notes)

@@ -114,9 +114,16 @@ def adapt(
         # The adapted model read the base's training plus this home: keep the record the
         # start-up check reads, and add this home's tools and kinds to it.
         trained_on = json.loads(base_report.read_text()).get("trained_on")
-        if trained_on:
+        if trained_on and "only_tools" in trained_on:
+            # a single-home base now knows this home's tools as well
+            report["trained_on"] = {
+                **trained_on,
+                "only_tools": trained_on["only_tools"] + tools,
+                "max_tools": max(trained_on.get("max_tools", 0), len(tools)),
+            }
+        elif trained_on:
             kinds = set(trained_on.get("kinds", []))
             kinds |= {d.get("kind") for d in (devices or {}).values() if d.get("kind")}
-            report["trained_on"] = {**trained_on, "kinds": sorted(kinds), "tools": tools}
+            report["trained_on"] = {**trained_on, "kinds": sorted(kinds), "adapted_to": tools}
     Path(str(out) + ".report.json").write_text(json.dumps(report, indent=2) + "\n")
     return report

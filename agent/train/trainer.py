@@ -317,6 +317,9 @@ def train(
         "threads": cfg.threads,
         "loss_curve": str(png),
     }
+    if trained_on is None and tools is not None:
+        # one home only: its exact tools are what the model knows (agent/coverage.py)
+        trained_on = {"only_tools": [dict(t) for t in tools], "max_tools": len(tools)}
     if trained_on is not None:
         report["trained_on"] = trained_on
     Path(str(out) + ".report.json").write_text(json.dumps(report, indent=2) + "\n")
