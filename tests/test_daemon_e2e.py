@@ -37,13 +37,16 @@ def start(cfg_path: Path, notify: str, *extra: str) -> subprocess.Popen[bytes]:
     env = dict(os.environ, NOTIFY_SOCKET=notify, PYTHONPATH=str(ROOT))
     for k in ("WATCHDOG_USEC", "WATCHDOG_PID", "JOURNAL_STREAM"):
         env.pop(k, None)
-    return subprocess.Popen(
-        [sys.executable, "-m", "agent.cli", "run", "--config", str(cfg_path), *extra],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    # The log goes to a file, not a pipe: nobody reads a pipe while the daemon serves, and at
+    # info level a thousand commands fill its buffer and block the daemon's next log write.
+    with open(cfg_path.with_suffix(".stderr"), "wb") as err:
+        return subprocess.Popen(
+            [sys.executable, "-m", "agent.cli", "run", "--config", str(cfg_path), *extra],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+        )
 
 
 @contextlib.contextmanager
@@ -59,7 +62,7 @@ def served(tmp_path: Path, data: dict) -> Iterator[subprocess.Popen[bytes]]:
         yield proc
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(30) == 0
-        err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+        err = cfg.with_suffix(".stderr").read_text(errors="replace")
         assert "Error in sys.excepthook" not in err, err[-2000:]
     finally:
         if proc.poll() is None:
