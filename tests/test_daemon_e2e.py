@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import drop_page_cache
 from daemon_fixtures import (  # noqa: F401 - fixture "broker"
     MqttClient,
     broker_fixture,
@@ -120,12 +121,7 @@ def release_shaped_model(tmp_path_factory, golden_dir) -> Path:
     blob = tokenizer_blob_from_sentencepiece((golden_dir / "tok8192.model").read_bytes())
     path = tmp_path_factory.mktemp("models") / "release_tok8192.cact"
     write_file(path, build_cact(RELEASE, random_tensors(RELEASE, 7), blob, SCHEME))
-    # A file just written sits in the page cache in large folios, which the daemon's mapping
-    # then counts 2 MB at a time (FilePmdMapped, about 2.5 MB more RSS here); an installed model
-    # is read back from disk. Drop the written pages so the daemon reads it as it would there.
-    with open(path, "rb") as f:
-        os.fsync(f.fileno())
-        os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    drop_page_cache(path)  # read back as an installed model is, not from large folios
     return path
 
 
