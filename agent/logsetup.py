@@ -15,7 +15,8 @@ LEVELS = {
     "critical": logging.CRITICAL,
 }
 
-STDERR_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
+# no time stamp: the journal (or whatever collects stderr) adds its own
+STDERR_FORMAT = "%(levelname)s %(name)s: %(message)s"
 
 
 def parse_level(name: str) -> int:
