@@ -18,7 +18,6 @@ from agent.topics import string_problem, topic_problem
 
 DEFAULT_CONFIG_NAME = "default.toml"
 # the project's home page (Home Assistant links it as the device's support URL by default)
-PROJECT_URL = "https://github.com/needled/needled"
 
 
 # sysexits.h EX_CONFIG: `needled run` and `needled check-config` exit with it for a config error,
@@ -100,8 +99,9 @@ class MqttConfig:
     reconnect_max: int = 60
     discovery: bool = True
     discovery_prefix: str = "homeassistant"
-    # shown by Home Assistant as the support link of the discovered device (origin "url")
-    discovery_url: str = PROJECT_URL
+    # shown by Home Assistant as the support link of the discovered device (origin "url"); no
+    # default: a link nobody checked would send users to whoever owns that address
+    discovery_url: str = ""
     hermes: bool = False
     hermes_execute: bool = False  # Rhasspy handles intents itself; only recognise by default
     hermes_site_ids: tuple[str, ...] = ()  # serve queries from these sites only; empty: all

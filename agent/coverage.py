@@ -191,9 +191,15 @@ def coverage_warnings(
 ) -> list[str]:
     """The start-up warnings for serving ``tool_schemas`` (one per device table of ``devices``,
     in the same order, as the registry builds them) with ``model``; each names the fix."""
+    schemas = list(tool_schemas)
+    tables = list(devices.items())
+    if len(tables) != len(schemas):
+        # tools that do not come one per device table (a caller's own list): their kinds are
+        # unknown, but their shapes can still be checked
+        tables = [(str(s.get("name", "?")), {}) for s in schemas]
     tools = [
         ConfiguredTool(name, str(table.get("kind", "?")), schema)
-        for (name, table), schema in zip(devices.items(), tool_schemas, strict=True)
+        for (name, table), schema in zip(tables, schemas, strict=True)
     ]
     hint = fix_hint(config_path)
     trained, why = read_trained_on(model)

@@ -172,3 +172,17 @@ def test_single_home_model_warns_for_any_other_tool(tmp_path: Path) -> None:
     other["parameters"]["properties"]["room"]["enum"] = ["office"]
     out = coverage_problems(trained, [ConfiguredTool("lights", "simulated_lights", other)])
     assert len(out) == 1 and "trained for one home's exact tools" in out[0]
+
+
+def test_tools_not_one_per_device_table_are_still_checked() -> None:
+    """A caller may serve its own tool list rather than the config's devices: the check must
+    not fail (it runs in the daemon's completer factory); shapes are still checked."""
+    cfg = load_config(None)
+    free_text = {
+        "name": "note",
+        "parameters": {"type": "object", "properties": {"text": {"type": "string"}}},
+    }
+    out = coverage_warnings(
+        ROOT / "agent" / "models" / "demo.cact", cfg.devices, [free_text], config_path=None
+    )
+    assert len(out) == 1 and "note" in out[0]

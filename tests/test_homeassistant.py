@@ -21,7 +21,7 @@ from daemon_fixtures import (
     wait_for,
 )
 
-from agent.config import PROJECT_URL, ConfigError
+from agent.config import ConfigError
 
 pytestmark = pytest.mark.mqtt
 
@@ -111,7 +111,8 @@ def discovery(port: int, node: str, prefix: str = "homeassistant") -> dict[str, 
 
 
 def test_home_assistant_discovery(broker: Broker, mqtt_config: Any) -> None:
-    cfg = mqtt_config()
+    url = "https://support.example.com/needled"
+    cfg = mqtt_config(mqtt={"discovery_url": url})
     node = cfg.mqtt.node_id
     base = f"needled/{node}"
     disc = f"homeassistant/device/needled_{node}/config"
@@ -126,7 +127,7 @@ def test_home_assistant_discovery(broker: Broker, mqtt_config: Any) -> None:
         assert msg.retain
         payload = json.loads(msg.payload)
         jsonschema.validate(payload, HA_DEVICE_DISCOVERY_SCHEMA)
-        assert payload["o"] == {"name": "needled", "sw": "0.1.0", "url": PROJECT_URL}
+        assert payload["o"] == {"name": "needled", "sw": "0.1.0", "url": url}
         cmps = payload["cmps"]
         text = [c for c in cmps.values() if c["p"] == "text"]
         assert len(text) == 1 and text[0]["command_topic"] == f"{base}/command"
