@@ -884,19 +884,3 @@ def test_zigbee2mqtt_whites_go_out_as_color_temp_with_transition(
             "state": "ON",
         }
         assert bridge.lights["kitchen_ceiling"]["color_temp"] == 250
-
-
-def test_the_bundled_config_examples_of_mqtt_devices_are_valid() -> None:
-    import tomllib
-
-    from agent.config import default_config_text, parse_config
-
-    text = default_config_text()
-    examples = text[text.index("# Real devices over MQTT") :].splitlines()[3:]
-    assert all(line.startswith("#") for line in examples)
-    uncommented = "\n".join(line[2:] for line in examples)
-    data = tomllib.loads(text)
-    del data["devices"]["lights"]  # as the comment says: set_light moves to the zigbee lights
-    data["devices"].update(tomllib.loads(uncommented)["devices"])
-    cfg = parse_config(data)  # builds every handler: the examples are valid as written
-    assert {"zigbee", "plugs", "dimmers"} <= set(cfg.devices)

@@ -15,6 +15,7 @@ import dataclasses
 import json
 import os
 import platform
+import re
 import signal
 import socket
 import statistics
@@ -155,7 +156,8 @@ def measure_daemon_rss(model: str | None, rounds: int) -> dict[str, Any]:
     if model:
         lines.insert(0, f"[model]\npath = {json.dumps(str(Path(model).resolve()))}")
     default = (Path(__file__).resolve().parent.parent / "data" / "default.toml").read_text()
-    devices = default[default.index("[devices.") :]
+    # the first device table (a comment above the tables also mentions "[devices.NAME]")
+    devices = default[re.search(r"^\[devices\.", default, re.M).start() :]
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp) / "voice.toml"
         cfg.write_text("\n\n".join(lines) + "\n\n" + devices)
