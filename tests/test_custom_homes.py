@@ -16,7 +16,12 @@ import pytest
 
 from agent.train.synth import tools_from_config
 from devices import build_registry
-from devices.registry import validate
+from tests.case_checks import (
+    check_answers,
+    check_invalid,
+    check_unsupported,
+    enum_values,
+)
 
 DATA = Path(__file__).resolve().parent / "data"
 HOMES = DATA / "custom_homes"
@@ -42,23 +47,6 @@ def _devices(home: str) -> dict[str, dict[str, Any]]:
 
 def _log_tools(home: str) -> set[str]:
     return {t.get("tool", "log_message") for t in _devices(home).values() if t["kind"] == "log"}
-
-
-def _param(tools: list[dict[str, Any]], tool: str, param: str) -> dict[str, Any]:
-    by_name = {t["name"]: t for t in tools}
-    assert tool in by_name, f"no tool {tool!r}"
-    props = by_name[tool]["parameters"]["properties"]
-    assert param in props, f"{tool} has no parameter {param!r}"
-    return props[param]
-
-
-def _enum_values(tools: list[dict[str, Any]]) -> set[str]:
-    return {
-        str(v).casefold()
-        for t in tools
-        for p in t["parameters"]["properties"].values()
-        for v in p.get("enum", ())
-    }
 
 
 def test_at_least_two_homes() -> None:
@@ -113,14 +101,7 @@ def test_tools_are_the_configs_tools(home: str) -> None:
 
 
 def test_answers_validate_against_their_tools() -> None:
-    for r in ALL:
-        want = {"positive": 1, "two_actions": 2}.get(r["category"], 0)
-        assert len(r["answers"]) == want, r["query"]
-        tools = {t["name"]: t for t in r["tools"]}
-        for call in r["answers"]:
-            assert call["name"] in tools, (r["query"], call)
-            problems = validate(call["arguments"], tools[call["name"]]["parameters"])
-            assert problems == [], (r["query"], problems)
+    check_answers(ALL)
 
 
 def test_notes_are_the_users_own_words() -> None:
@@ -134,28 +115,11 @@ def test_notes_are_the_users_own_words() -> None:
 
 
 def test_unsupported_names_are_absent_from_the_tools() -> None:
-    for r in (r for r in ALL if r["category"] == "unsupported"):
-        absent = r["absent"]
-        if "=" in absent:
-            where, _, name = absent.partition("=")
-            tool, _, param = where.partition(".")
-            enum = _param(r["tools"], tool, param)["enum"]
-            assert name.casefold() not in {str(v).casefold() for v in enum}, r["query"]
-        else:
-            name = absent
-            assert name.casefold() not in _enum_values(r["tools"]), r["query"]
-            assert name not in {t["name"] for t in r["tools"]}, r["query"]
-        assert name.casefold() in r["query"].casefold(), r["query"]
+    check_unsupported(ALL)
 
 
 def test_invalid_numbers_are_out_of_range() -> None:
-    for r in (r for r in ALL if r["category"] == "invalid"):
-        bad = r["out_of_range"]
-        schema = _param(r["tools"], bad["name"], bad["param"])
-        assert schema["type"] in ("integer", "number")
-        value = bad["value"]
-        assert value < schema["minimum"] or value > schema["maximum"], r["query"]
-        assert str(value) in r["query"], r["query"]
+    check_invalid(ALL)
 
 
 def test_names_are_listed_and_unseen_by_heldout_and_demo_homes() -> None:
@@ -168,7 +132,7 @@ def test_names_are_listed_and_unseen_by_heldout_and_demo_homes() -> None:
                     assert v.lower() in names, (r["home"], v)
     heldout = set(json.loads(HELDOUT_NAMES.read_text(encoding="utf-8")))
     assert "study" in heldout and not heldout & set(names)
-    demo = _enum_values(tools_from_config())
+    demo = enum_values(tools_from_config())
     assert "kitchen" in demo and not demo & set(names)
 
 

@@ -13,7 +13,12 @@ from typing import Any
 import pytest
 
 from agent.train.synth import tools_from_config
-from devices.registry import validate
+from tests.case_checks import (
+    check_answers,
+    check_invalid,
+    check_unsupported,
+    enum_values,
+)
 
 DATA = Path(__file__).resolve().parent / "data"
 CASES = DATA / "heldout_homes.jsonl"
@@ -41,23 +46,6 @@ def _maker() -> Any:
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
-
-
-def _param(tools: list[dict[str, Any]], tool: str, param: str) -> dict[str, Any]:
-    by_name = {t["name"]: t for t in tools}
-    assert tool in by_name, f"no tool {tool!r}"
-    props = by_name[tool]["parameters"]["properties"]
-    assert param in props, f"{tool} has no parameter {param!r}"
-    return props[param]
-
-
-def _enum_values(tools: list[dict[str, Any]]) -> set[str]:
-    return {
-        str(v).casefold()
-        for t in tools
-        for p in t["parameters"]["properties"].values()
-        for v in p.get("enum", ())
-    }
 
 
 def test_counts_per_category_and_home() -> None:
@@ -90,45 +78,21 @@ def test_tools_are_the_configs_tools(home: str) -> None:
 
 
 def test_answers_validate_against_their_tools() -> None:
-    for r in ROWS:
-        want = {"positive": 1, "two_actions": 2}.get(r["category"], 0)
-        assert len(r["answers"]) == want, r["query"]
-        tools = {t["name"]: t for t in r["tools"]}
-        for call in r["answers"]:
-            assert call["name"] in tools, (r["query"], call)
-            problems = validate(call["arguments"], tools[call["name"]]["parameters"])
-            assert problems == [], (r["query"], problems)
+    check_answers(ROWS)
 
 
 def test_unsupported_names_are_absent_from_the_tools() -> None:
-    for r in (r for r in ROWS if r["category"] == "unsupported"):
-        absent = r["absent"]
-        if "=" in absent:
-            where, _, name = absent.partition("=")
-            tool, _, param = where.partition(".")
-            enum = _param(r["tools"], tool, param)["enum"]
-            assert name.casefold() not in {str(v).casefold() for v in enum}, r["query"]
-        else:
-            name = absent
-            assert name.casefold() not in _enum_values(r["tools"]), r["query"]
-            assert name not in {t["name"] for t in r["tools"]}, r["query"]
-        assert name.casefold() in r["query"].casefold(), r["query"]
+    check_unsupported(ROWS)
 
 
 def test_invalid_numbers_are_out_of_range() -> None:
-    for r in (r for r in ROWS if r["category"] == "invalid"):
-        bad = r["out_of_range"]
-        schema = _param(r["tools"], bad["name"], bad["param"])
-        assert schema["type"] in ("integer", "number")
-        value = bad["value"]
-        assert value < schema["minimum"] or value > schema["maximum"], r["query"]
-        assert str(value) in r["query"], r["query"]
+    check_invalid(ROWS)
 
 
 def test_names_file_lists_every_chosen_name_and_no_demo_name() -> None:
     names = json.loads(NAMES.read_text(encoding="utf-8"))
     assert names == sorted(set(names)) and all(n == n.lower() for n in names)
-    in_tools = set().union(*(_enum_values(r["tools"]) for r in ROWS))
+    in_tools = set().union(*(enum_values(r["tools"]) for r in ROWS))
     assert set(names) <= in_tools
     # every room and device label of every home is listed
     for r in ROWS:
@@ -138,7 +102,7 @@ def test_names_file_lists_every_chosen_name_and_no_demo_name() -> None:
                     assert v.lower() in names, (r["home"], v)
     # the bundled demo home is in training, so none of its names (rooms, colours, speeds) may
     # be held out
-    demo = _enum_values(tools_from_config())
+    demo = enum_values(tools_from_config())
     assert "kitchen" in demo and not demo & set(names)
 
 

@@ -1,0 +1,70 @@
+"""Checks shared by the hand-written case files (held-out homes, custom homes): every answer a
+valid call of its own tools, and each refusal what its category says it is."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from devices.registry import validate
+
+Row = dict[str, Any]
+
+
+def param(tools: list[Row], tool: str, name: str) -> Row:
+    """The schema of parameter `name` of `tool` (asserting both exist)."""
+    by_name = {t["name"]: t for t in tools}
+    assert tool in by_name, f"no tool {tool!r}"
+    props = by_name[tool]["parameters"]["properties"]
+    assert name in props, f"{tool} has no parameter {name!r}"
+    return props[name]
+
+
+def enum_values(tools: list[Row]) -> set[str]:
+    """Every enum value of every tool, casefolded."""
+    return {
+        str(v).casefold()
+        for t in tools
+        for p in t["parameters"]["properties"].values()
+        for v in p.get("enum", ())
+    }
+
+
+def check_answers(rows: Iterable[Row]) -> None:
+    """One call for a positive case, two for two actions, none for a refusal; each valid."""
+    for r in rows:
+        want = {"positive": 1, "two_actions": 2}.get(r["category"], 0)
+        assert len(r["answers"]) == want, r["query"]
+        tools = {t["name"]: t for t in r["tools"]}
+        for call in r["answers"]:
+            assert call["name"] in tools, (r["query"], call)
+            problems = validate(call["arguments"], tools[call["name"]]["parameters"])
+            assert problems == [], (r["query"], problems)
+
+
+def check_unsupported(rows: Iterable[Row]) -> None:
+    """An unsupported case names (in its query) a value its tools lack: `absent` is the name,
+    or `tool.param=name` for a value one parameter lacks."""
+    for r in (r for r in rows if r["category"] == "unsupported"):
+        absent = r["absent"]
+        if "=" in absent:
+            where, _, name = absent.partition("=")
+            tool, _, pname = where.partition(".")
+            enum = param(r["tools"], tool, pname)["enum"]
+            assert name.casefold() not in {str(v).casefold() for v in enum}, r["query"]
+        else:
+            name = absent
+            assert name.casefold() not in enum_values(r["tools"]), r["query"]
+            assert name not in {t["name"] for t in r["tools"]}, r["query"]
+        assert name.casefold() in r["query"].casefold(), r["query"]
+
+
+def check_invalid(rows: Iterable[Row]) -> None:
+    """An invalid case says a number outside its parameter's range."""
+    for r in (r for r in rows if r["category"] == "invalid"):
+        bad = r["out_of_range"]
+        schema = param(r["tools"], bad["name"], bad["param"])
+        assert schema["type"] in ("integer", "number")
+        value = bad["value"]
+        assert value < schema["minimum"] or value > schema["maximum"], r["query"]
+        assert str(value) in r["query"], r["query"]
