@@ -431,24 +431,37 @@ def _check_devices(
     """Tool names of the devices; None when some device is wrong (its problems are added)."""
     # Building the handlers is the validation: each kind parses its own table, and nothing
     # touches hardware until Registry.open(). Each device is built on its own, so that every
-    # wrong device is reported, each with its first problem.
+    # wrong device is reported, each with all its bad keys.
     from devices import MQTT_KINDS, DeviceConfigError, SchemaError, build_registry
+    from devices.registry import collect_problems
 
     ok = True
     for name, table in devices.items():
-        # Values no device kind accepts are found in every key at once; the kind's own checks
-        # then report the first other problem of each device.
+        # Values no device kind accepts are found in every key at once; the kind's own reads
+        # then record every other bad key of the device (collect_problems).
         seen = _scan_values(f"devices.{name}", table, problems)
         ok = ok and not seen
-        try:
-            build_registry({name: table})
-        except DeviceConfigError as exc:
-            if exc.key not in seen:
-                problems.add(exc.key, exc.message)
+        with collect_problems() as found:
+            try:
+                build_registry({name: table})
+                raised: Exception | None = None
+            except (DeviceConfigError, SchemaError, TypeError, ValueError) as exc:
+                raised = exc
+        for p in found:
+            if p.key not in seen:
+                problems.add(p.key, p.message)
+        if found:
+            # a check across keys that failed after a stand-in value is no news of its own
             ok = False
-        except SchemaError as exc:
-            problems.add(f"devices.{name}", str(exc))
+        elif isinstance(raised, DeviceConfigError):
+            if raised.key not in seen:
+                problems.add(raised.key, raised.message)
             ok = False
+        elif isinstance(raised, SchemaError):
+            problems.add(f"devices.{name}", str(raised))
+            ok = False
+        elif raised is not None:
+            raise raised
         else:
             if table.get("kind") in MQTT_KINDS and not mqtt_enabled:
                 problems.add(f"devices.{name}.kind", "needs mqtt.enabled = true")

@@ -9,6 +9,8 @@ here and anything else in a schema is rejected when the handler is registered.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import inspect
 import logging
 import math
@@ -16,7 +18,7 @@ import re
 import threading
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -376,6 +378,51 @@ class MqttLink(Protocol):
     def subscribe(self, topic: str, callback: Callable[[str, bytes], None]) -> None: ...
 
 
+_collector: contextvars.ContextVar[list[DeviceConfigError] | None] = contextvars.ContextVar(
+    "needled_device_problems", default=None
+)
+
+
+@contextlib.contextmanager
+def collect_problems() -> Iterator[list[DeviceConfigError]]:
+    """While active, :class:`Options` records each bad key of a device table (and goes on with a
+    stand-in value) instead of raising at the first, so a config check can name them all."""
+    found: list[DeviceConfigError] = []
+    token = _collector.set(found)
+    try:
+        yield found
+    finally:
+        _collector.reset(token)
+
+
+def _recorded(fallback: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Run a reader; while problems are collected, record its error and return a stand-in."""
+
+    def deco(read: Callable[..., Any]) -> Callable[..., Any]:
+        def wrapper(self: Options, *args: Any, **kw: Any) -> Any:
+            try:
+                return read(self, *args, **kw)
+            except DeviceConfigError as exc:
+                found = _collector.get()
+                if found is None:
+                    raise
+                found.append(exc)
+                return fallback(*args, **kw)
+
+        wrapper.__name__ = read.__name__
+        wrapper.__doc__ = read.__doc__
+        return wrapper
+
+    return deco
+
+
+def _default_or(value: Any) -> Callable[..., Any]:
+    def pick(_name: str, default: Any = None, *_a: Any) -> Any:
+        return value if default is None else default
+
+    return pick
+
+
 class Options:
     """Typed reads from one device table; every error names the full config key."""
 
@@ -383,9 +430,11 @@ class Options:
         self.key = key
         self.table = table
         unknown = set(table) - set(known) - {"kind", "tool", "description"}
-        if unknown:
-            name = sorted(unknown)[0]
-            raise DeviceConfigError(f"{key}.{name}", "unknown key")
+        found = _collector.get()
+        for name in sorted(unknown):
+            if found is None:
+                raise DeviceConfigError(f"{key}.{name}", "unknown key")
+            found.append(DeviceConfigError(f"{key}.{name}", "unknown key"))
 
     def _get(self, name: str, default: Any) -> Any:
         if name not in self.table:
@@ -394,6 +443,7 @@ class Options:
             return default
         return self.table[name]
 
+    @_recorded(_default_or("x"))
     def string(self, name: str, default: Any = None) -> Any:
         v = self._get(name, _REQUIRED if default is None else default)
         if not isinstance(v, str) or not v:
@@ -401,6 +451,7 @@ class Options:
         _check_text(f"{self.key}.{name}", v)
         return v
 
+    @_recorded(_default_or(["x"]))
     def strings(self, name: str, default: Any = None) -> list[str]:
         v = self._get(name, _REQUIRED if default is None else default)
         if not isinstance(v, list) or not v or not all(isinstance(x, str) and x for x in v):
@@ -411,18 +462,21 @@ class Options:
             _check_text(f"{self.key}.{name}[{i}]", x)
         return list(v)
 
+    @_recorded(_default_or(1))
     def number(self, name: str, default: Any = None) -> float:
         v = self._get(name, _REQUIRED if default is None else default)
         if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v):
             raise DeviceConfigError(f"{self.key}.{name}", "must be a finite number")
         return v
 
+    @_recorded(_default_or(False))
     def boolean(self, name: str, default: Any = None) -> bool:
         v = self._get(name, _REQUIRED if default is None else default)
         if not isinstance(v, bool):
             raise DeviceConfigError(f"{self.key}.{name}", "must be true or false")
         return v
 
+    @_recorded(lambda *_a, **_k: {"x": "x"})
     def mapping(self, name: str, value_type: type | tuple[type, ...] = str) -> dict[str, Any]:
         v = self._get(name, _REQUIRED)
         if not isinstance(v, dict) or not v:
@@ -435,12 +489,14 @@ class Options:
                 _check_text(f"{self.key}.{name}.{k}", item)
         return dict(v)
 
+    @_recorded(lambda default: default)
     def tool(self, default: str) -> str:
         name = self.table.get("tool", default)
         if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]{0,63}", name):
             raise DeviceConfigError(f"{self.key}.tool", "must be an identifier")
         return name
 
+    @_recorded(lambda default: default)
     def description(self, default: str) -> str:
         d = self.table.get("description", default)
         if not isinstance(d, str):

@@ -302,3 +302,35 @@ def test_multi_line_descriptions_stay_allowed() -> None:
     with pytest.raises(ConfigError) as e:
         parse_config(config_dict(devices={"fan": {"kind": "simulated_fan", "tool": "f\x00"}}))
     assert e.value.key == "devices.fan.tool"
+
+
+def test_every_bad_key_of_one_device_table_is_reported(tmp_path: Path) -> None:
+    """Within one device table too, check-config names every bad key, not only the first."""
+    p = _write(
+        tmp_path,
+        """
+        [devices.lamps]
+        kind = "simulated_lights"
+        tool = "set_lamp"
+        rooms = "kitchen"
+        colors = [1, 2]
+        bogus = 1
+        [devices.heat]
+        kind = "simulated_thermostat"
+        tool = "set_heat"
+        min_temperature = "cold"
+        max_temperature = "hot"
+        """,
+    )
+    r = needled("check-config", str(p))
+    assert r.returncode == 78 and "Traceback" not in r.stderr, r.stderr
+    for key in (
+        "devices.lamps.rooms",
+        "devices.lamps.colors",
+        "devices.lamps.bogus",
+        "devices.heat.min_temperature",
+        "devices.heat.max_temperature",
+    ):
+        assert f"{key}:" in r.stderr, (key, r.stderr)
+    # the cross-key check (min below max) is not reported on top of the values it could not read
+    assert "must be below" not in r.stderr
