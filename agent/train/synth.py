@@ -55,7 +55,7 @@ import argparse
 import json
 import random
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -406,7 +406,8 @@ class Sample:
     spans: dict[str, str]
 
 
-def _params(tool: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def tool_params(tool: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """A tool schema's (properties, required names)."""
     p = tool.get("parameters") or {}
     return dict(p.get("properties") or {}), list(p.get("required") or [])
 
@@ -441,9 +442,9 @@ class Generator:
 
     def _check_templates(self) -> None:
         for name, lines in self.sf.tools.items():
-            props, _ = _params(self.by_name[name])
+            props, _ = tool_params(self.by_name[name])
             for tree, where in lines:
-                for node in _walk(tree):
+                for node in walk_template(tree):
                     ref = node.name if isinstance(node, Slot | Tag) else None
                     if ref is not None and ref not in props:
                         raise TemplateError(f"{where}: tool {name} has no parameter {ref!r}")
@@ -588,7 +589,7 @@ class Generator:
     def _owner(self, param: str) -> str:
         """The first tool with a parameter `param` (slots in off-topic lines borrow its values)."""
         for t in self.tools:
-            if param in _params(t)[0]:
+            if param in tool_params(t)[0]:
                 return t["name"]
         raise TemplateError(f"slot {{{param}}} names no parameter of any tool")
 
@@ -607,7 +608,7 @@ class Generator:
     # -- calls and contract --------------------------------------------------------------------
     def call(self, tool: str, args: Mapping[str, Any]) -> JsonDict | None:
         """The call for bound arguments, or None where the contract refuses (missing value)."""
-        props, required = _params(self.by_name[tool])
+        props, required = tool_params(self.by_name[tool])
         if any(r not in args for r in required) or (props and not args):
             return None
         ordered = {k: args[k] for k in props if k in args}  # the grammar's key order
@@ -616,7 +617,7 @@ class Generator:
     def _schema_only(self, tool: str, with_all_required: bool = True) -> Sample:
         """A request built from the schema alone (for tools without templates)."""
         t = self.by_name[tool]
-        props, required = _params(t)
+        props, required = tool_params(t)
         words = t["name"].replace("_", " ").replace("-", " ")
         chosen = [p for p in props if p in required] if with_all_required else []
         optional = [p for p in props if p not in required]
@@ -659,7 +660,9 @@ class Generator:
             if self.call(name, s.args) is None:
                 return s
         # Schema-only: a tool with required parameters, named without them.
-        req = [t["name"] for t in self.tools if _params(t)[1] and t["name"] not in self.sf.tools]
+        req = [
+            t["name"] for t in self.tools if tool_params(t)[1] and t["name"] not in self.sf.tools
+        ]
         if req:
             return self._schema_only(self.rng.choice(req), with_all_required=False)
         return None
@@ -668,9 +671,9 @@ class Generator:
         """A request naming a value the tools do not offer (answer [])."""
         cands = []
         for name, lines in self.sf.tools.items():
-            props, _ = _params(self.by_name[name])
+            props, _ = tool_params(self.by_name[name])
             for tree, _w in lines:
-                for node in _walk(tree):
+                for node in walk_template(tree):
                     if isinstance(node, Slot) and self._unknown_forms(name, node.name):
                         cands.append((name, tree, node.name))
         if not cands:
@@ -683,9 +686,9 @@ class Generator:
         would otherwise squeeze it into range, e.g. 150 into 15)."""
         cands = []
         for name, lines in self.sf.tools.items():
-            props, _ = _params(self.by_name[name])
+            props, _ = tool_params(self.by_name[name])
             for tree, _w in lines:
-                for node in _walk(tree):
+                for node in walk_template(tree):
                     if not isinstance(node, Slot) or node.name not in props:
                         continue
                     sch = props[node.name]
@@ -789,16 +792,17 @@ class Generator:
         return out
 
 
-def _walk(node: Any):
+def walk_template(node: Any) -> Iterator[Any]:
+    """Every node of a parsed template, depth first (the node itself first)."""
     yield node
     if isinstance(node, Seq):
         for i in node.items:
-            yield from _walk(i)
+            yield from walk_template(i)
     elif isinstance(node, Alt):
         for o in node.options:
-            yield from _walk(o)
+            yield from walk_template(o)
     elif isinstance(node, Tag) and node.item is not None:
-        yield from _walk(node.item)
+        yield from walk_template(node.item)
 
 
 def _key_args(call: Mapping[str, Any]) -> Any:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import logging
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,8 @@ from agent.train.synth import (
     number_words,
     parse_sentences,
     parse_template,
+    tool_params,
+    walk_template,
 )
 
 log = logging.getLogger("needled.voice.grammar")
@@ -151,7 +153,7 @@ class _Builder:
     # --- tools ----------------------------------------------------------------------------------
 
     def tool_alternatives(self, name: str, tool: Mapping[str, Any]) -> list[str]:
-        props, required = _params(tool)
+        props, required = tool_params(tool)
         lines = self.sf.tools.get(name)
         if lines is None:
             lines = [(parse_template(t), f"<schema of {name}>") for t in _schema_templates(tool)]
@@ -185,7 +187,7 @@ class _Builder:
         rule = self.rule_name("slot", tool, param)
         if rule in self.rules:
             return rule
-        schema = _params(self.tools[tool])[0][param]
+        schema = tool_params(self.tools[tool])[0][param]
         forms = self.forms(tool, param)
         spoken: list[str] = []
         if "enum" in schema:
@@ -252,29 +254,12 @@ class _Builder:
 # --- template helpers ---------------------------------------------------------------------------
 
 
-def _params(tool: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
-    p = tool.get("parameters") or {}
-    return dict(p.get("properties") or {}), list(p.get("required") or [])
-
-
-def _walk(node: Any) -> Iterable[Any]:
-    yield node
-    if isinstance(node, Seq):
-        for item in node.items:
-            yield from _walk(item)
-    elif isinstance(node, Alt):
-        for option in node.options:
-            yield from _walk(option)
-    elif isinstance(node, Tag) and node.item is not None:
-        yield from _walk(node.item)
-
-
 def _slots(tree: Any) -> set[str]:
-    return {n.name for n in _walk(tree) if isinstance(n, Slot)}
+    return {n.name for n in walk_template(tree) if isinstance(n, Slot)}
 
 
 def _referenced(tree: Any) -> set[str]:
-    return {n.name for n in _walk(tree) if isinstance(n, Slot | Tag)}
+    return {n.name for n in walk_template(tree) if isinstance(n, Slot | Tag)}
 
 
 def _bound(tree: Any) -> set[str]:
@@ -318,7 +303,7 @@ def _glued_strings(run: list[Any]) -> list[str]:
 
 def _schema_templates(tool: Mapping[str, Any]) -> list[str]:
     """Phrasings for a tool the sentences file does not cover, from its name and parameters."""
-    props, required = _params(tool)
+    props, required = tool_params(tool)
     words = [w for w in str(tool["name"]).lower().split("_") if w and w not in _NAME_VERBS]
     noun = " ".join(words) or str(tool["name"]).replace("_", " ")
     # a required enum (which room, which device) is said before the device's name
