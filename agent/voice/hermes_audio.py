@@ -28,6 +28,7 @@ from agent.pipeline import JsonDict
 from agent.voice.asr import Transcript
 from agent.voice.audio import MAX_SECONDS, RATE, AudioError, read_wav
 from agent.voice.service import Utterance, VoiceService
+from devices.registry import MqttLink
 
 log = logging.getLogger("needled.hermes.audio")
 
@@ -36,14 +37,6 @@ STOP = "hermes/asr/stopListening"
 FRAMES = "hermes/audioServer/+/audioFrame"
 TEXT_CAPTURED = "hermes/asr/textCaptured"
 ASR_ERROR = "hermes/error/asr"
-
-
-class Link(Protocol):
-    def publish(
-        self, topic: str, payload: bytes | str, *, qos: int = 1, retain: bool = False
-    ) -> None: ...
-
-    def subscribe(self, topic: str, callback: Callable[[str, bytes], None]) -> None: ...
 
 
 class Endpointer(Protocol):
@@ -68,7 +61,7 @@ class HermesAudio:
 
     def __init__(
         self,
-        link: Link,
+        link: MqttLink,
         voice: VoiceService,
         *,
         endpointer: Callable[[], Endpointer],
