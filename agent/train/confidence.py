@@ -21,7 +21,6 @@ import argparse
 import json
 import math
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -65,13 +64,12 @@ def with_confidence_head(
 
 
 def labelled_answers(
-    model: str | Path, homes: int, per_home: int, seed: int, threads: int = 1
+    cf: CactFile, homes: int, per_home: int, seed: int, threads: int = 1
 ) -> tuple[list[tuple[list[int], int]], float]:
     """(ids of prompt + the model's own answer, 1 if right) for fresh generated commands, and
     the model's accuracy on them."""
     from agent.session import Session
 
-    cf = read_cact(model)
     tok = Tokenizer(bytes(cf.tokenizer_blob))
     rows, _ = synthesize_homes(homes, per_home, seed)
     out: list[tuple[list[int], int]] = []
@@ -94,11 +92,8 @@ def labelled_answers(
     return out, acc
 
 
-def _contrastive(
-    natural: Sequence[tuple[list[int], int]], model: str | Path, homes: int, seed: int
-) -> list[tuple[list[int], int]]:
+def _contrastive(cf: CactFile, homes: int, seed: int) -> list[tuple[list[int], int]]:
     """Prompts followed by another example's calls from the same home (label 0)."""
-    cf = read_cact(model)
     tok = Tokenizer(bytes(cf.tokenizer_blob))
     rows, _ = synthesize_homes(homes, 8, seed + 1)
     out = []
@@ -128,9 +123,9 @@ def train_head(
     set_threads(threads)
     torch.manual_seed(seed)
     t0 = time.perf_counter()
-    natural, acc = labelled_answers(model, homes, per_home, seed, threads)
-    contrast = _contrastive(natural, model, homes, seed)
     cf = read_cact(model)
+    natural, acc = labelled_answers(cf, homes, per_home, seed, threads)
+    contrast = _contrastive(cf, homes, seed)
     net = Needle(cf.geometry, head_codes=(CONFIDENCE,))
     with torch.no_grad():
         for s in base_layout(cf.geometry):
