@@ -103,22 +103,24 @@ class DedupWindow:
 
     # --- events ---------------------------------------------------------------------------------
 
+    def _put(self, key: Key, entry: Entry) -> None:
+        """Newest entry for ``key`` (held under the lock), oldest ones trimmed to the size."""
+        self._entries[key] = entry
+        self._entries.move_to_end(key)
+        self._trim()
+
     def queued(self, key: Key) -> None:
         if not self.size:
             return
         with self._lock:
-            self._entries[key] = Entry(QUEUED)
-            self._entries.move_to_end(key)
-            self._trim()
+            self._put(key, Entry(QUEUED))
 
     def started(self, key: Key) -> None:
         """Record, durably, that the command's handlers are about to run."""
         if not self.size:
             return
         with self._lock:
-            self._entries[key] = Entry(STARTED)
-            self._entries.move_to_end(key)
-            self._trim()
+            self._put(key, Entry(STARTED))
             # synced: after a power cut too, a resend must not switch a device a second time
             self._append({"k": list(key), "s": STARTED}, sync=True)
 
@@ -133,9 +135,7 @@ class DedupWindow:
             log.error("reply of %r cannot be recorded: %s", key, exc)
             text = None
         with self._lock:
-            self._entries[key] = Entry(DONE, text)  # no text: replayed as outcome unknown
-            self._entries.move_to_end(key)
-            self._trim()
+            self._put(key, Entry(DONE, text))  # no text: replayed as outcome unknown
             # not synced: losing this line in a power cut leaves "started", which answers a
             # resend "outcome unknown"; it never leads to a second run
             if text is not None:
