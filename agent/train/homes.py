@@ -29,7 +29,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from .synth import DEFAULT_MIX, Generator, JsonDict, parse_sentences
+from .synth import Generator, JsonDict, parse_sentences
 
 HELDOUT_NAMES = Path(__file__).resolve().parents[2] / "tests" / "data" / "heldout_homes_names.json"
 DEMO_CONFIG = Path(__file__).resolve().parents[1] / "data" / "default.toml"
@@ -826,7 +826,6 @@ def synthesize_homes(
 
 
 __all__ = [
-    "DEFAULT_MIX",
     "HOME_KINDS",
     "HOME_MIX",
     "device_table",

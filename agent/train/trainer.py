@@ -183,6 +183,7 @@ def train(
     checkpoint: str | Path | None = None,
     stop_after: int | None = None,
     keep_checkpoint: bool = False,
+    command: str | None = None,
 ) -> dict[str, Any] | None:
     """Run the whole pipeline; returns the report (also written to `<out>.report.json`).
 
@@ -317,6 +318,8 @@ def train(
         "threads": cfg.threads,
         "loss_curve": str(png),
     }
+    if command is not None:
+        report["command"] = command
     if trained_on is None and tools is not None:
         # one home only: its exact tools are what the model knows (agent/coverage.py)
         trained_on = {"only_tools": [dict(t) for t in tools], "max_tools": len(tools)}
@@ -422,9 +425,8 @@ def train_main(args: argparse.Namespace) -> int:
         args.data_out,
         args.checkpoint,
         keep_checkpoint=args.keep_checkpoint,
+        command="needled " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
     )
-    report["command"] = "needled " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    Path(str(args.out) + ".report.json").write_text(json.dumps(report, indent=2) + "\n")
     if args.eval_cases:
         from .evaluate import evaluate_file
 
