@@ -101,3 +101,50 @@ def test_deterministic_per_seed(seed: int) -> None:
     a, _ = H.synthesize_homes(6, 8, seed=seed)
     b, _ = H.synthesize_homes(6, 8, seed=seed)
     assert a == b
+
+
+def test_renamed_tools_read_as_their_kind_and_avoid_held_out_words() -> None:
+    rng = random.Random(11)
+    names = {k: {H.made_tool_name(k, rng) for _ in range(200)} for k in H.HOME_KINDS}
+    for kind, made in names.items():
+        # many distinct names per kind, none using a word of the held-out homes' tool names
+        assert len(made) >= 30, (kind, len(made))
+        for n in made:
+            assert not set(n.split("_")) & H.HELDOUT_TOOL_WORDS, n
+            assert H.tool_noun(kind, n) is not None, n
+    assert H.tool_noun("simulated_thermostat", "set_heat_pump") == "heat pump"
+    assert H.tool_noun("simulated_thermostat", "set_light") is None
+    # a description names the tool's own device when the name has one
+    described = [H.made_description("simulated_blinds", rng, "set_shutters") for _ in range(50)]
+    assert sum("shutters" in d.lower() for d in described) >= 25
+    assert all(d[:1].isupper() and "{" not in d for d in described)
+
+
+def test_requests_use_the_word_a_renamed_tool_chose() -> None:
+    rng = random.Random(2)
+    pools = {k: v["train"] for k, v in H.name_split().items()}
+    devices = {"d0": {"kind": "simulated_thermostat", "tool": "set_radiator"}}
+    tools = H.home_tools(devices)
+    text = H.home_sentences(devices, tools, rng, pools)
+    sf = parse_sentences(text)
+    assert "(thermostat | radiator)" in text
+    from agent.train.synth import Generator
+
+    rows = Generator(tools, sf, seed=1, mix={"positive": 1.0}).generate(300)
+    assert any("radiator" in r["query"] for r in rows)
+    assert all(c["name"] == "set_radiator" for r in rows for c in r["answers"])
+
+
+def test_held_out_tool_names_never_reach_training() -> None:
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+    held = set()
+    for f in [data / "heldout_homes.jsonl", *sorted((data / "custom_homes").glob("*.jsonl"))]:
+        for line in f.read_text().splitlines():
+            held |= {t["name"] for t in json.loads(line)["tools"]}
+    defaults = {"set_light", "set_thermostat", "set_blinds", "set_fan", "set_switch"}
+    defaults |= {"set_relay", "set_led", "log_message", "set_lamp", "set_plug"}
+    trained = {t["name"] for r in ROWS for t in r["tools"]}
+    assert not (held - defaults) & trained

@@ -365,6 +365,22 @@ def test_trainer_deterministic_and_resumable(tmp_path: Path) -> None:
     assert not ck.exists()  # a finished run removes its checkpoint
 
 
+@needs_torch
+@pytest.mark.slow
+def test_trainer_warm_start_keeps_tokenizer_and_records_the_first_run(tmp_path: Path) -> None:
+    ck = tmp_path / "a.ckpt"
+    a, _ = _micro_train(tmp_path, "a", checkpoint=ck, keep_checkpoint=True)
+    b, rep = _micro_train(tmp_path, "b", init=ck)
+    assert rep is not None and rep["init"]["checkpoint"] == str(ck)
+    assert rep["init"]["steps"] == 5
+    # same tokenizer (read from the checkpoint, not retrained), different weights
+    assert bytes(read_cact(b).tokenizer_blob) == bytes(read_cact(a).tokenizer_blob)
+    assert a.read_bytes() != b.read_bytes()
+    fresh = json.loads(Path(str(a) + ".report.json").read_text())
+    # it starts where the first run ended, not from random weights
+    assert rep["loss_first"] < fresh["loss_first"]
+
+
 def test_png_encoder(tmp_path: Path) -> None:
     import zlib
 

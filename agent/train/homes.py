@@ -25,6 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -514,11 +515,200 @@ def device_table(kind: str, rng: random.Random, pools: Mapping[str, Sequence[str
     else:
         raise ValueError(f"no generator for device kind {kind!r}")
     default, names, descriptions, _, _ = _KINDS[kind]
-    if rng.random() < 0.25:
+    r = rng.random()
+    if r < 0.15:
         t["tool"] = rng.choice(names)
-    if rng.random() < 0.2:
+    elif r < 0.5:
+        t["tool"] = made_tool_name(kind, rng)
+    r = rng.random()
+    if r < 0.1:
         t["description"] = rng.choice(descriptions)
+    elif r < 0.5:
+        t["description"] = made_description(kind, rng, t.get("tool"))
     return t
+
+
+# Tool names and descriptions a user might give each kind in the config, built from parts so
+# the model learns to read them rather than memorise a handful. Words that the hand-written
+# held-out homes use in their tool names are never drawn (HELDOUT_TOOL_WORDS), so those names
+# stay unseen in training.
+_GROUP = {
+    "simulated_lights": "lights",
+    "zigbee2mqtt_lights": "lights",
+    "simulated_thermostat": "thermostat",
+    "simulated_blinds": "blinds",
+    "simulated_fan": "fan",
+    "tasmota": "switch",
+    "gpio_relays": "relay",
+    "gpio_leds": "led",
+    "log": "log",
+}
+_KIND_NOUNS = {
+    "lights": "light lights lamp lamps bulb bulbs lighting room_lights downlights spotlights"
+    " pendant house_lights",
+    "thermostat": "thermostat heating heater radiator radiators heat_pump furnace hvac"
+    " temperature aircon air_conditioner underfloor stove wood_burner",
+    "blinds": "blinds blind shutters curtains roller_blind awning drapes window_blinds louvres"
+    " screens",
+    "fan": "fan fans extractor desk_fan cooling_fan exhaust_fan air_purifier tower_fan",
+    "switch": "switch switches plug plugs socket sockets smart_plug power_strip mains",
+    "relay": "relay relays contactor circuit circuits channel output outputs power",
+    "led": "led leds indicator indicators status_light beacon pilot_light lamp_panel",
+    "log": "log note notes logbook journal message",
+}
+_TOOL_FORMS = (
+    "set_{n}",
+    "set_{n}",
+    "{n}",
+    "control_{n}",
+    "{n}_control",
+    "switch_{n}",
+    "{q}_{n}",
+    "set_{q}_{n}",
+    "my_{n}",
+    "adjust_{n}",
+    "{n}_{q}",
+)
+_TOOL_QUALIFIERS = (
+    "home house main upstairs downstairs kitchen outdoor indoor smart flat cabin office loft"
+    " porch patio cottage bedroom hall cellar caravan attic basement garage van workroom"
+).split()
+# Distinctive words of the held-out homes' tool names (tests/data/heldout_homes.jsonl and
+# tests/data/custom_homes): kept out of generated names and descriptions.
+HELDOUT_TOOL_WORDS = frozenset(
+    "boiler diesel greenhouse nursery zone climate_zone illuminate lamp_control garden shop"
+    " energise tool boat vent ceiling shading shade ventilate yard signal jot notify carer"
+    " diary farm lodge barn ballroom studio outlet".split()
+)
+_DESC_THINGS = {
+    "lights": ["lights", "lamps", "bulbs", "lighting", "room lights", "light fittings"],
+    "thermostat": [
+        "heating",
+        "heater",
+        "radiators",
+        "heat pump",
+        "furnace",
+        "thermostat",
+        "air conditioning",
+        "stove",
+    ],
+    "blinds": ["blinds", "shutters", "curtains", "roller blinds", "awnings", "window blinds"],
+    "fan": ["fan", "extractor", "air purifier", "desk fan", "cooling fan"],
+    "switch": ["smart plugs", "sockets", "plugs", "power strip", "switched sockets"],
+    "relay": ["relays", "relay board", "contactors", "circuits", "switched outputs"],
+    "led": ["LEDs", "indicator lights", "status lights", "beacons", "panel lamps"],
+    "log": ["log", "logbook", "journal", "notes"],
+}
+_DESC_FORMS = {
+    "lights": [
+        "Turn the {thing} in a room on or off, set brightness (percent) or colour.",
+        "Switch {place} {thing} on or off, dim them, or change colour.",
+        "{Thing} by room.",
+        "Controls the {thing}{in_place}: on, off, brightness and colour.",
+        "Light up or darken a room, or set how bright its {thing} are.",
+    ],
+    "thermostat": [
+        "Set the {thing}'s target temperature in degrees Celsius, or its mode.",
+        "Target temperature and mode of the {thing}{in_place}.",
+        "Controls the {thing}{in_place}: temperature (Celsius) or heat/cool/auto/off.",
+        "Make it warmer or cooler{in_place} with the {thing}.",
+        "The {thing}.",
+    ],
+    "blinds": [
+        "Move the {thing} of a room; 0 is closed and 100 is open.",
+        "Open, close or set the {thing}{in_place} to a position in percent.",
+        "{Thing} by room (position 0 to 100).",
+        "Raise or lower a room's {thing}.",
+    ],
+    "fan": [
+        "Turn the {thing}{in_place} on or off, or change its speed.",
+        "The {thing}: on, off and speed.",
+        "Run or stop the {thing}{in_place}, or set how fast it goes.",
+    ],
+    "switch": [
+        "Turn one of the {thing} on or off, or toggle it.",
+        "{Thing}{in_place}: ON, OFF or TOGGLE the device on each.",
+        "Power a device through the {thing}.",
+        "Switches the power to appliances plugged into the {thing}.",
+    ],
+    "relay": [
+        "Switch a device wired to the {thing} on or off.",
+        "Power to the equipment on the {thing}{in_place}.",
+        "{Thing}: turn a connected device on or off.",
+    ],
+    "led": [
+        "Set one of the {thing} on, off or blinking.",
+        "{Thing}{in_place}: on, off or blink.",
+        "Control the {thing} on the panel.",
+    ],
+    "log": [
+        "Write a message to the {thing}.",
+        "Add an entry to the {thing}{in_place}.",
+        "Keep a short note in the {thing}.",
+    ],
+}
+_DESC_PLACES = (
+    "the house | the flat | the cottage | the cabin | the office | the caravan | the loft"
+    " | the workroom | the home | the apartment | the basement | the holiday home".split(" | ")
+)
+
+
+def _allowed(word: str) -> bool:
+    return not any(p in HELDOUT_TOOL_WORDS for p in word.split("_")) and word not in (
+        HELDOUT_TOOL_WORDS
+    )
+
+
+def made_tool_name(kind: str, rng: random.Random) -> str:
+    """A tool name for `kind` from a form, a noun of the kind and sometimes a qualifier."""
+    nouns = [n for n in _KIND_NOUNS[_GROUP[kind]].split() if _allowed(n)]
+    for _ in range(20):
+        name = rng.choice(_TOOL_FORMS).format(n=rng.choice(nouns), q=rng.choice(_TOOL_QUALIFIERS))
+        if _allowed(name):
+            return name
+    return _KINDS[kind][0]
+
+
+def made_description(kind: str, rng: random.Random, tool: str | None = None) -> str:
+    """A description for `kind`; it names the tool's own noun when the tool name has one."""
+    group = _GROUP[kind]
+    things = list(_DESC_THINGS[group])
+    if tool:
+        spoken = tool.replace("_", " ")
+        for n in _KIND_NOUNS[group].split():
+            if n.replace("_", " ") in spoken and rng.random() < 0.7:
+                things = [n.replace("_", " ")]
+                break
+    thing = rng.choice(things)
+    place = rng.choice(_DESC_PLACES)
+    form = rng.choice(_DESC_FORMS[group])
+    in_place = f" in {place}" if rng.random() < 0.5 else ""
+    text = form.format(
+        thing=thing, Thing=thing[:1].upper() + thing[1:], place=place, in_place=in_place
+    )
+    return text[:1].upper() + text[1:]
+
+
+# The word each single-device kind's templates use for the device: a renamed tool adds its own
+# noun as an alternative, so requests use the word the config chose ("set the radiator to 20").
+_TEMPLATE_NOUN = {
+    "simulated_thermostat": "thermostat",
+    "simulated_blinds": "blinds",
+    "simulated_fan": "fan",
+}
+
+
+def tool_noun(kind: str, tool: str) -> str | None:
+    """The kind's noun inside a tool name (`set_heat_pump` -> `heat pump`), if it has one."""
+    group = _GROUP.get(kind)
+    if group is None:
+        return None
+    best = None
+    for n in _KIND_NOUNS[group].split():
+        if n in tool.split("_") or f"_{n}" in f"_{tool}_":
+            if best is None or len(n) > len(best):
+                best = n
+    return best.replace("_", " ") if best else None
 
 
 def random_home(rng: random.Random, pools: Mapping[str, Sequence[str]]) -> dict[str, JsonDict]:
@@ -568,6 +758,12 @@ def home_sentences(
         if table.get("kind") not in _KINDS:
             continue  # no phrasings for this kind: the generator builds requests from the schema
         _, _, _, templates, off = _KINDS[table["kind"]]
+        noun = tool_noun(table["kind"], name)
+        key = _TEMPLATE_NOUN.get(table["kind"])
+        if key and noun and noun != key:
+            # "(blinds | shades)" style groups already alternate; a bare word gains one
+            templates = re.sub(rf"\b{key}\b", f"({key} | {noun})", templates)
+            templates = templates.replace(f"(({key} | {noun})", f"({key} | {noun}")
         parts.append(f"[{name}]\n{templates}")
         offtopic.append(off)
         props = tool["parameters"]["properties"]

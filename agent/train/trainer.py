@@ -184,8 +184,12 @@ def train(
     stop_after: int | None = None,
     keep_checkpoint: bool = False,
     command: str | None = None,
+    init: str | Path | None = None,
 ) -> dict[str, Any] | None:
     """Run the whole pipeline; returns the report (also written to `<out>.report.json`).
+
+    `init`: a checkpoint of an earlier run (same geometry) to start from: its weights and
+    tokenizer, with a new optimizer and schedule (a warm start on new data, unlike `resume`).
 
     `stop_after`: stop once that many steps are done, leaving a checkpoint and no model (for
     time-boxed sessions; `resume=True` continues). Returns None then.
@@ -208,9 +212,13 @@ def train(
     if data_out:
         write_jsonl(rows, data_out)
     state: dict[str, Any] | None = None
+    init_state: dict[str, Any] | None = None
     if resume and ckpt_path.exists():
         state = torch.load(ckpt_path, weights_only=False)
         sp_model = state["tokenizer"]
+    elif init is not None:
+        init_state = torch.load(init, weights_only=False)
+        sp_model = init_state["tokenizer"]
     else:
         sp_model = train_tokenizer(corpus_lines(rows), g.vocab, seed=cfg.seed)
     blob = tokenizer_blob_from_sentencepiece(sp_model)
@@ -227,7 +235,18 @@ def train(
     step = 0
     train_seconds = 0.0
     tokens = 0  # tokens through the model: each batch's shared prefix once, plus its suffixes
+    init_record: dict[str, Any] | None = None
+    if init_state is not None:
+        model.load_state_dict(init_state["model"])
+        init_record = {
+            "checkpoint": str(init),
+            "steps": init_state["step"],
+            "train_seconds": round(init_state.get("train_seconds", 0.0), 1),
+            "config": init_state.get("config"),
+        }
+        del init_state
     if state is not None:
+        init_record = state.get("init")
         model.load_state_dict(state["model"])
         step = state["step"]
         losses = state["losses"]
@@ -250,6 +269,7 @@ def train(
                 "config": asdict(cfg),
                 "train_seconds": train_seconds,
                 "tokens": tokens,
+                "init": init_record,
             },
             tmp,
         )
@@ -320,6 +340,9 @@ def train(
     }
     if command is not None:
         report["command"] = command
+    if init_record is not None:
+        # the earlier run's cost counts too: this model is both runs
+        report["init"] = init_record
     if trained_on is None and tools is not None:
         # one home only: its exact tools are what the model knows (agent/coverage.py)
         trained_on = {"only_tools": [dict(t) for t in tools], "max_tools": len(tools)}
@@ -367,6 +390,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--checkpoint-every", type=int, default=100)
     p.add_argument("--checkpoint", help="checkpoint file (default OUT.ckpt)")
     p.add_argument("--resume", action="store_true", help="continue from the checkpoint")
+    p.add_argument(
+        "--init",
+        help="start from an earlier run's checkpoint (weights and tokenizer, new schedule)",
+    )
     p.add_argument("--keep-checkpoint", action="store_true", help="keep it after a finished run")
     p.add_argument("--data-out", help="also write the synthetic JSONL here")
     p.add_argument("--eval", dest="eval_cases", help="evaluate the result on this JSONL")
@@ -425,6 +452,7 @@ def train_main(args: argparse.Namespace) -> int:
         args.data_out,
         args.checkpoint,
         keep_checkpoint=args.keep_checkpoint,
+        init=args.init,
         command="needled " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
     )
     if args.eval_cases:
