@@ -114,8 +114,13 @@ class MqttConfig:
         return self.client_id or f"needled-{self.node_id}"
 
     @property
+    def node_base(self) -> str:
+        """Root of this node's topics: command, result, status, audio, envelope, reply."""
+        return f"needled/{self.node_id}"
+
+    @property
     def effective_reply_prefix(self) -> str:
-        return self.reply_prefix.rstrip("/") or f"needled/{self.node_id}/reply"
+        return self.reply_prefix.rstrip("/") or f"{self.node_base}/reply"
 
     def read_password(self) -> str | None:
         if self.password_file:

@@ -82,7 +82,7 @@ class HomeAssistant:
         # a Confidence sensor for a model without a confidence head would only ever be unknown
         self.has_confidence = False
         n = cfg.node_id
-        self.base = f"needled/{n}"
+        self.base = cfg.node_base
         self.command_topic = f"{self.base}/command"
         self.status_topic = f"{self.base}/status"
         self.state_topic = f"{self.base}/state"

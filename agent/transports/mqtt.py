@@ -220,8 +220,7 @@ class MqttTransport:
 
     def _set_topics(self, cfg: MqttConfig) -> None:
         self.cfg = cfg
-        n = cfg.node_id
-        self.base = f"needled/{n}"
+        self.base = cfg.node_base
         self.command_topic = f"{self.base}/command"
         self.result_topic = f"{self.base}/result"
         self.status_topic = f"{self.base}/status"
