@@ -78,3 +78,7 @@ def drop_page_cache(path: Path) -> None:
     with open(path, "rb") as f:
         os.fsync(f.fileno())
         os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+
+
+# The real-broker fixtures ("broker", "mqtt_config") for every test module that asks for them.
+from daemon_fixtures import broker_fixture, mqtt_config_fixture  # noqa: E402, F401

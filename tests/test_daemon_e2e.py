@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 from conftest import drop_page_cache
-from daemon_fixtures import (  # noqa: F401 - fixture "broker"
+from daemon_fixtures import (
     MqttClient,
-    broker_fixture,
     config_dict,
     to_toml,
     wait_for,

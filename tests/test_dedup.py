@@ -23,10 +23,8 @@ from daemon_fixtures import (
     ROOT,
     MqttClient,
     RunningDaemon,
-    broker_fixture,  # noqa: F401 - fixture "broker"
     config_dict,
     make_config,
-    mqtt_config_fixture,  # noqa: F401 - fixture "mqtt_config"
     to_toml,
     wait_for,
 )

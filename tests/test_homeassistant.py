@@ -15,9 +15,7 @@ from daemon_fixtures import (
     Broker,
     MqttClient,
     RunningDaemon,
-    broker_fixture,  # noqa: F401 - fixture "broker"
     make_config,
-    mqtt_config_fixture,  # noqa: F401 - fixture "mqtt_config"
     wait_for,
 )
 

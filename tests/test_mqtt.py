@@ -18,9 +18,7 @@ from daemon_fixtures import (
     ROOT,
     MqttClient,
     RunningDaemon,
-    broker_fixture,  # noqa: F401 - fixture "broker"
     config_dict,
-    mqtt_config_fixture,  # noqa: F401 - fixture "mqtt_config"
     to_toml,
     wait_for,
 )

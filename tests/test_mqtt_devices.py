@@ -27,8 +27,6 @@ import pytest
 from daemon_fixtures import (
     MqttClient,
     RunningDaemon,
-    broker_fixture,  # noqa: F401 - fixture "broker"
-    mqtt_config_fixture,  # noqa: F401 - fixture "mqtt_config"
     wait_for,
 )
 from paho.mqtt.enums import CallbackAPIVersion

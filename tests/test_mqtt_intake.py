@@ -15,9 +15,7 @@ import pytest
 from daemon_fixtures import (
     MqttClient,
     RunningDaemon,
-    broker_fixture,  # noqa: F401 - fixture "broker"
     config_dict,
-    mqtt_config_fixture,  # noqa: F401 - fixture "mqtt_config"
     to_toml,
     wait_for,
 )

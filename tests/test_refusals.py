@@ -10,8 +10,6 @@ import pytest
 from daemon_fixtures import (
     MqttClient,
     RunningDaemon,
-    broker_fixture,  # noqa: F401 - fixture "broker"
-    mqtt_config_fixture,  # noqa: F401 - fixture "mqtt_config"
 )
 
 from agent.cli import session_factory

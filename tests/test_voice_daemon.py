@@ -9,9 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from daemon_fixtures import (  # noqa: F401 - fixture "broker"
+from daemon_fixtures import (
     MqttClient,
-    broker_fixture,
     config_dict,
     free_port,
     to_toml,
