@@ -157,6 +157,9 @@ class LimitsConfig:
     dedup_size: int = 1024
     partial_line_timeout: float = 2.0
     stall_timeout: float = 30.0
+    # Calls whose confidence (the model's calibrated head) is below this are refused with
+    # `low_confidence` and not run; 0 runs every call. A model without a head refuses nothing.
+    min_confidence: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -241,6 +244,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "limits.dedup_size": (0, 1_000_000),
     "limits.partial_line_timeout": (0.05, 600),
     "limits.stall_timeout": (1, 3600),
+    "limits.min_confidence": (0, 1),
     "voice.threshold": (0, 1),
     "wyoming.port": (0, 65535),
 }

@@ -26,3 +26,9 @@ def error_envelope(code: str, message: str, **extra: Any) -> dict[str, Any]:
         "peak_ram_mb": round(peak_rss_mb(), 1),
         **extra,
     }
+
+
+def below_confidence(confidence: Any, threshold: float) -> bool:
+    """Whether calls at `confidence` are refused under `limits.min_confidence = threshold`
+    (0 refuses nothing; a model without a head reports None and is never refused)."""
+    return threshold > 0 and isinstance(confidence, (int, float)) and confidence < threshold

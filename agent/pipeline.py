@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from agent.dedup import DONE, QUEUED, STARTED, DedupWindow, Key, command_key
-from agent.envelope import error_envelope
+from agent.envelope import below_confidence, error_envelope
 from agent.rangecheck import find_remapped
 
 if TYPE_CHECKING:
@@ -400,6 +400,8 @@ class Pipeline:
             return make_reply(cmd.id, cmd.text, envelope)
         calls = envelope["function_calls"]
         refusal = self._refusal(cmd, calls, allowed, registry)
+        if refusal is None and calls:
+            refusal = _unsure(envelope.get("confidence"), limits.min_confidence)
         if refusal is not None:
             index, code, message = refusal
             log.info("command from %s refused (%s): %s", cmd.source, code, message)
@@ -408,11 +410,12 @@ class Pipeline:
                 _refused(
                     c.get("name") if isinstance(c, dict) else None,
                     c.get("arguments", {}) if isinstance(c, dict) else {},
-                    *((code, message) if i == index else other),
+                    # a doubt about the command covers every call of it
+                    *((code, message) if i == index or code == "low_confidence" else other),
                 )
                 for i, c in enumerate(calls)
             ]
-            extra = {k: envelope[k] for k in ("timings",) if k in envelope}
+            extra = {k: envelope[k] for k in ("timings", "confidence") if k in envelope}
             return make_reply(cmd.id, cmd.text, error_envelope(code, message, **extra), results)
         results: list[JsonDict] = []
         if cmd.execute and calls:
@@ -455,6 +458,17 @@ class Pipeline:
         if remapped is not None:
             return remapped.index, "out_of_range", remapped.message()
         return None
+
+
+def _unsure(confidence: Any, threshold: float) -> tuple[int, str, str] | None:
+    """The low-confidence refusal of a command's calls, when the model's head says so."""
+    if not below_confidence(confidence, threshold):
+        return None
+    return (
+        0,
+        "low_confidence",
+        f"not run: confidence {confidence:.2f} is below limits.min_confidence {threshold:g}",
+    )
 
 
 def _refused(name: Any, args: Any, code: str, message: str) -> JsonDict:

@@ -217,6 +217,67 @@ def test_a_remapped_number_refuses_the_command() -> None:
     p.shutdown()
 
 
+def test_calls_below_min_confidence_are_refused_and_named() -> None:
+    p, reg, comp = make_pipeline(limits={"min_confidence": 0.4})
+    calls = [
+        {"name": "set_light", "arguments": {"room": "kitchen", "on": True}},
+        {"name": "set_fan", "arguments": {"on": True}},
+    ]
+    seen = {"confidence": 0.25}
+    comp.complete = lambda text, allowed_tools=None: {
+        "type": "call",
+        "success": True,
+        "function_calls": calls,
+        "confidence": seen["confidence"],
+    }
+    inbox = Inbox()
+    p.submit(Command("kitchen light and fan on", "mqtt", inbox))
+    (r,) = inbox.wait(1)
+    env = r["envelope"]
+    assert env["error_code"] == "low_confidence" and env["confidence"] == 0.25
+    assert "0.25" in env["error"] and "min_confidence 0.4" in env["error"]
+    # every proposed call is named in the reply, none ran
+    assert [(x["name"], x["error_code"]) for x in r["results"]] == [
+        ("set_light", "low_confidence"),
+        ("set_fan", "low_confidence"),
+    ]
+    assert reg.states()["set_light"]["kitchen"]["on"] is False
+    # at or above the threshold, and without a head (None), the calls run
+    for conf, light in ((0.4, True), (None, True)):
+        reg.dispatch("set_light", {"room": "kitchen", "on": False})
+        seen["confidence"] = conf
+        p.submit(Command("kitchen light and fan on", "mqtt", inbox))
+        r = inbox.wait(len(inbox.replies) + 1)[-1]
+        assert r["envelope"]["type"] == "call", r
+        assert reg.states()["set_light"]["kitchen"]["on"] is light
+    p.shutdown()
+
+
+def test_below_confidence_is_the_one_rule_for_daemon_and_eval() -> None:
+    from agent.envelope import below_confidence
+
+    assert below_confidence(0.39, 0.4) and not below_confidence(0.4, 0.4)
+    assert not below_confidence(0.0, 0.0)  # 0: refuse nothing
+    assert not below_confidence(None, 0.9)  # no head: nothing to judge by
+    assert not below_confidence("0.1", 0.9)
+
+
+def test_min_confidence_zero_runs_every_call() -> None:
+    p, reg, comp = make_pipeline()
+    comp.complete = lambda text, allowed_tools=None: {
+        "type": "call",
+        "success": True,
+        "function_calls": [{"name": "set_light", "arguments": {"room": "kitchen", "on": True}}],
+        "confidence": 0.01,
+    }
+    inbox = Inbox()
+    p.submit(Command("kitchen light on", "mqtt", inbox))
+    (r,) = inbox.wait(1)
+    assert r["envelope"]["type"] == "call"
+    assert reg.states()["set_light"]["kitchen"]["on"] is True
+    p.shutdown()
+
+
 def test_rejects_empty_and_long_commands_at_once() -> None:
     p, _, _ = make_pipeline(limits={"line_length": 20})
     inbox = Inbox()

@@ -28,6 +28,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from agent.envelope import below_confidence
+
 JsonDict = dict[str, Any]
 REFUSAL_CATEGORIES = ("negated", "off_topic", "unsupported", "invalid", "missing")
 
@@ -151,9 +153,13 @@ def evaluate(
     threads: int | None = 1,
     progress: bool = False,
     forced_spans: bool = False,
+    min_confidence: float = 0.0,
 ) -> JsonDict:
     """Run every case through `Session.complete()`; returns the report (summary, categories,
     per-case results).
+
+    `min_confidence` applies the daemon's `limits.min_confidence`: calls the head is less sure
+    of count as a refusal (what the daemon would answer), the proposed calls kept as `unsure`.
 
     `forced_spans` is the session option of the same name (spell grammar-forced byte runs
     with the tokenizer instead of forcing only single allowed tokens); the daemon's default
@@ -187,6 +193,9 @@ def evaluate(
         env = sess.complete(case["query"])
         ms = (time.perf_counter() - t0) * 1e3
         got = env.get("function_calls") if env.get("success") else None
+        unsure = None
+        if got and below_confidence(env.get("confidence"), min_confidence):
+            unsure, got = got, []
         want = case.get("answers") or []
         results.append(
             {
@@ -201,6 +210,7 @@ def evaluate(
                 "error": env.get("error"),
                 "confidence": env.get("confidence"),
                 **({"home": case["home"]} if case.get("home") else {}),
+                **({"unsure": unsure} if unsure is not None else {}),
             }
         )
         if progress and (i + 1) % 20 == 0:
@@ -209,6 +219,7 @@ def evaluate(
     engine = next(iter(sessions.values())).engine if sessions else None
     report["backend"] = type(engine).__name__ if engine is not None else None
     report["model"] = str(model)
+    report["min_confidence"] = min_confidence
     report["results"] = results
     return report
 
@@ -244,6 +255,8 @@ def table(report: Mapping[str, Any]) -> str:
         f"decode tokens/s       {s['decode_tps_median']}",
         f"backend               {report.get('backend')}",
     ]
+    if report.get("min_confidence"):
+        lines.append(f"{'min confidence':<22}{report['min_confidence']:g} (calls below: refused)")
     if s.get("calibration"):
         c = s["calibration"]
         lines.append(f"confidence ECE        {c['ece']:.3f} (Brier {c['brier']:.3f}, n {c['n']})")
@@ -268,6 +281,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_true",
         help="spell grammar-forced byte runs with the tokenizer (session option)",
     )
+    p.add_argument(
+        "--min-confidence",
+        type=float,
+        default=0.0,
+        help="count calls below this confidence as refusals, as limits.min_confidence does",
+    )
 
 
 def eval_main(args: argparse.Namespace) -> int:
@@ -282,6 +301,7 @@ def eval_main(args: argparse.Namespace) -> int:
         mode=args.mode,
         threads=args.threads,
         forced_spans=args.forced_spans,
+        min_confidence=args.min_confidence,
     )
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
