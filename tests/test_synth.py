@@ -259,3 +259,25 @@ def test_synth_cli(tmp_path: Path) -> None:
     )
     assert synth_main(args) == 0
     assert len(read_jsonl(out)) == 50
+
+
+def test_a_name_the_sentences_call_unknown_is_valid_where_the_home_has_it() -> None:
+    # demo_sentences.ini lists "study", "garage" and "hallway" as unknown rooms: in a home that
+    # has them they are requests, never refusals
+    tools = tools_from_config(ROOT / "tests" / "data" / "voice_home2.toml")
+    sf = parse_sentences((ROOT / "agent" / "data" / "demo_sentences.ini").read_text())
+    rows = Generator(tools, sf, seed=4).generate(3000)
+    rooms = {
+        t["name"]: set(t["parameters"]["properties"]["room"]["enum"])
+        for t in tools
+        if "room" in t["parameters"]["properties"]
+    }
+    light_rooms = rooms["set_light"]
+    assert {"study", "garage", "hallway"} <= light_rooms
+    unsupported = [r["query"].lower() for r in rows if r["category"] == "unsupported"]
+    assert unsupported
+    for q in unsupported:
+        if "light" in q and "blind" not in q and "shade" not in q:
+            assert not any(room in q for room in light_rooms), q
+    served = [c["arguments"].get("room") for r in rows for c in r["answers"]]
+    assert {"study", "garage", "hallway"} <= set(served)

@@ -454,7 +454,16 @@ class Generator:
         return self.sf.slots.get(f"{tool}.{param}") or self.sf.slots.get(param) or {}
 
     def _unknown_forms(self, tool: str, param: str) -> list[str]:
-        return self.sf.unknown.get(f"{tool}.{param}") or self.sf.unknown.get(param) or []
+        forms = self.sf.unknown.get(f"{tool}.{param}") or self.sf.unknown.get(param) or []
+        # A sentences file is reused across homes: a name it lists as unknown may be one this
+        # home has ("study" is unsupported in the demo home, a room in the next), and training
+        # it as a refusal would teach the model to refuse a valid request.
+        schema = self.by_name[tool]["parameters"].get("properties", {}).get(param, {})
+        valid = {str(v).strip().lower() for v in schema.get("enum", [])}
+        for value, spoken in self._forms(tool, param).items():
+            if str(value).strip().lower() in valid:
+                valid |= {f.strip().lower() for f in spoken}
+        return [f for f in forms if f.strip().lower() not in valid]
 
     def _speak_number(self, v: float) -> str:
         r = self.rng.random()
