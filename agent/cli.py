@@ -7,8 +7,9 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 # The native engine owns the CPU cores; NumPy only does small bookkeeping here, and a threaded
 # BLAS spinning beside the engine's threads slows both. Must be set before NumPy loads.
@@ -32,11 +33,15 @@ def _command(name: str) -> Callable[[Handler], Handler]:
     return deco
 
 
-def default_model(path: str | None) -> str:
-    """The model to run: the given path, else the bundled demo model."""
+def default_model(path: str | None, tools: Sequence[Mapping[str, Any]] | None = None) -> str:
+    """The model to run: the given path, else the bundled model for `tools`
+    (:func:`agent.bundled.bundled_model`: the demo home's own model on its tools, the general
+    model otherwise)."""
     if path:
         return path
-    bundled = Path(__file__).resolve().parent / "models" / "demo.cact"
+    from .bundled import bundled_model
+
+    bundled = bundled_model(tools)
     if not bundled.exists():
         raise FileNotFoundError(f"no --model given and no bundled model at {bundled}")
     return str(bundled)
@@ -107,7 +112,8 @@ def session_factory(
         from .coverage import coverage_warnings
         from .session import Session, SessionCompleter
 
-        model = default_model(cfg.model.path or None)
+        model = default_model(cfg.model.path or None, tool_schemas)
+        logging.getLogger("needled").info("model %s", model)
         for warning in coverage_warnings(model, cfg.devices, tool_schemas, config_path=config_path):
             logging.getLogger("needled").warning("%s", warning)
         session = Session(
@@ -239,8 +245,9 @@ def _tokenize(a: argparse.Namespace) -> int:
 def _ask(a: argparse.Namespace) -> int:
     from .session import Session
 
+    schemas = json.loads(Path(a.tools).read_text(encoding="utf-8"))
     s = Session(
-        default_model(a.model),
+        default_model(a.model, schemas if isinstance(schemas, list) else None),
         a.tools,
         system=a.system,
         backend=a.backend,

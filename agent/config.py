@@ -159,7 +159,9 @@ class LimitsConfig:
     stall_timeout: float = 30.0
     # Calls whose confidence (the model's calibrated head) is below this are refused with
     # `low_confidence` and not run; 0 runs every call. A model without a head refuses nothing.
-    min_confidence: float = 0.0
+    # 0.5: run only what the model is more likely right than wrong about (on homes it never
+    # saw, the bundled general model's wrong calls drop from 49% of requests to 6.5%).
+    min_confidence: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -607,8 +609,10 @@ def with_overrides(
 
 
 def bundled_model() -> Path:
-    """The demo model shipped in the package (``model.path = ""``)."""
-    return Path(__file__).resolve().parent / "models" / "demo.cact"
+    """The model shipped in the package for an unspecified home (``model.path = ""``)."""
+    from agent.bundled import bundled_model as choose
+
+    return choose()
 
 
 def model_problem(config: Config) -> str | None:

@@ -81,9 +81,9 @@ def check_model(model: str | None, tools: list[dict[str, Any]] | None) -> tuple[
     from .session import Session
 
     base = rss_mb() or 0.0
-    path = default_model(model)
-    t0 = time.perf_counter()
     tools = tools or _demo_tools()
+    path = default_model(model, tools)
+    t0 = time.perf_counter()
     s = Session(path, tools, backend="native")
     trim_heap()  # as the daemon does once warm, before it serves
     env = s.complete("turn on the kitchen light")

@@ -35,6 +35,23 @@ def _eval_summary(path: str) -> dict[str, Any]:
     }
 
 
+def _earlier_stage(train: dict[str, Any], command: str | None) -> dict[str, Any] | None:
+    """The run this one was warm-started from (`needled train --init`): its cost counts too."""
+    init = train.get("init")
+    if not init:
+        return None
+    cfg = init.get("config") or {}
+    return {
+        "command": command,
+        "steps": init["steps"],
+        "train_seconds": init["train_seconds"],
+        "homes": cfg.get("homes"),
+        "per_home": cfg.get("per_home"),
+        "batch": cfg.get("batch"),
+        "lr": cfg.get("lr"),
+    }
+
+
 def main() -> int:
     p = argparse.ArgumentParser()
     p.add_argument("--model", required=True)
@@ -42,12 +59,15 @@ def main() -> int:
     p.add_argument("--adapt", action="append", default=[], help="NAME=adapt,eval,forget reports")
     p.add_argument("--notes", action="append", default=[])
     p.add_argument("--command", help="the training command, when its report lacks it")
+    p.add_argument(
+        "--init-command", help="the command of the run it was warm-started from (--init)"
+    )
     p.add_argument("--out", required=True)
     a = p.parse_args()
     model = Path(a.model)
     train = json.loads(Path(str(model) + ".report.json").read_text())
     head_path = Path(str(model) + ".confidence.json")
-    head = json.loads(head_path.read_text()) if head_path.exists() else None
+    head = json.loads(head_path.read_text()) if head_path.exists() else train.get("confidence_head")
     out_path = Path(a.out)
     old = json.loads(out_path.read_text()) if out_path.exists() else {}
     report: dict[str, Any] = {
@@ -88,10 +108,17 @@ def main() -> int:
             },
         },
         "confidence_head": head,
+        "earlier_stage": _earlier_stage(train, a.init_command),
         "eval": {},
         "adapt": {},
         "notes": a.notes,
     }
+    if report["earlier_stage"]:
+        first = report["earlier_stage"]
+        report["training"]["train_seconds_both_stages"] = round(
+            first["train_seconds"] + train["train_seconds"], 1
+        )
+        report["training"]["steps_both_stages"] = first["steps"] + report["training"]["steps"]
     for item in a.eval:
         name, path = item.split("=", 1)
         report["eval"][name] = _eval_summary(path)
@@ -103,8 +130,19 @@ def main() -> int:
             "eval": _eval_summary(ev),
             "general_after": _eval_summary(forget),
         }
-    if "demo_model" in old:
-        report["demo_model"] = old["demo_model"]
+    # the demo model's own sections, written when it was trained, are kept (under names that
+    # say whose they are)
+    for key, to in (
+        ("demo_model", "demo_model"),
+        ("slice", "slice"),
+        ("first_run", "demo_first_run"),
+        ("demo_first_run", "demo_first_run"),
+        ("demo_notes", "demo_notes"),
+    ):
+        if key in old:
+            report[to] = old[key]
+    if "demo_notes" not in report and "demo_model" in old and old.get("notes"):
+        report["demo_notes"] = old["notes"]
     out_path.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 

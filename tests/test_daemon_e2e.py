@@ -107,6 +107,41 @@ def test_bundled_model_serves_mqtt_commands(tmp_path, broker) -> None:
         client.close()
 
 
+def test_another_home_is_served_by_the_bundled_general_model(tmp_path, broker) -> None:
+    """A config that is not the demo home runs on the general model (it has a confidence head)
+    within the same 64 MB; the demo model would know none of these names."""
+    import tomllib
+
+    devices = tomllib.loads((ROOT / "tests/data/homes/ana_flat.toml").read_text())["devices"]
+    node = "e2e-home"
+    data = config_dict(
+        devices=devices,
+        mqtt={"enabled": True, "host": "127.0.0.1", "port": broker.port, "node_id": node},
+        limits={"min_confidence": 0.3},
+    )
+    with served(tmp_path, data) as proc:
+        err = (tmp_path / "stderr.log").read_text()
+        assert "general.cact" in err and "demo.cact" not in err, err[-2000:]
+        client = MqttClient(broker.port, v5=False)
+        client.subscribe(f"needled/{node}/result")
+        client.subscribe(f"needled/{node}/status")
+        status = f"needled/{node}/status"
+        assert wait_for(lambda: any(m.payload == b"online" for m in client.on(status)), 30)
+        client.publish(
+            f"needled/{node}/command", {"id": "t", "text": "set the thermostat to 20 degrees"}
+        )
+        (reply,) = client.wait_json(f"needled/{node}/result", 1, timeout=60)
+        env = reply["envelope"]
+        assert env["function_calls"] == [
+            {"name": "set_thermostat", "arguments": {"temperature": 20}}
+        ], env
+        assert isinstance(env["confidence"], float) and env["confidence"] >= 0.3
+        assert reply["results"][0]["ok"]
+        (row,) = check_daemons([proc.pid])
+        assert row.status == "pass" and row.detail.startswith("RSS "), row
+        client.close()
+
+
 @pytest.fixture(scope="module")
 def release_shaped_model(tmp_path_factory, golden_dir) -> Path:
     """What the vendor's release.cact is, without its 13.7 MB in the repository: random weights

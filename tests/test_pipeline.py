@@ -263,7 +263,7 @@ def test_below_confidence_is_the_one_rule_for_daemon_and_eval() -> None:
 
 
 def test_min_confidence_zero_runs_every_call() -> None:
-    p, reg, comp = make_pipeline()
+    p, reg, comp = make_pipeline(limits={"min_confidence": 0})
     comp.complete = lambda text, allowed_tools=None: {
         "type": "call",
         "success": True,

@@ -1,0 +1,39 @@
+"""Which bundled model serves a home: the demo home's own model on its tools, the general model
+on every other home (and the base that `needled train --config` adapts)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from agent import bundled
+from agent.cli import default_model
+from agent.config import bundled_model as config_bundled_model
+from agent.train.synth import tools_from_config
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_both_models_ship_with_their_training_reports() -> None:
+    for model in (bundled.DEMO, bundled.GENERAL):
+        assert model.exists(), model
+        report = json.loads(Path(f"{model}.report.json").read_text())
+        assert "trained_on" in report and report["bytes"] == model.stat().st_size
+    # the general model's record is of homes, not of one home's tools
+    general = json.loads(Path(f"{bundled.GENERAL}.report.json").read_text())["trained_on"]
+    assert "only_tools" not in general and general["kinds"]
+
+
+def test_the_demo_home_gets_its_own_model_and_other_homes_the_general_one() -> None:
+    demo = tools_from_config(ROOT / "agent" / "data" / "default.toml")
+    assert default_model(None, demo) == str(bundled.DEMO)
+    # a subset of the demo home's tools is still the demo home
+    assert default_model(None, demo[:2]) == str(bundled.DEMO)
+    for config in ("tests/data/voice_home2.toml", "tests/data/homes/ana_flat.toml"):
+        assert default_model(None, tools_from_config(ROOT / config)) == str(bundled.GENERAL)
+    # one renamed tool is another home
+    renamed = [dict(demo[0], name="lamps"), *demo[1:]]
+    assert default_model(None, renamed) == str(bundled.GENERAL)
+    # no tools: the general model (what `needled train --config` adapts); a path always wins
+    assert default_model(None) == str(bundled.GENERAL) == str(config_bundled_model())
+    assert default_model("/x/y.cact", demo) == "/x/y.cact"
