@@ -326,3 +326,12 @@ def test_a_damaged_record_never_clears_topics_needled_does_not_own(
         assert wait_for(lambda: discovery(broker.port, cfg.mqtt.node_id) is not None, WAIT)
         assert wait_for(lambda: discovery(broker.port, "old") is None, WAIT)
         assert "zigbee2mqtt/bridge/info" in retained(broker.port, "zigbee2mqtt/#")
+
+
+def test_a_command_refused_for_low_confidence_is_refused_not_an_error() -> None:
+    from agent.envelope import error_envelope
+    from agent.transports.homeassistant import outcome
+
+    env = error_envelope("low_confidence", "not run: confidence 0.21 is below 0.5")
+    assert outcome({"envelope": env, "results": []}) == "refused"
+    assert outcome({"envelope": error_envelope("completer_failed", "x"), "results": []}) == "error"

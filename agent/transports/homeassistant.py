@@ -23,7 +23,7 @@ VERSION = "0.1.0"
 
 # Why a command ended as it did: the daemon declined it on policy (refused), or something failed
 # (error). Refusal codes are the pipeline's; any other failure is an error.
-REFUSED = frozenset({"not_allowed", "filtered", "too_many_calls", "out_of_range"})
+REFUSED = frozenset({"not_allowed", "filtered", "too_many_calls", "out_of_range", "low_confidence"})
 OUTCOMES = ["call", "respond", "refused", "error"]
 
 # What this installation last published retained for HA, kept in the state directory so a new
