@@ -244,11 +244,12 @@ def _tokenize(a: argparse.Namespace) -> int:
 @_command("ask")
 def _ask(a: argparse.Namespace) -> int:
     from .session import Session
+    from .tools import load_tools
 
-    schemas = json.loads(Path(a.tools).read_text(encoding="utf-8"))
+    tools = load_tools(a.tools)
     s = Session(
-        default_model(a.model, schemas if isinstance(schemas, list) else None),
-        a.tools,
+        default_model(a.model, [t.to_schema() for t in tools]),
+        tools,
         system=a.system,
         backend=a.backend,
         mode=a.mode,

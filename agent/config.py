@@ -608,11 +608,15 @@ def with_overrides(
     return cfg
 
 
-def bundled_model() -> Path:
-    """The model shipped in the package for an unspecified home (``model.path = ""``)."""
-    from agent.bundled import bundled_model as choose
+def run_model(config: Config) -> Path:
+    """The model file ``needled run`` loads for ``config``: ``model.path``, else the bundled
+    model for its devices' tools (:func:`agent.bundled.bundled_model`)."""
+    if config.model.path:
+        return Path(config.model.path)
+    from agent.bundled import bundled_model
+    from devices import build_registry
 
-    return choose()
+    return bundled_model(build_registry(config.devices).tools())
 
 
 def model_problem(config: Config) -> str | None:
@@ -625,7 +629,7 @@ def model_problem(config: Config) -> str | None:
     from agent.errors import CactError
 
     try:
-        with read_cact(config.model.path or bundled_model()):
+        with read_cact(run_model(config)):
             return None
     except CactError as exc:
         return str(exc)

@@ -410,8 +410,7 @@ class Pipeline:
                 _refused(
                     c.get("name") if isinstance(c, dict) else None,
                     c.get("arguments", {}) if isinstance(c, dict) else {},
-                    # a doubt about the command covers every call of it
-                    *((code, message) if i == index or code == "low_confidence" else other),
+                    *((code, message) if index is None or i == index else other),
                 )
                 for i, c in enumerate(calls)
             ]
@@ -437,8 +436,9 @@ class Pipeline:
     @staticmethod
     def _refusal(
         cmd: Command, calls: list[Any], allowed: set[str], registry: Registry
-    ) -> tuple[int, str, str] | None:
-        """(index of the call, error code, message) when the command must not run at all."""
+    ) -> tuple[int | None, str, str] | None:
+        """(index of the refused call, None for all of them; error code, message) when the
+        command must not run at all."""
         for i, call in enumerate(calls):
             if not isinstance(call, dict) or not isinstance(call.get("name"), str):
                 return i, "bad_envelope", "a call without a tool name"
@@ -460,12 +460,13 @@ class Pipeline:
         return None
 
 
-def _unsure(confidence: Any, threshold: float) -> tuple[int, str, str] | None:
-    """The low-confidence refusal of a command's calls, when the model's head says so."""
+def _unsure(confidence: Any, threshold: float) -> tuple[int | None, str, str] | None:
+    """The low-confidence refusal of a command, when the model's head says so: a doubt about
+    the command covers every call of it (index None)."""
     if not below_confidence(confidence, threshold):
         return None
     return (
-        0,
+        None,
         "low_confidence",
         f"not run: confidence {confidence:.2f} is below limits.min_confidence {threshold:g}",
     )

@@ -91,14 +91,8 @@ def run_one(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "tokens_per_second": report["tokens_per_second"],
         "loss_fp32_end": report["loss_fp32_end"],
         "loss_final": report["loss_final"],
-        "heldout_homes": {
-            "summary": homes["summary"],
-            "categories": {k: v for k, v in homes["categories"].items()},
-        },
-        "demo_home": {
-            "summary": demo["summary"],
-            "categories": {k: v for k, v in demo["categories"].items()},
-        },
+        "heldout_homes": {"summary": homes["summary"], "categories": homes["categories"]},
+        "demo_home": {"summary": demo["summary"], "categories": demo["categories"]},
     }
 
 

@@ -130,19 +130,10 @@ def main() -> int:
             "eval": _eval_summary(ev),
             "general_after": _eval_summary(forget),
         }
-    # the demo model's own sections, written when it was trained, are kept (under names that
-    # say whose they are)
-    for key, to in (
-        ("demo_model", "demo_model"),
-        ("slice", "slice"),
-        ("first_run", "demo_first_run"),
-        ("demo_first_run", "demo_first_run"),
-        ("demo_notes", "demo_notes"),
-    ):
+    # the demo model's own sections, written when it was trained, are kept
+    for key in ("demo_model", "slice", "demo_first_run", "demo_notes"):
         if key in old:
-            report[to] = old[key]
-    if "demo_notes" not in report and "demo_model" in old and old.get("notes"):
-        report["demo_notes"] = old["notes"]
+            report[key] = old[key]
     out_path.write_text(json.dumps(report, indent=2) + "\n")
     return 0
 

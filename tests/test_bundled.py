@@ -8,7 +8,7 @@ from pathlib import Path
 
 from agent import bundled
 from agent.cli import default_model
-from agent.config import bundled_model as config_bundled_model
+from agent.config import load_config, run_model, with_overrides
 from agent.train.synth import tools_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,5 +35,12 @@ def test_the_demo_home_gets_its_own_model_and_other_homes_the_general_one() -> N
     renamed = [dict(demo[0], name="lamps"), *demo[1:]]
     assert default_model(None, renamed) == str(bundled.GENERAL)
     # no tools: the general model (what `needled train --config` adapts); a path always wins
-    assert default_model(None) == str(bundled.GENERAL) == str(config_bundled_model())
+    assert default_model(None) == str(bundled.GENERAL)
     assert default_model("/x/y.cact", demo) == "/x/y.cact"
+
+
+def test_check_config_reads_the_model_run_will_load() -> None:
+    # the model check of check-config and run looks at the file the daemon then serves
+    assert run_model(load_config()) == bundled.DEMO
+    assert run_model(load_config(ROOT / "tests/data/homes/ana_flat.toml")) == bundled.GENERAL
+    assert run_model(with_overrides(load_config(), model="/x/y.cact")) == Path("/x/y.cact")
