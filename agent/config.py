@@ -76,6 +76,9 @@ class ModelConfig:
     threads: int = 2
     system: str = ""  # system facts ("key: value; ..."), never instructions
     max_new_tokens: int = 64
+    # Logit bonus for the room or device name the request says, among those the grammar
+    # allows (agent/grammar/mention.py); 0 leaves every choice to the model.
+    mention_prior: float = 5.0
 
 
 @dataclass(frozen=True)
@@ -230,6 +233,7 @@ _SECTIONS = {
 _RANGES: dict[str, tuple[float, float]] = {
     "model.threads": (1, 64),
     "model.max_new_tokens": (1, 4096),
+    "model.mention_prior": (0, 100),
     "mqtt.port": (1, 65535),
     "mqtt.keepalive": (5, 65535),
     "mqtt.session_expiry": (0, 0xFFFFFFFF),

@@ -24,7 +24,7 @@ import logging
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -401,7 +401,7 @@ class Pipeline:
         calls = envelope["function_calls"]
         refusal = self._refusal(cmd, calls, allowed, registry)
         if refusal is None and calls:
-            refusal = _unsure(envelope.get("confidence"), limits.min_confidence)
+            refusal = _unsure(envelope, limits.min_confidence)
         if refusal is not None:
             index, code, message = refusal
             log.info("command from %s refused (%s): %s", cmd.source, code, message)
@@ -460,15 +460,25 @@ class Pipeline:
         return None
 
 
-def _unsure(confidence: Any, threshold: float) -> tuple[int | None, str, str] | None:
+def _unsure(envelope: Mapping[str, Any], threshold: float) -> tuple[int | None, str, str] | None:
     """The low-confidence refusal of a command, when the model's head says so: a doubt about
     the command covers every call of it (index None)."""
+    confidence = envelope.get("confidence")
     if not below_confidence(confidence, threshold):
         return None
+    why = ""
+    unnamed = envelope.get("unnamed")
+    if isinstance(unnamed, list) and unnamed:
+        said = ", ".join(
+            f"{u.get('name')}.{u.get('argument')}={u.get('value')!r}"
+            for u in unnamed
+            if isinstance(u, Mapping)
+        )
+        why = f" (the request names none of the model's choice: {said})"
     return (
         None,
         "low_confidence",
-        f"not run: confidence {confidence:.2f} is below limits.min_confidence {threshold:g}",
+        f"not run: confidence {confidence:.2f} is below limits.min_confidence {threshold:g}{why}",
     )
 
 

@@ -34,12 +34,18 @@ from .backend import Engine, open_engine
 from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
+from .grammar.mention import MentionPrior, unnamed_arguments
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
 log = logging.getLogger(__name__)
 
 RETRIEVAL_THRESHOLD = 5  # above this many tools, only the top 5 enter the prompt and grammar
+# Logit bonus for a name the request says (see grammar/mention.py); 0 turns the prior off.
+MENTION_WEIGHT = 5.0
+# Highest confidence of a call that puts a name the request never says into an argument that
+# picks a room or device (see mention.unnamed_arguments).
+UNNAMED_CONFIDENCE = 0.1
 _EMPTY = np.empty(0, dtype=np.int32)
 
 
@@ -72,6 +78,7 @@ class Session:
         engine: Engine | None = None,
         conversation: bool = False,
         forced_spans: bool = False,
+        mention_weight: float = MENTION_WEIGHT,
     ) -> None:
         self.cf = model if isinstance(model, CactFile) else read_cact(model)
         self.tools = load_tools(tools)
@@ -86,6 +93,7 @@ class Session:
         # it dropped positive exact match from 90% to 0% (every call derailed after a span).
         # Off by default; the model then picks among the allowed spellings itself.
         self.forced_spans = forced_spans
+        self.mention_weight = mention_weight
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.tok = Tokenizer(bytes(self.cf.tokenizer_blob))
         # Continuation turns start mid-stream, where SentencePiece must not add its "▁" prefix.
@@ -244,7 +252,9 @@ class Session:
             ids = self.tok.encode_continuation("\n" + P.user_turn(text))
             if self.engine.position + len(ids) + budget < self.cf.geometry.max_seq_len:
                 t_tok = time.perf_counter()
-                return self._decode(ids, grammar_tools, require_call, max_new_tokens, t0, t_tok)
+                return self._decode(
+                    ids, grammar_tools, require_call, max_new_tokens, t0, t_tok, text
+                )
             log.info("conversation reached the model's positions; starting over from the tools")
         self._live = None
         pre = self.prefix_for(tools)
@@ -258,7 +268,7 @@ class Session:
             new = full
         if len(new) + self.engine.position >= self.cf.geometry.max_seq_len:
             return error_envelope("too_long", f"the command is too long ({len(new)} tokens)")
-        env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok)
+        env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok, text)
         if self.conversation and env["success"]:
             self._live = key
         return env
@@ -275,6 +285,7 @@ class Session:
         max_new_tokens: int | None,
         t0: float,
         t_tok: float,
+        text: str = "",
     ) -> dict[str, Any]:
         eng = self.engine
         t_grammar0 = time.perf_counter()
@@ -299,6 +310,7 @@ class Session:
             pending.clear()
             return out
 
+        schemas = [t.to_schema() for t in tools]
         res = decode_call(
             masker,
             masker.automaton.start,
@@ -306,6 +318,9 @@ class Session:
             max_new_tokens or self.max_new_tokens,
             on_token=on_token,
             think_budget=self.think_budget,
+            bias_fn=MentionPrior(text, schemas, masker.token_bytes, self.mention_weight)
+            if self.mention_weight and text
+            else None,
         )
         confidence = None
         tail_s, tail_n = 0.0, 0
@@ -323,6 +338,12 @@ class Session:
             if head is not None:
                 p_head = 1.0 / (1.0 + math.exp(-float(head[0])))
                 confidence = round(min(p_head, math.exp(res.call_logprob)), 4)
+        unnamed = unnamed_arguments(text, schemas, res.calls) if res.ok and text else []
+        if confidence is not None and unnamed:
+            # The head judges the call's shape; a thing the request never names is doubt it
+            # cannot see. A model without a head (trained on its home, synonyms included) is
+            # left alone.
+            confidence = min(confidence, UNNAMED_CONFIDENCE)
         t_end = time.perf_counter()
         decode_s = t_end - t_grammar - prompt_s
         n_new = len(new_ids)
@@ -351,6 +372,7 @@ class Session:
             "function_calls": res.calls or [],
             "reasoning": res.reasoning,
             "confidence": confidence,
+            **({"unnamed": unnamed} if unnamed else {}),
             "prefill_tps": round(n_new / prompt_s, 1) if prompt_s > 0 else 0.0,
             "decode_tps": round(len(res.token_ids) / decode_s, 1) if decode_s > 0 else 0.0,
             "peak_ram_mb": round(peak_rss_mb(), 1),

@@ -253,6 +253,25 @@ def test_calls_below_min_confidence_are_refused_and_named() -> None:
     p.shutdown()
 
 
+def test_a_refusal_for_an_unnamed_room_says_which_name_was_never_said() -> None:
+    p, reg, comp = make_pipeline()  # the default min_confidence
+    comp.complete = lambda text, allowed_tools=None: {
+        "type": "call",
+        "success": True,
+        "function_calls": [{"name": "set_light", "arguments": {"room": "kitchen", "on": True}}],
+        "confidence": 0.1,
+        "unnamed": [{"name": "set_light", "argument": "room", "value": "kitchen"}],
+    }
+    inbox = Inbox()
+    p.submit(Command("turn on the light in Leo's room", "mqtt", inbox))
+    (r,) = inbox.wait(1)
+    env = r["envelope"]
+    assert env["error_code"] == "low_confidence"
+    assert "names none of" in env["error"] and "set_light.room='kitchen'" in env["error"]
+    assert reg.states()["set_light"]["kitchen"]["on"] is False
+    p.shutdown()
+
+
 def test_below_confidence_is_the_one_rule_for_daemon_and_eval() -> None:
     from agent.envelope import below_confidence
 

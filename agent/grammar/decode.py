@@ -43,6 +43,8 @@ from .masker import (
 from .nfa import DEAD
 
 ScoreFn = Callable[[np.ndarray], np.ndarray]
+# (call bytes so far, allowed ids) -> a bonus per allowed id, or None for no opinion
+BiasFn = Callable[[bytes, np.ndarray], "np.ndarray | None"]
 
 
 @dataclass
@@ -89,11 +91,14 @@ def decode_call(
     tool_call_id: int = TOOL_CALL_ID,
     newline_ids: Sequence[int] | None = None,
     trailer_ids: Sequence[int] = (IM_END_ID,),
+    bias_fn: BiasFn | None = None,
 ) -> DecodeResult:
     """Decode ``[<think>..</think>\\n]<tool_call>JSON</tool_call><|im_end|>`` under the grammar.
 
     ``max_tokens`` bounds the call list plus ``</tool_call>``; ``think_budget`` (0: no
-    reasoning) bounds the free text between ``<think>`` and ``</think>``.
+    reasoning) bounds the free text between ``<think>`` and ``</think>``. ``bias_fn`` adds
+    a bonus to the allowed tokens' logits inside the call list (see ``mention.py``); the chosen
+    token and ``call_logprob`` follow the biased logits, the policy actually decoded.
     """
     res = DecodeResult(ok=False)
     emitted = res.token_ids
@@ -178,6 +183,10 @@ def decode_call(
                 res.error = "grammar dead end (no token allowed)"
                 return res
             logits = score(allowed)
+            if bias_fn is not None:
+                bonus = bias_fn(b"".join(masker.token_bytes[t] for t in call_ids), allowed)
+                if bonus is not None:
+                    logits = logits + bonus
             i = int(np.argmax(logits))
             tid = int(allowed[i])
             res.scored_steps += 1

@@ -154,6 +154,7 @@ def evaluate(
     progress: bool = False,
     forced_spans: bool = False,
     min_confidence: float = 0.0,
+    mention_weight: float | None = None,
 ) -> JsonDict:
     """Run every case through `Session.complete()`; returns the report (summary, categories,
     per-case results).
@@ -163,7 +164,8 @@ def evaluate(
 
     `forced_spans` is the session option of the same name (spell grammar-forced byte runs
     with the tokenizer instead of forcing only single allowed tokens); the daemon's default
-    is off.
+    is off. `mention_weight` is the decoding prior's weight (`model.mention_prior`); None
+    keeps the session's default, as the daemon does.
     """
     from agent.cact import read_cact
     from agent.session import Session
@@ -187,6 +189,7 @@ def evaluate(
                 mode=mode,
                 threads=threads,
                 forced_spans=forced_spans,
+                **({} if mention_weight is None else {"mention_weight": mention_weight}),
             )
             sessions[key] = sess
         t0 = time.perf_counter()
@@ -220,6 +223,9 @@ def evaluate(
     report["backend"] = type(engine).__name__ if engine is not None else None
     report["model"] = str(model)
     report["min_confidence"] = min_confidence
+    report["mention_weight"] = (
+        next(iter(sessions.values())).mention_weight if sessions else mention_weight
+    )
     report["results"] = results
     return report
 
@@ -287,6 +293,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=0.0,
         help="count calls below this confidence as refusals, as limits.min_confidence does",
     )
+    p.add_argument(
+        "--mention-weight",
+        type=float,
+        default=None,
+        help="weight of the prior for names the request says (default: the daemon's)",
+    )
 
 
 def eval_main(args: argparse.Namespace) -> int:
@@ -302,6 +314,7 @@ def eval_main(args: argparse.Namespace) -> int:
         threads=args.threads,
         forced_spans=args.forced_spans,
         min_confidence=args.min_confidence,
+        mention_weight=args.mention_weight,
     )
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
