@@ -483,6 +483,23 @@ def test_demo_model_meets_targets() -> None:
     assert s["two_actions_exact"] >= 0.80, s
 
 
+def test_evaluate_scores_the_daemons_range_refusal() -> None:
+    """The grammar fits "99 degrees" to the range (9); the daemon refuses that call before it
+    runs, so the evaluation counts what the daemon answers: a refusal."""
+    from agent.train.evaluate import evaluate
+
+    cases = [
+        {"query": "set the thermostat to 99 degrees", "category": "invalid", "answers": []},
+        {"query": "dim the kitchen light to 250 percent", "category": "invalid", "answers": []},
+    ]
+    rep = evaluate(DEMO_MODEL, cases, _demo_tools())
+    for r in rep["results"]:
+        assert r["ok"] and r["got"] == [], r
+        (call,) = r["out_of_range"]  # the call the model made, kept for the report
+        assert call["name"] in ("set_thermostat", "set_light")
+    assert rep["summary"]["refusal_correct"] == 1.0
+
+
 @needs_torch
 @pytest.mark.slow
 def test_finetune_retrain_head_keeps_confidence(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.envelope import below_confidence
+from agent.rangecheck import find_remapped
 
 JsonDict = dict[str, Any]
 REFUSAL_CATEGORIES = ("negated", "off_topic", "unsupported", "invalid", "missing")
@@ -161,6 +162,8 @@ def evaluate(
 
     `min_confidence` applies the daemon's `limits.min_confidence`: calls the head is less sure
     of count as a refusal (what the daemon would answer), the proposed calls kept as `unsure`.
+    The daemon's range check always applies: a call whose number was fitted to a parameter's
+    range while the request asked for one outside it is refused (`out_of_range` keeps it).
 
     `forced_spans` is the session option of the same name (spell grammar-forced byte runs
     with the tokenizer instead of forcing only single allowed tokens); the daemon's default
@@ -196,7 +199,14 @@ def evaluate(
         env = sess.complete(case["query"])
         ms = (time.perf_counter() - t0) * 1e3
         got = env.get("function_calls") if env.get("success") else None
-        unsure = None
+        unsure = remapped = None
+        if got:
+            # the daemon refuses a call whose number was fitted to the range ("150 percent"
+            # decoded as 15) before anything runs: score what it would answer
+            by_name = {t.name: t.to_schema() for t in sess.tools}
+            hit = find_remapped(case["query"], got, by_name)
+            if hit is not None:
+                remapped, got = got, []
         if got and below_confidence(env.get("confidence"), min_confidence):
             unsure, got = got, []
         want = case.get("answers") or []
@@ -214,6 +224,7 @@ def evaluate(
                 "confidence": env.get("confidence"),
                 **({"home": case["home"]} if case.get("home") else {}),
                 **({"unsure": unsure} if unsure is not None else {}),
+                **({"out_of_range": remapped} if remapped is not None else {}),
             }
         )
         if progress and (i + 1) % 20 == 0:
