@@ -10,8 +10,6 @@ import json
 import pytest
 import voice_testset as vt
 
-from agent.voice.sphinx import model_path
-
 TARGET_CLEAN = 0.85
 TARGET_NOISY = 0.75
 TARGET_REJECT = 0.80
@@ -22,33 +20,14 @@ TARGET_COVERAGE = 0.80
 
 @pytest.mark.slow
 def test_spoken_command_accuracy(tmp_path) -> None:
-    from agent.config import load_config
-    from agent.voice.sphinx import SphinxRecognizer
-    from devices import build_registry
-
-    demo = SphinxRecognizer(build_registry(load_config().devices).tools())
-    words = vt.cmu_words(model_path() / "cmudict-en-us.dict")
-    covered, speakable = vt.demo_coverage(words, demo.in_grammar)
-    utts = vt.build(tmp_path / "wav", words, demo.in_grammar)
-    texts = {(u.home, u.text) for u in utts}
-    assert sum(h == "demo" for h, _ in texts) == vt.DEMO_COUNT
-    assert sum(h == "home2" for h, _ in texts) == 20
-    assert sum(h == "none" for h, _ in texts) == 10
-    assert len({u.voice for u in utts}) >= 3 and len({u.speed for u in utts}) >= 2
-    assert sum(u.noisy for u in utts) == len(utts) // 2
-
-    report = vt.evaluate(utts, vt.transcribe(utts))
-    rates, counts = report["rates"], report["counts"]
-    none = [u for u in utts if u.home == "none"]
-    rejected = sum(
-        rates[f"noncommand_{n}"] * counts[f"noncommand_{n}"] for n in ("clean", "noisy")
-    ) / len(none)
-    summary = {
-        **rates,
-        "noncommand_rejected": round(rejected, 4),
-        "demo_grammar_coverage": f"{covered}/{speakable}",
-    }
-    print(json.dumps({"rates": summary, "counts": counts}, indent=1))
+    report = vt.run(tmp_path / "wav")
+    texts, rates = report["texts"], report["rates"]
+    assert texts == {"demo": vt.DEMO_COUNT, "home2": 20, "none": 10}
+    assert report["utterances"] == 2 * len(vt.VOICES) * len(vt.SPEEDS) * sum(texts.values())
+    assert len(vt.VOICES) >= 3 and len(vt.SPEEDS) >= 2
+    cov = report["demo_grammar_coverage"]
+    summary = {**rates, "demo_grammar_coverage": f"{cov['covered']}/{cov['speakable']}"}
+    print(json.dumps({"rates": summary, "counts": report["counts"]}, indent=1))
     for miss in report["misses"]:
         print("miss:", json.dumps(miss))
     # the demo home, end to end: what was said leads to exactly the expected calls
@@ -60,5 +39,5 @@ def test_spoken_command_accuracy(tmp_path) -> None:
     assert rates["command_noisy_home2"] >= TARGET_NOISY, summary
     assert rates["heard_clean_home2"] >= TARGET_CLEAN, summary
     assert rates["heard_noisy_home2"] >= TARGET_NOISY, summary
-    assert rejected >= TARGET_REJECT, summary
-    assert covered / speakable >= TARGET_COVERAGE, summary
+    assert rates["noncommand_rejected"] >= TARGET_REJECT, summary
+    assert cov["covered"] / cov["speakable"] >= TARGET_COVERAGE, summary

@@ -284,3 +284,65 @@ def evaluate(utts: list[Utterance], transcripts: list[dict[str, Any]]) -> dict[s
     rates = {k: round(v[0] / v[1], 4) for k, v in sorted(tally.items())}
     counts = {k: v[1] for k, v in sorted(tally.items())}
     return {"rates": rates, "counts": counts, "misses": misses}
+
+
+def run(out_dir: Path) -> dict[str, Any]:
+    """Build the set under `out_dir`, recognise and answer it; the whole report: rates, counts,
+    misses, the set's make-up, the models and recognizer used, and each stage's seconds."""
+    import hashlib
+    import os
+    import platform
+    import time
+
+    from agent.bundled import DEMO
+    from agent.config import load_config
+    from agent.voice.sphinx import SphinxRecognizer, model_path
+    from devices import build_registry
+
+    t0 = time.perf_counter()
+    demo = SphinxRecognizer(build_registry(load_config().devices).tools())
+    words = cmu_words(model_path() / "cmudict-en-us.dict")
+    covered, speakable = demo_coverage(words, demo.in_grammar)
+    utts = build(out_dir, words, demo.in_grammar)
+    t1 = time.perf_counter()
+    transcripts = transcribe(utts)
+    t2 = time.perf_counter()
+    report = evaluate(utts, transcripts)
+    t3 = time.perf_counter()
+    rates, counts = report["rates"], report["counts"]
+    none = sum(u.home == "none" for u in utts)
+    rejected = sum(
+        rates[f"noncommand_{n}"] * counts[f"noncommand_{n}"] for n in ("clean", "noisy")
+    ) / max(1, none)
+    rates["noncommand_rejected"] = round(rejected, 4)
+    audio_s = 0.0
+    for u in utts:
+        with wave.open(str(u.path)) as w:
+            audio_s += w.getnframes() / w.getframerate()
+    return {
+        "kind": "voice_accuracy",
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "cpu_count": os.cpu_count(),
+        "load_average": list(os.getloadavg()),
+        "models": {
+            name: {"path": str(p), "sha256": hashlib.sha256(p.read_bytes()).hexdigest()}
+            for name, p in (("demo", DEMO), ("home2", HOME2_MODEL))
+        },
+        "recognizer": "pocketsphinx, grammar from each home's config",
+        "voices": list(VOICES),
+        "speeds_wpm": list(SPEEDS),
+        "noise_snr_db": SNR_DB,
+        "texts": {h: len({u.text for u in utts if u.home == h}) for h in ("demo", "home2", "none")},
+        "utterances": len(utts),
+        "audio_seconds": round(audio_s, 1),
+        "demo_grammar_coverage": {"covered": covered, "speakable": speakable},
+        "seconds": {
+            "synthesis": round(t1 - t0, 1),
+            "recognition": round(t2 - t1, 1),
+            "answers": round(t3 - t2, 1),
+        },
+        "rates": rates,
+        "counts": counts,
+        "misses": report["misses"],
+    }
