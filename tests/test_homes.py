@@ -148,3 +148,58 @@ def test_held_out_tool_names_never_reach_training() -> None:
     defaults |= {"set_relay", "set_led", "log_message", "set_lamp", "set_plug"}
     trained = {t["name"] for r in ROWS for t in r["tools"]}
     assert not (held - defaults) & trained
+
+
+ROWS_V2, RECORD_V2 = H.synthesize_homes(120, 16, seed=4, data_version=2)
+
+
+def test_version_1_is_the_recorded_data() -> None:
+    # the bundled model's command must still rebuild its data
+    again, _ = H.synthesize_homes(160, 24, seed=3, data_version=1)
+    assert again == ROWS
+    assert RECORD["data_version"] == 1 and RECORD_V2["data_version"] == 2
+
+
+def test_version_2_keeps_held_out_names_out_of_the_demo_homes_refusals() -> None:
+    from agent.train.synth import tools_from_config
+
+    held = H.heldout_names()
+    text = H.DEMO_SENTENCES.read_text(encoding="utf-8")
+
+    def unknowns(t: str) -> list[set[str]]:
+        lines = [x for x in t.splitlines() if x.startswith("_unknown = ")]
+        return [{n.strip().lower() for n in x[11:].split("|")} for x in lines]
+
+    # the sentences file names rooms that are never valid in training ("study", "porch",
+    # "garage": held out or on the evaluation side of the split) as unsupported
+    rooms = H.name_split()["rooms"]
+    never_valid = held | {n.lower() for n in rooms["eval"]}
+    assert all(u & never_valid for u in unknowns(text))
+    train = {n.lower() for n in rooms["train"]}
+    for seed in range(5):
+        fresh = unknowns(H._fresh_unknowns(text, random.Random(seed), rooms["train"]))
+        for old, new in zip(unknowns(text), fresh, strict=True):
+            assert len(new) == len(old) and new <= train | {"kitchen", "bathroom"}
+            assert old & {"kitchen", "bathroom"} <= new  # the home's own, unsupported here
+    demo = tools_from_config(H.DEMO_CONFIG)
+    assert any(r["tools"] == demo and r["category"] == "unsupported" for r in ROWS_V2)
+
+
+def test_version_2_invents_names_as_often_valid_as_refused() -> None:
+    pools = {k: {n.lower() for n in v["train"]} for k, v in H.name_split().items()}
+    known = pools["rooms"] | pools["devices"] | pools["leds"] | {"kitchen", "bathroom"}
+    valid_new = refused_new = 0
+    for r in ROWS_V2:
+        new = {v for v in _enum_values(r["tools"]) if v not in known} - {
+            v.lower() for v in pools["colors"]
+        }
+        names = [v for v in new if not v.isdigit() and v not in ("on", "off", "toggle")]
+        for call in r["answers"]:
+            valid_new += any(str(a).lower() in names for a in call["arguments"].values())
+        refused_new += r["category"] == "unsupported" and not any(
+            n in r["query"].lower() for n in _enum_values(r["tools"])
+        )
+    assert valid_new > 50 and refused_new > 20
+    held = H.heldout_names()
+    for r in ROWS_V2:
+        assert not _enum_values(r["tools"]) & held

@@ -482,6 +482,70 @@ HOME_KINDS = tuple(k for k in _KINDS if k != "log")
 _NAME_PARAMS = {"room": "rooms", "device": "devices", "relay": "devices", "led": "leds"}
 
 
+# Invented names. Every pooled name is valid in many training homes, so a model can learn
+# "a name I have seen is a room" instead of reading the prompt, and then refuses a real home's
+# names it never saw. Words made up per home, as often unsupported as valid, take that cue away.
+_ONSETS = "b bl br c ch d dr f fl g gr h j k l m n p pl pr r s sh sk st t th tr v w y z".split()
+_VOWELS = "a e i o u a e i o ai ea oo ou ie".split()
+_CODAS = ["", "", "", "n", "r", "l", "m", "st", "ck", "th", "x", "nd", "sh"]
+_ROOM_HEADS = "room den study nook loft bay hall corner suite annexe".split()
+_DEVICE_HEADS = "lamp pump heater fan plug charger light radio kettle speaker".split()
+
+
+def invented_word(rng: random.Random) -> str:
+    """A pronounceable made-up word of 1 to 3 syllables ("brimo", "staunel")."""
+    n = rng.choice([1, 2, 2, 2, 3])
+    return "".join(
+        rng.choice(_ONSETS) + rng.choice(_VOWELS) + (rng.choice(_CODAS) if i == n - 1 else "")
+        for i in range(n)
+    )
+
+
+def invented_names(rng: random.Random, pool: str, k: int, taken: set[str]) -> list[str]:
+    """`k` made-up names shaped like the pool's: rooms, devices or LEDs."""
+    out: list[str] = []
+    while len(out) < k:
+        w = invented_word(rng)
+        form = rng.random()
+        if pool == "rooms":
+            name = (
+                w
+                if form < 0.3
+                else f"{w.capitalize()}'s {rng.choice(_ROOM_HEADS)}"
+                if form < 0.55
+                else f"{w} {rng.choice(_ROOM_HEADS)}"
+                if form < 0.85
+                else f"{w} {rng.randint(1, 4)}"
+            )
+        elif pool == "devices":
+            name = (
+                w
+                if form < 0.25
+                else f"{w} {rng.choice(_DEVICE_HEADS)}"
+                if form < 0.8
+                else f"{w.capitalize()}'s {rng.choice(_DEVICE_HEADS)}"
+            )
+        else:
+            name = w if form < 0.6 else f"{w} led"
+        if _norm(name) not in taken:
+            taken.add(_norm(name))
+            out.append(name)
+    return out
+
+
+def with_invented(
+    rng: random.Random, pools: Mapping[str, Sequence[str]], share: float, exclude: set[str]
+) -> dict[str, list[str]]:
+    """`pools` where names of rooms, devices and LEDs are `share` invented for this home (the
+    same share for the names a home has and the unsupported ones it is asked about)."""
+    out = {k: list(v) for k, v in pools.items()}
+    taken = set(exclude)
+    for key, size in (("rooms", 24), ("devices", 24), ("leds", 8)):
+        real = rng.sample(out[key], min(len(out[key]), max(1, round(size * (1 - share)))))
+        out[key] = real + invented_names(rng, key, max(1, round(size * share)), taken)
+    return out
+
+
 def _pick(rng: random.Random, pool: Sequence[str], lo: int, hi: int) -> list[str]:
     k = rng.randint(lo, min(hi, len(pool)))
     return rng.sample(list(pool), k)
@@ -956,14 +1020,42 @@ def random_tool(
 # the data set
 
 
+_DEMO_ROOM_WORDS = frozenset(
+    "kitchen | living room | lounge | front room | living-room | bedroom | bathroom | bath room".split(
+        " | "
+    )
+)
+
+
+def _fresh_unknowns(text: str, rng: random.Random, rooms: Sequence[str]) -> str:
+    """The demo sentences with each `_unknown` list's foreign rooms redrawn from `rooms` (the
+    demo home's own rooms, unsupported for one tool, stay)."""
+
+    def redraw(m: re.Match[str]) -> str:
+        names = [n.strip() for n in m.group(1).split("|")]
+        keep = [n for n in names if n in _DEMO_ROOM_WORDS]
+        pool = [x for x in rooms if _norm(x) not in _DEMO_ROOM_WORDS]
+        return "_unknown = " + " | ".join(keep + rng.sample(pool, len(names) - len(keep)))
+
+    return re.sub(r"^_unknown = (.*)$", redraw, text, flags=re.M)
+
+
 def synthesize_homes(
     homes: int,
     per_home: int,
     seed: int = 0,
     demo_share: float = 0.1,
     schema_share: float = 0.15,
+    data_version: int = 1,
 ) -> tuple[list[JsonDict], JsonDict]:
-    """`homes` groups of up to `per_home` examples; returns (rows, record of what was drawn)."""
+    """`homes` groups of up to `per_home` examples; returns (rows, record of what was drawn).
+
+    `data_version` 2 (1 reproduces the bundled model's data): the demo home's unsupported
+    rooms are drawn from the training pool for each of its groups (its sentences file names
+    held-out rooms like "study" and "porch" as unsupported, and at a tenth of all groups that
+    taught them as refusals everywhere), and half the other homes name their rooms, devices and
+    LEDs (and the unsupported ones they are asked about) half with made-up words."""
+    invented = 0.5 if data_version >= 2 else 0.0
     rng = random.Random(seed)
     held = heldout_names()
     split = name_split(held)
@@ -981,13 +1073,18 @@ def synthesize_homes(
 
             tools = tools_from_config(DEMO_CONFIG)
             text = demo_sentences
+            if data_version >= 2:
+                text = _fresh_unknowns(text, hrng, pools["rooms"])
         else:
             tools, sections = [], []
             if r >= demo_share + schema_share or hrng.random() < 0.3:
-                devices = random_home(hrng, pools)
+                hpools: Mapping[str, Sequence[str]] = pools
+                if invented > 0 and hrng.random() < 0.5:
+                    hpools = with_invented(hrng, pools, invented, held)
+                devices = random_home(hrng, hpools)
                 tools = home_tools(devices)
                 kinds_seen.update(t["kind"] for t in devices.values())
-                sections.append(home_sentences(devices, tools, hrng, pools))
+                sections.append(home_sentences(devices, tools, hrng, hpools))
             if r < demo_share + schema_share:
                 taken = {t["name"] for t in tools}
                 for _ in range(hrng.randint(1, 3) if tools else hrng.randint(1, 5)):
@@ -1012,6 +1109,8 @@ def synthesize_homes(
         "general_schemas": schema_share > 0,
         "homes": homes,
         "per_home": per_home,
+        "data_version": data_version,
+        "invented_names": invented,
         "name_split": {
             k: {"train": len(v["train"]), "eval": len(v["eval"]), "eval_names": v["eval"]}
             for k, v in split.items()

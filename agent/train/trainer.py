@@ -78,6 +78,8 @@ class TrainConfig:
     # of one tool list; `examples` is then ignored and each home gets `per_home` examples.
     homes: int = 0
     per_home: int = 32
+    # with homes: which generated data (homes.synthesize_homes; 1 is the bundled model's)
+    data_version: int = 1
     extra: dict = field(default_factory=dict)
 
     def geometry_obj(self) -> Geometry:
@@ -204,7 +206,9 @@ def train(
 
     trained_on: dict[str, Any] | None = None
     if cfg.homes > 0:
-        rows, trained_on = synthesize_homes(cfg.homes, cfg.per_home, cfg.seed)
+        rows, trained_on = synthesize_homes(
+            cfg.homes, cfg.per_home, cfg.seed, data_version=cfg.data_version
+        )
     else:
         rows = synthesize(
             tools, sentences, cfg.examples, cfg.seed, reasoning=cfg.reasoning, system=cfg.system
@@ -372,6 +376,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--per-home", type=int, default=TrainConfig.per_home)
     p.add_argument(
+        "--data-version",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="with --homes: 2 redraws the demo home's unsupported rooms and invents names",
+    )
+    p.add_argument(
         "--from-scratch",
         action="store_true",
         help="with --config/--tools: train a new model on that home alone instead of adapting "
@@ -440,6 +451,7 @@ def train_main(args: argparse.Namespace) -> int:
         warmup=args.warmup,
         homes=args.homes,
         per_home=args.per_home,
+        data_version=args.data_version,
     )
     tools = tools_from_args(args)
     report = train(
