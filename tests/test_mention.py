@@ -227,3 +227,34 @@ def test_a_call_for_a_room_the_home_lacks_is_flagged_and_doubted() -> None:
         }
     ]
     assert env["confidence"] <= UNNAMED_CONFIDENCE
+
+
+def test_a_tool_named_in_full_counts_as_much_as_a_value(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    heater = {
+        "name": "set_diesel_heater",
+        "parameters": {
+            "type": "object",
+            "properties": {"temperature": {"type": "integer", "minimum": 5, "maximum": 30}},
+            "required": ["temperature"],
+        },
+    }
+    boat = {
+        "name": "set_boat_switch",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "relay": {"type": "string", "enum": ["inverter", "water pump"]},
+                "on": {"type": "boolean"},
+            },
+            "required": ["relay", "on"],
+        },
+    }
+    wrong = [{"name": "set_boat_switch", "arguments": {"relay": "inverter", "on": True}}]
+    right = [{"name": "set_diesel_heater", "arguments": {"temperature": 21}}]
+    wants = [(wrong, 4.0), (right, 0.5)]
+    query = "set the diesel heater to 21"
+    assert _decode(vocab, [boat, heater], query, wants, 5.0) == right
+    # one word of it ("heater") is weaker evidence: 0.7 of the weight does not beat 3.5
+    assert _decode(vocab, [boat, heater], "set the heater to 21", wants, 5.0) == wrong

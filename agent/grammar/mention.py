@@ -181,10 +181,12 @@ class MentionPrior:
         for t in tools:
             self.tools[str(t["name"])] = t.get("parameters") or {}
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
-        self._name_hit = {
-            name: any(w not in _GENERIC and w in self.query for w in words(name.replace("_", " ")))
-            for name in self.tools
-        }
+        self._name_hit: dict[str, float] = {}
+        for name in self.tools:
+            content = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
+            said = sum(w in self.query for w in content)
+            # all of a two-word name ("diesel heater") is as strong as a value said in full
+            self._name_hit[name] = 0.0 if not said else 1.0 if said == len(content) >= 2 else 0.7
 
     # -- scores -------------------------------------------------------------------------------
     def _mention(self, value: str) -> tuple[float, tuple[str, ...]]:
@@ -230,7 +232,7 @@ class MentionPrior:
     def _tool_score(self, name: str, used: Sequence[str], called: Sequence[str]) -> float:
         """1 when a name among the tool's values is said (and not spent), 0.7 when a word of
         its name is said and it has not been called yet in this list, else 0."""
-        best = 0.7 if self._name_hit.get(name) and name not in called else 0.0
+        best = self._name_hit.get(name, 0.0) if name not in called else 0.0
         for sch in (self.tools[name].get("properties") or {}).values():
             for v in _enum_strings(sch):
                 if not (set(words(v)) <= _SETTING_VALUES or v.isdigit()):

@@ -1021,9 +1021,8 @@ def random_tool(
 
 
 _DEMO_ROOM_WORDS = frozenset(
-    "kitchen | living room | lounge | front room | living-room | bedroom | bathroom | bath room".split(
-        " | "
-    )
+    ["kitchen", "living room", "lounge", "front room", "living-room", "bedroom", "bathroom"]
+    + ["bath room"]
 )
 
 
