@@ -1,6 +1,7 @@
 """Assemble bench/train_report.json for the general model from the run's own reports.
 
     python bench/train_report.py --model agent/models/general.cact \
+        [--earlier STAGE1_REPORT.json ...] \
         --eval homes=R1.json --eval demo=R2.json [--eval NAME=R.json ...] \
         [--adapt NAME=ADAPT_REPORT.json,EVAL.json,FORGET.json] --out bench/train_report.json
 
@@ -62,6 +63,12 @@ def main() -> int:
     p.add_argument(
         "--init-command", help="the command of the run it was warm-started from (--init)"
     )
+    p.add_argument(
+        "--earlier",
+        action="append",
+        default=[],
+        help="the report (this script's) of each earlier stage, first stage first",
+    )
     p.add_argument("--out", required=True)
     a = p.parse_args()
     model = Path(a.model)
@@ -113,12 +120,31 @@ def main() -> int:
         "adapt": {},
         "notes": a.notes,
     }
-    if report["earlier_stage"]:
-        first = report["earlier_stage"]
-        report["training"]["train_seconds_both_stages"] = round(
-            first["train_seconds"] + train["train_seconds"], 1
+    stages = []
+    for path in a.earlier:
+        t = json.loads(Path(path).read_text())["training"]
+        stages.append(
+            {
+                "report": path,
+                "command": t["command"],
+                "steps": t["steps"],
+                "train_seconds": t["train_seconds"],
+                "homes": t.get("homes"),
+                "per_home": t.get("per_home"),
+            }
         )
-        report["training"]["steps_both_stages"] = first["steps"] + report["training"]["steps"]
+    if stages:
+        report["earlier_stage"] = None
+        report["earlier_stages"] = stages
+    elif report["earlier_stage"]:
+        stages = [report["earlier_stage"]]
+    if stages:
+        report["training"]["train_seconds_all_stages"] = round(
+            sum(st["train_seconds"] for st in stages) + train["train_seconds"], 1
+        )
+        report["training"]["steps_all_stages"] = (
+            sum(st["steps"] for st in stages) + report["training"]["steps"]
+        )
     for item in a.eval:
         name, path = item.split("=", 1)
         report["eval"][name] = _eval_summary(path)

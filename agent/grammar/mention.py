@@ -230,8 +230,9 @@ class MentionPrior:
         return values, tools
 
     def _tool_score(self, name: str, used: Sequence[str], called: Sequence[str]) -> float:
-        """1 when a name among the tool's values is said (and not spent), 0.7 when a word of
-        its name is said and it has not been called yet in this list, else 0."""
+        """1 when a name among the tool's values is said (and not spent) or every content word
+        of a two-word tool name is, 0.7 when one word of its name is, 0.5 when part of a value
+        is; the name counts only while the tool has not been called in this list."""
         best = self._name_hit.get(name, 0.0) if name not in called else 0.0
         for sch in (self.tools[name].get("properties") or {}).values():
             for v in _enum_strings(sch):
@@ -248,11 +249,20 @@ class MentionPrior:
         base = _Scan()
         base.feed(call_text)
         used, called = self._used(call_text)
-        out = np.zeros(len(candidates), dtype=np.float64)
         choices_cache: dict[tuple[str, str | None, str | None], list[tuple[tuple, float]]] = {}
+        if base.in_string:
+            ctx = base.context() if not base.is_key else None
+            if ctx is None:
+                return None  # a key, or a string that is not a name
+            choices_cache[ctx] = self._choices(ctx, used, called)
+            if not any(sc for _, sc in choices_cache[ctx]):
+                return None  # free text, or nothing here is said: no opinion
+        out = np.zeros(len(candidates), dtype=np.float64)
         any_bias = False
         for i, tid in enumerate(candidates):
             data = self.token_bytes[int(tid)]
+            if not base.in_string and b'"' not in data:
+                continue  # cannot reach a string value
             seen: list[tuple[tuple, bytes, bool]] = []
 
             def on_value(scan: _Scan, raw: bytes, closed: bool, seen: list = seen) -> None:
