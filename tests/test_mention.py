@@ -258,3 +258,28 @@ def test_a_tool_named_in_full_counts_as_much_as_a_value(
     assert _decode(vocab, [boat, heater], query, wants, 5.0) == right
     # one word of it ("heater") is weaker evidence: 0.7 of the weight does not beat 3.5
     assert _decode(vocab, [boat, heater], "set the heater to 21", wants, 5.0) == wrong
+
+
+def test_a_second_call_does_not_repeat_what_was_said_once(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    off = {"name": "set_relay", "arguments": {"relay": "aquarium pump", "on": False}}
+    again = {"name": "set_relay", "arguments": {"relay": "aquarium pump", "on": True}}
+    kettle = {"name": "set_relay", "arguments": {"relay": "kettle", "on": True}}
+    two = {
+        **RELAY,
+        "parameters": {
+            **RELAY["parameters"],
+            "properties": {
+                "relay": {"type": "string", "enum": ["aquarium pump", "kettle"]},
+                "on": {"type": "boolean"},
+            },
+        },
+    }
+    query = "turn off the aquarium pump and switch the other one on"
+    wants = [([off, again], 2.0), ([off, kettle], 1.0)]
+    assert _decode(vocab, [two], query, wants, 0.0) == [off, again]
+    assert _decode(vocab, [two], query, wants, 5.0) == [off, kettle]
+    # said twice, it may be used twice
+    twice = "turn off the aquarium pump, then turn the aquarium pump on"
+    assert _decode(vocab, [two], twice, wants, 5.0) == [off, again]

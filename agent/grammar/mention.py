@@ -13,8 +13,9 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
   content words and no choice is said in full, else 0;
 - a tool's score is the best score of its own enum values (names of rooms and devices, not
   ``on``/``off`` style words) and 0.7 when a content word of its name occurs in the request;
-- a phrase the request says once, already used by an earlier call in the list, scores 0, so a
-  second call moves on to the next thing named.
+- a phrase the request says once, already used by an earlier call in the list, scores -0.5,
+  and so does a tool already called with nothing said left for it, so a second call moves on
+  to the next thing named.
 
 The bias never touches the choices the grammar leaves to the model *outside* strings: whether to
 call at all, which keys to fill, how many calls. So it cannot turn a refusal into a call or add
@@ -47,6 +48,10 @@ _SETTING_VALUES = frozenset(
 # Arguments that choose a setting rather than a thing: a request may imply their values
 # ("flash" for blink, "air conditioning" for cool), so they are never asked to be named.
 _SETTING_KEYS = frozenset("mode action state speed preset effect level".split())
+# Score of a name said once and already used by an earlier call of the list, and of a tool
+# called already with nothing said left for it: a second call that repeats the first is
+# rarely what was asked ("lights on in the hall and in the dining nook").
+SPENT = -0.5
 _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 
 
@@ -205,7 +210,7 @@ class MentionPrior:
     def _value_score(self, value: str, used: Sequence[str]) -> float:
         s, ws = self._mention(value)
         if s == 1.0 and used.count(value) >= _count(ws, self.query):
-            return 0.0  # said once, already used: the next call is about something else
+            return SPENT  # said once, already used: the next call is about something else
         return s
 
     def _used(self, call_text: bytes) -> tuple[list[str], list[str]]:
@@ -233,12 +238,14 @@ class MentionPrior:
         """1 when a name among the tool's values is said (and not spent) or every content word
         of a two-word tool name is, 0.7 when one word of its name is, 0.5 when part of a value
         is; the name counts only while the tool has not been called in this list."""
-        best = self._name_hit.get(name, 0.0) if name not in called else 0.0
+        evidence = self._name_hit.get(name, 0.0) if name not in called else 0.0
         for sch in (self.tools[name].get("properties") or {}).values():
             for v in _enum_strings(sch):
                 if not (set(words(v)) <= _SETTING_VALUES or v.isdigit()):
-                    best = max(best, self._value_score(v, used))
-        return best
+                    evidence = max(evidence, self._value_score(v, used))
+        if evidence <= 0 and name in called:
+            return SPENT  # called already, and nothing said is left for it
+        return evidence
 
     # -- the bias -----------------------------------------------------------------------------
     def __call__(self, call_text: bytes, candidates: np.ndarray) -> np.ndarray | None:
@@ -283,10 +290,10 @@ class MentionPrior:
             if choices is None:
                 choices = self._choices(ctx, used, called)
                 choices_cache[ctx] = choices
-            best = 0.0
-            for spellings, s in choices:
+            best = None
+            for spellings, sc in choices:
                 if any((sp == raw) if closed else sp.startswith(raw) for sp in spellings):
-                    best = max(best, s)
+                    best = sc if best is None else max(best, sc)
             if best:
                 out[i] = self.weight * best
                 any_bias = True
@@ -308,7 +315,7 @@ class MentionPrior:
         if any(sc == 1.0 for _, sc in scored):
             # a name said in full outranks every half-said one: "aquarium heater" is no
             # evidence for "aquarium pump"
-            scored = [(sp, sc if sc == 1.0 else 0.0) for sp, sc in scored]
+            scored = [(sp, sc if sc == 1.0 or sc < 0 else 0.0) for sp, sc in scored]
         return scored
 
 
