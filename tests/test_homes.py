@@ -203,3 +203,26 @@ def test_version_2_invents_names_as_often_valid_as_refused() -> None:
     held = H.heldout_names()
     for r in ROWS_V2:
         assert not _enum_values(r["tools"]) & held
+
+
+def test_the_unseen_names_dev_set_avoids_training_and_held_out_names() -> None:
+    rows, _ = H.synthesize_homes(30, 6, seed=4244, names="unseen", demo_share=0.0)
+    split = H.name_split()
+    train = {n.lower() for k in ("rooms", "devices") for n in split[k]["train"]}
+    unseen = {n.lower() for k in ("rooms", "devices") for n in split[k]["eval"]}
+    held = H.heldout_names()
+    seen_unseen = set()
+    for r in rows:
+        values = {
+            str(v).lower()
+            for t in r["tools"]
+            for k, p in t["parameters"].get("properties", {}).items()
+            if k in ("room", "device", "relay")
+            for v in p.get("enum", [])
+        }
+        assert not values & held
+        assert not values & train
+        seen_unseen |= values & unseen
+    assert len(seen_unseen) > 20
+    with pytest.raises(ValueError):
+        H.synthesize_homes(1, 1, names="eval")

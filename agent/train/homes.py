@@ -1046,6 +1046,7 @@ def synthesize_homes(
     demo_share: float = 0.1,
     schema_share: float = 0.15,
     data_version: int = 1,
+    names: str = "train",
 ) -> tuple[list[JsonDict], JsonDict]:
     """`homes` groups of up to `per_home` examples; returns (rows, record of what was drawn).
 
@@ -1053,12 +1054,24 @@ def synthesize_homes(
     rooms are drawn from the training pool for each of its groups (its sentences file names
     held-out rooms like "study" and "porch" as unsupported, and at a tenth of all groups that
     taught them as refusals everywhere), and half the other homes name their rooms, devices and
-    LEDs (and the unsupported ones they are asked about) half with made-up words."""
+    LEDs (and the unsupported ones they are asked about) half with made-up words.
+
+    `names` "unseen" draws from the evaluation side of the split minus the hand-written
+    held-out homes' names (pools too small for a home keep their training side): a development
+    set of names the model never saw that is not the held-out test.
+    """
     invented = 0.5 if data_version >= 2 else 0.0
     rng = random.Random(seed)
     held = heldout_names()
     split = name_split(held)
     pools = {k: v["train"] for k, v in split.items()}
+    if names == "unseen":
+        for k, v in split.items():
+            fresh = [n for n in v["eval"] if _norm(n) not in held]
+            if len(fresh) >= 6:
+                pools[k] = fresh
+    elif names != "train":
+        raise ValueError(f"names must be 'train' or 'unseen', not {names!r}")
     rows: list[JsonDict] = []
     kinds_seen: set[str] = set()
     max_enum = max_tools = 0
