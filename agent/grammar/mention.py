@@ -325,8 +325,8 @@ def unnamed_arguments(
     """The arguments of `calls` that pick a named thing (a room, a device: an enum of two or
     more names) the request never says, not even in part. A general model that has never seen
     this home puts one there mostly when the request names something the tool lacks ("open the
-    blinds in Leo's room" -> Ana's room): on hand-written requests for homes it never saw, 69 of
-    69 such calls were wrong."""
+    blinds in Leo's room" -> Ana's room). With the bundled general model, 72 of 72 such calls
+    on the hand-written unseen homes were wrong, and 45 of 46 on the unseen-names dev set."""
     q = words(query)
     by_name = {str(t["name"]): (t.get("parameters") or {}).get("properties") or {} for t in tools}
     out: list[dict[str, str]] = []
