@@ -384,8 +384,14 @@ class MqttTransport:
             # written after the acks above; paho reports the disconnect once it is sent, and
             # stopping its thread earlier would drop what is still queued
             client.disconnect(properties=props)
-        if was_connected:
-            gone.wait(timeout)
+        if was_connected and not gone.wait(timeout) and not same_session:
+            # the DISCONNECT that ends the old session may not have reached the broker
+            log.warning(
+                "MQTT: the old connection (client id %r) did not close within %.0f s; if its "
+                "session survives, the broker replays its commands when that id connects again",
+                old.effective_client_id,
+                timeout,
+            )
         client.loop_stop()
         self._retired = None  # its thread has ended: no more callbacks from it
         self._stopping = False
