@@ -114,13 +114,11 @@ class _Scan:
                     top = self.stack[-1] if self.stack else None
                     if self.is_key and top is not None:
                         top.key = text
-                    elif top is not None and top.kind == "obj":
+                    else:
                         if on_value is not None:
                             on_value(self, bytes(self.buf), True)
-                        if top.key == "name" and self._is_call(len(self.stack) - 1):
+                        if self._is_call(len(self.stack) - 1) and top and top.key == "name":
                             top.name = text
-                    elif on_value is not None:
-                        on_value(self, bytes(self.buf), True)
                     self.buf.clear()
                 else:
                     self.buf.append(b)
@@ -163,10 +161,20 @@ class _Scan:
         return None
 
 
-def _spellings(value: str) -> tuple[bytes, ...]:
-    body = json.dumps(value, ensure_ascii=False)[1:-1].encode()
-    ascii_body = json.dumps(value)[1:-1].encode()
-    return (body,) if body == ascii_body else (body, ascii_body)
+def _spelling(value: str) -> bytes:
+    """The bytes between the quotes, as the call grammar writes the string (schema.py:
+    ``json.dumps(..., ensure_ascii=False)``, the only spelling it allows)."""
+    return json.dumps(value, ensure_ascii=False)[1:-1].encode()
+
+
+def _names_a_thing(value: str) -> bool:
+    """Whether an enum value is a name (a room, a device) rather than a setting or a number."""
+    return not (set(words(value)) <= _SETTING_VALUES or value.isdigit())
+
+
+def _content(ws: Sequence[str]) -> list[str]:
+    """The words of a name that can tell it from others ("Ana's", not "room" or "the")."""
+    return [w for w in ws if w not in _GENERIC and w not in _HEAD_WORDS]
 
 
 class MentionPrior:
@@ -201,8 +209,7 @@ class MentionPrior:
             if ws and _count(ws, self.query):
                 hit = (1.0, ws)
             else:
-                content = [w for w in ws if w not in _GENERIC and w not in _HEAD_WORDS]
-                shared = [w for w in content if w in self.query]
+                shared = [w for w in _content(ws) if w in self.query]
                 hit = (0.5 if shared else 0.0, ws)
             self._phrase_cache[value] = hit
         return hit
@@ -213,8 +220,10 @@ class MentionPrior:
             return SPENT  # said once, already used: the next call is about something else
         return s
 
-    def _used(self, call_text: bytes) -> tuple[list[str], list[str]]:
-        """(argument values, tool names) already complete in the call list so far."""
+    @staticmethod
+    def _read(call_text: bytes) -> tuple[_Scan, list[str], list[str]]:
+        """Where the call list so far stands, and the argument values and tool names it has
+        completed (one pass)."""
         values: list[str] = []
         tools: list[str] = []
 
@@ -226,13 +235,11 @@ class MentionPrior:
                 text = json.loads(b'"' + raw + b'"')
             except ValueError:
                 return
-            if ctx[0] == "arg":
-                values.append(text)
-            else:
-                tools.append(text)
+            (values if ctx[0] == "arg" else tools).append(text)
 
-        _Scan().feed(call_text, on_value)
-        return values, tools
+        scan = _Scan()
+        scan.feed(call_text, on_value)
+        return scan, values, tools
 
     def _tool_score(self, name: str, used: Sequence[str], called: Sequence[str]) -> float:
         """1 when a name among the tool's values is said (and not spent) or every content word
@@ -241,7 +248,7 @@ class MentionPrior:
         evidence = self._name_hit.get(name, 0.0) if name not in called else 0.0
         for sch in (self.tools[name].get("properties") or {}).values():
             for v in _enum_strings(sch):
-                if not (set(words(v)) <= _SETTING_VALUES or v.isdigit()):
+                if _names_a_thing(v):
                     evidence = max(evidence, self._value_score(v, used))
         if evidence <= 0 and name in called:
             return SPENT  # called already, and nothing said is left for it
@@ -253,10 +260,8 @@ class MentionPrior:
         a choice between names."""
         if self.weight == 0.0 or not self.query:
             return None
-        base = _Scan()
-        base.feed(call_text)
-        used, called = self._used(call_text)
-        choices_cache: dict[tuple[str, str | None, str | None], list[tuple[tuple, float]]] = {}
+        base, used, called = self._read(call_text)
+        choices_cache: dict[tuple[str, str | None, str | None], list[tuple[bytes, float]]] = {}
         if base.in_string:
             ctx = base.context() if not base.is_key else None
             if ctx is None:
@@ -291,8 +296,8 @@ class MentionPrior:
                 choices = self._choices(ctx, used, called)
                 choices_cache[ctx] = choices
             best = None
-            for spellings, sc in choices:
-                if any((sp == raw) if closed else sp.startswith(raw) for sp in spellings):
+            for sp, sc in choices:
+                if (sp == raw) if closed else sp.startswith(raw):
                     best = sc if best is None else max(best, sc)
             if best:
                 out[i] = self.weight * best
@@ -301,9 +306,9 @@ class MentionPrior:
 
     def _choices(
         self, ctx: tuple[str, str | None, str | None], used: Sequence[str], called: Sequence[str]
-    ) -> list[tuple[tuple[bytes, ...], float]]:
+    ) -> list[tuple[bytes, float]]:
         if ctx[0] == "tool":
-            return [(_spellings(n), self._tool_score(n, used, called)) for n in self.tools]
+            return [(_spelling(n), self._tool_score(n, used, called)) for n in self.tools]
         _, tool, key = ctx
         params = self.tools.get(tool or "")
         if params is None or key is None:
@@ -311,7 +316,7 @@ class MentionPrior:
         sch = (params.get("properties") or {}).get(key)
         if not isinstance(sch, Mapping):
             return []
-        scored = [(_spellings(v), self._value_score(v, used)) for v in _enum_strings(sch)]
+        scored = [(_spelling(v), self._value_score(v, used)) for v in _enum_strings(sch)]
         if any(sc == 1.0 for _, sc in scored):
             # a name said in full outranks every half-said one: "aquarium heater" is no
             # evidence for "aquarium pump"
@@ -336,10 +341,10 @@ def unnamed_arguments(
             values = _enum_strings(props.get(key))
             if key in _SETTING_KEYS or len(values) < 2 or not isinstance(value, str):
                 continue
-            if all(set(words(v)) <= _SETTING_VALUES or v.isdigit() for v in values):
+            if not any(_names_a_thing(v) for v in values):
                 continue
             ws = words(value)
-            content = [w for w in ws if w not in _GENERIC and w not in _HEAD_WORDS] or ws
+            content = _content(ws) or ws
             if not any(w in q for w in content):
                 out.append({"name": str(call.get("name")), "argument": key, "value": value})
     return out
