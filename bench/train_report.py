@@ -115,12 +115,13 @@ def main() -> int:
             },
         },
         "confidence_head": head,
-        "earlier_stage": _earlier_stage(train, a.init_command),
+        "earlier_stages": [],
         "eval": {},
         "adapt": {},
         "notes": a.notes,
     }
-    stages = []
+    # the runs this one was warm-started from: their reports, else its own --init record
+    stages = report["earlier_stages"]
     for path in a.earlier:
         t = json.loads(Path(path).read_text())["training"]
         stages.append(
@@ -133,11 +134,8 @@ def main() -> int:
                 "per_home": t.get("per_home"),
             }
         )
-    if stages:
-        report["earlier_stage"] = None
-        report["earlier_stages"] = stages
-    elif report["earlier_stage"]:
-        stages = [report["earlier_stage"]]
+    if not stages and (first := _earlier_stage(train, a.init_command)):
+        stages.append(first)
     if stages:
         report["training"]["train_seconds_all_stages"] = round(
             sum(st["train_seconds"] for st in stages) + train["train_seconds"], 1
