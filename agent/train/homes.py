@@ -1020,9 +1020,18 @@ def random_tool(
 # the data set
 
 
+# The demo home's rooms and their synonyms in its sentences file.
 _DEMO_ROOM_WORDS = frozenset(
-    ["kitchen", "living room", "lounge", "front room", "living-room", "bedroom", "bathroom"]
-    + ["bath room"]
+    {
+        "kitchen",
+        "living room",
+        "lounge",
+        "front room",
+        "living-room",
+        "bedroom",
+        "bathroom",
+        "bath room",
+    }
 )
 
 
