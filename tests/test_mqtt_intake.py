@@ -10,12 +10,14 @@ import time
 import uuid
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from daemon_fixtures import (
     MqttClient,
     RunningDaemon,
     config_dict,
+    make_config,
     to_toml,
     wait_for,
 )
@@ -23,6 +25,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from agent.config import ConfigError, parse_config
+from agent.transports.mqtt import end_session
 
 pytestmark = pytest.mark.mqtt
 
@@ -337,6 +340,70 @@ def test_reload_changing_mqtt_answers_every_queued_command_once(
             assert d2.daemon.mqtt.connected.wait(5)
             time.sleep(1.0)
             assert d2.completer.seen == []
+
+
+def test_end_session_discards_what_the_broker_queued(broker) -> None:
+    """A reload that cannot close the old connection in time ends its session from a fresh
+    one; what the broker had queued for that client id is gone, not replayed later."""
+    base = f"t/{uuid.uuid4().hex[:8]}"
+    sender = MqttClient(broker.port)
+
+    def queue_for(client_id: str) -> None:
+        c = MqttClient(broker.port, client_id=client_id)  # persistent session (expiry 3600)
+        c.subscribe(f"{base}/{client_id}")
+        c.close()
+        for i in range(3):
+            sender.publish(f"{base}/{client_id}", f"m{i}").wait_for_publish(5)
+
+    def replayed(client_id: str) -> int:
+        c = MqttClient(broker.port, client_id=client_id)
+        time.sleep(1.0)
+        n = len(c.on(f"{base}/{client_id}"))
+        c.close()
+        return n
+
+    kept, ended = f"keep-{uuid.uuid4().hex[:6]}", f"end-{uuid.uuid4().hex[:6]}"
+    queue_for(kept)
+    queue_for(ended)
+    cfg = make_config(mqtt={"enabled": True, "port": broker.port, "client_id": ended}).mqtt
+    assert end_session(cfg)
+    assert replayed(kept) == 3  # a session left alone keeps its queue
+    assert replayed(ended) == 0
+    sender.close()
+
+
+@pytest.mark.slow
+def test_a_switch_that_cannot_wait_for_the_old_connection_leaves_no_session(
+    broker, mqtt_config
+) -> None:
+    """When the old connection's acks and DISCONNECT do not get out in time (a loaded machine),
+    the commands taken at the switch are still not replayed to the next daemon that uses
+    the old client id."""
+    cfg = mqtt_config()
+    node = cfg.mqtt.node_id
+    with RunningDaemon(cfg, delay=0.05) as d:
+        m = d.daemon.mqtt
+        assert m.connected.wait(5)
+        client = MqttClient(broker.port)
+        client.subscribe(f"needled/{node}/result")
+        for i in range(30):
+            client.publish(f"needled/{node}/command", f"c{i}").wait_for_publish(5)
+        assert wait_for(lambda: len(d.completer.seen) >= 3, 10)
+        moved = make_config(mqtt={**_mqtt_dict(cfg), "client_id": f"{node}-moved"}).mqtt
+        # the acks and the DISCONNECT that would end the old session never leave this machine
+        m.client.ack = m.client.disconnect = lambda *a, **k: None
+        m.reconfigure(moved, timeout=0.5)
+        assert wait_for(lambda: len(client.on(f"needled/{node}/result")) >= 30, 30)
+        client.close()
+    with RunningDaemon(cfg) as d2:
+        assert d2.daemon.mqtt.connected.wait(5)
+        time.sleep(1.0)
+        assert d2.completer.seen == []
+
+
+def _mqtt_dict(cfg: Any) -> dict[str, Any]:
+    m = cfg.mqtt
+    return {"enabled": True, "port": m.port, "node_id": m.node_id, "reconnect_max": 2}
 
 
 def test_two_daemons_with_one_client_id_log_the_cause_and_back_off(

@@ -83,6 +83,61 @@ if mqtt.ssl is None:
 
 paho_log = logging.getLogger("needled.mqtt.paho")
 
+
+def _secure(c: mqtt.Client, cfg: MqttConfig) -> None:
+    """Credentials and TLS from the config."""
+    if cfg.username:
+        c.username_pw_set(cfg.username, cfg.read_password())
+    if cfg.tls:
+        c.tls_set(
+            ca_certs=cfg.ca_file or None,
+            certfile=cfg.cert_file or None,
+            keyfile=cfg.key_file or None,
+        )
+        if cfg.tls_insecure:
+            c.tls_insecure_set(True)
+
+
+def end_session(cfg: MqttConfig, timeout: float = 5.0) -> bool:
+    """Discard the broker's session for ``cfg``'s client id: connect with clean start and
+    session expiry 0, then disconnect. True once the broker accepted the connection (which is
+    when it drops the old session)."""
+    c = mqtt.Client(
+        CallbackAPIVersion.VERSION2, client_id=cfg.effective_client_id, protocol=mqtt.MQTTv5
+    )
+    c.enable_logger(paho_log)
+    _secure(c, cfg)
+    accepted = threading.Event()
+    answered = threading.Event()
+    closed = threading.Event()
+
+    def on_connect(_c: mqtt.Client, _u: Any, _f: Any, reason: Any, _p: Any) -> None:
+        if not reason.is_failure:
+            accepted.set()
+        answered.set()
+
+    c.on_connect = on_connect
+    c.on_disconnect = lambda *_a: closed.set()
+    props = Properties(PacketTypes.CONNECT)
+    props.SessionExpiryInterval = 0
+    try:
+        c.connect(
+            cfg.host, cfg.port, keepalive=max(5, int(timeout)), clean_start=True, properties=props
+        )
+    except (OSError, ValueError) as e:
+        log.warning("MQTT: cannot reach %s:%s to end a session: %s", cfg.host, cfg.port, e)
+        return False
+    c.loop_start()
+    try:
+        answered.wait(timeout)
+        if accepted.is_set():
+            c.disconnect()
+            closed.wait(timeout)
+    finally:
+        c.loop_stop()
+    return accepted.is_set()
+
+
 SubmitFn = Callable[[Command], Submit]
 # audio(wav, reply, meta): recognise and run one spoken command, answering through reply
 AudioFn = Callable[[bytes, Callable[[JsonDict], None], JsonDict], None]
@@ -256,16 +311,7 @@ class MqttTransport:
         c.reconnect_delay_set(self.cfg.reconnect_min, self.cfg.reconnect_max)
         # 0 = unbounded: replies produced while the broker is away must wait, never be dropped
         c.max_queued_messages_set(0)
-        if self.cfg.username:
-            c.username_pw_set(self.cfg.username, self.cfg.read_password())
-        if self.cfg.tls:
-            c.tls_set(
-                ca_certs=self.cfg.ca_file or None,
-                certfile=self.cfg.cert_file or None,
-                keyfile=self.cfg.key_file or None,
-            )
-            if self.cfg.tls_insecure:
-                c.tls_insecure_set(True)
+        _secure(c, self.cfg)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_connect_fail = self._on_connect_fail
@@ -384,15 +430,23 @@ class MqttTransport:
             # written after the acks above; paho reports the disconnect once it is sent, and
             # stopping its thread earlier would drop what is still queued
             client.disconnect(properties=props)
-        if was_connected and not gone.wait(timeout) and not same_session:
-            # the DISCONNECT that ends the old session may not have reached the broker
-            log.warning(
-                "MQTT: the old connection (client id %r) did not close within %.0f s; if its "
-                "session survives, the broker replays its commands when that id connects again",
+        closed = gone.wait(timeout) if was_connected else True
+        client.loop_stop()
+        if not closed and not same_session:
+            # Under load the acks and the DISCONNECT that ends the old session may still sit
+            # in the stopped client's buffer. A session left at the broker would replay its
+            # commands (already queued here) when that client id connects again, so end it
+            # from a fresh connection: clean start discards it, expiry 0 ends the new one.
+            ended = end_session(old, timeout)
+            log.log(
+                logging.INFO if ended else logging.WARNING,
+                "MQTT: the old connection (client id %r) did not close within %.0f s; %s",
                 old.effective_client_id,
                 timeout,
+                "its session was ended from a fresh connection"
+                if ended
+                else "its session may survive and replay its commands when that id connects",
             )
-        client.loop_stop()
         self._retired = None  # its thread has ended: no more callbacks from it
         self._stopping = False
         self.start()
