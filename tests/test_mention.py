@@ -12,7 +12,7 @@ from conftest import GOLDEN
 
 from agent.grammar import TokenMasker, compile_calls, decode_call
 from agent.grammar.masker import vocab_from_sentencepiece
-from agent.grammar.mention import MentionPrior, unnamed_arguments, words
+from agent.grammar.mention import TOOL_BOOST, MentionPrior, unnamed_arguments, words
 
 RELAY = {
     "name": "set_relay",
@@ -131,6 +131,45 @@ def test_the_tool_whose_values_are_named_wins(vocab: tuple[list[bytes], list[int
     wants = [(led, 2.0), (kettle, 1.0)]
     assert _decode(vocab, [LED, RELAY], "switch on the kettle", wants, 0.0) == led
     assert _decode(vocab, [LED, RELAY], "switch on the kettle", wants, 5.0) == kettle
+
+
+def test_a_tool_backed_by_a_name_said_in_full_outweighs_a_familiar_one(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    led = [{"name": "set_led", "arguments": {"led": "status", "mode": "on"}}]
+    kettle = [{"name": "set_relay", "arguments": {"relay": "kettle", "on": True}}]
+    # a margin above the weight would keep a value choice; a tool choice gets TOOL_BOOST
+    # times the weight when the request says one of its names in full
+    assert TOOL_BOOST * 5.0 > 8.0 > 5.0
+    wants = [(led, 9.0), (kettle, 1.0)]
+    assert _decode(vocab, [LED, RELAY], "switch on the kettle", wants, 5.0) == kettle
+    # still a bias: a model sure enough keeps its tool
+    wants = [(led, 9.0 + TOOL_BOOST * 5.0), (kettle, 1.0)]
+    assert _decode(vocab, [LED, RELAY], "switch on the kettle", wants, 5.0) == led
+
+
+def test_a_word_of_another_tools_name_withholds_the_boost(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    lights = {
+        "name": "set_light",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["Leo's room", "study"]},
+                "on": {"type": "boolean"},
+            },
+            "required": ["room", "on"],
+        },
+    }
+    leo = [{"name": "set_light", "arguments": {"room": "Leo's room", "on": True}}]
+    blinds = [{"name": "set_blinds", "arguments": {"room": "study", "position": 100}}]
+    wants = [(blinds, 9.0), (leo, 1.0)]
+    # "blinds" names set_blinds; Leo's room is the lights': no boost, the model's call stands
+    query = "open the blinds in Leo's room"
+    assert _decode(vocab, [BLINDS, lights], query, wants, 5.0) == blinds
+    # without the rival word the room decides the tool
+    assert _decode(vocab, [BLINDS, lights], "Leo's room on", wants, 5.0) == leo
 
 
 def test_no_opinion_outside_name_choices(vocab: tuple[list[bytes], list[int]]) -> None:

@@ -13,6 +13,8 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
   content words and no choice is said in full, else 0;
 - a tool's score is the best score of its own enum values (names of rooms and devices, not
   ``on``/``off`` style words) and 0.7 when a content word of its name occurs in the request;
+- a tool choice backed by a name said in full counts ``TOOL_BOOST`` times, unless the request
+  says a word of another tool's name and none of this one's (see there);
 - a phrase the request says once, already used by an earlier call in the list, scores -0.5,
   and so does a tool already called with nothing said left for it, so a second call moves on
   to the next thing named.
@@ -52,6 +54,15 @@ _SETTING_KEYS = frozenset("mode action state speed preset effect level".split())
 # called already with nothing said left for it: a second call that repeats the first is
 # rarely what was asked ("lights on in the hall and in the dining nook").
 SPENT = -0.5
+# Multiplier on a tool choice backed by a name said in full. The tool is picked at the first
+# token of its name, where a small model's preference for a familiar one-piece name ("led")
+# over an unfamiliar several-piece one ("t|ool|_power") is strongest, while the evidence (the
+# request says "compressor", a value of that tool alone) is as strong as it gets. Chosen on the
+# generated dev sets: 3 moved the unseen-names set from 79.0% to 81.0% and the training-names
+# set from 83.7% to 82.5%, the same sum as boosting every such choice (81.2%, 83.3%) without
+# its cross-kind mistakes ("blinds in Leo's room" as Leo's light, confidence 0.56). Partial
+# evidence (one word of a tool's name) keeps its plain weight.
+TOOL_BOOST = 3.0
 _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 
 
@@ -308,7 +319,16 @@ class MentionPrior:
         self, ctx: tuple[str, str | None, str | None], used: Sequence[str], called: Sequence[str]
     ) -> list[tuple[bytes, float]]:
         if ctx[0] == "tool":
-            return [(_spelling(n), self._tool_score(n, used, called)) for n in self.tools]
+            scores = {n: self._tool_score(n, used, called) for n in self.tools}
+            # The evidence must agree: "open the blinds in Leo's room" says a room of the
+            # lights and a word of set_blinds' name. Another tool named by a word, and not
+            # this one, leaves this tool its plain weight (the call is likely a refusal).
+            rival = any(sc < 1.0 and self._name_hit[n] > 0 for n, sc in scores.items())
+            return [
+                (_spelling(n), sc * TOOL_BOOST if sc >= 1.0 and not (rival and not hit) else sc)
+                for n, sc in scores.items()
+                for hit in (self._name_hit[n],)
+            ]
         _, tool, key = ctx
         params = self.tools.get(tool or "")
         if params is None or key is None:
