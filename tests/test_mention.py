@@ -12,7 +12,13 @@ from conftest import GOLDEN
 
 from agent.grammar import TokenMasker, compile_calls, decode_call
 from agent.grammar.masker import vocab_from_sentencepiece
-from agent.grammar.mention import TOOL_BOOST, MentionPrior, unnamed_arguments, words
+from agent.grammar.mention import (
+    TOOL_BOOST,
+    MentionPrior,
+    _clauses,
+    unnamed_arguments,
+    words,
+)
 
 RELAY = {
     "name": "set_relay",
@@ -170,6 +176,44 @@ def test_a_word_of_another_tools_name_withholds_the_boost(
     assert _decode(vocab, [BLINDS, lights], query, wants, 5.0) == blinds
     # without the rival word the room decides the tool
     assert _decode(vocab, [BLINDS, lights], "Leo's room on", wants, 5.0) == leo
+
+
+def test_a_name_said_in_a_later_clause_does_not_pull_the_first_call(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    thermostat = {
+        "name": "set_thermostat",
+        "parameters": {
+            "type": "object",
+            "properties": {"temperature": {"type": "integer", "minimum": 5, "maximum": 30}},
+            "required": ["temperature"],
+        },
+    }
+    heat = {"name": "set_thermostat", "arguments": {"temperature": 19}}
+    kettle = {"name": "set_relay", "arguments": {"relay": "kettle", "on": True}}
+    wants = [([heat, kettle], 9.0), ([kettle, heat], 1.0)]
+    tools = [thermostat, RELAY]
+    # the first call is about the first clause, which names nothing
+    query = "nineteen degrees please, then the kettle on"
+    assert _decode(vocab, tools, query, wants, 5.0) == [heat, kettle]
+    # said in the first clause, the kettle gets the boost there
+    query = "the kettle on, then nineteen degrees please"
+    assert _decode(vocab, tools, query, wants, 5.0) == [kettle, heat]
+
+
+def test_clauses_break_at_punctuation_and_joining_words() -> None:
+    q = "Nineteen degrees, then Sami's study blinds and the fan"
+    assert list(zip(words(q), _clauses(q), strict=True)) == [
+        ("nineteen", 0),
+        ("degree", 0),
+        ("then", 1),
+        ("sami's", 1),
+        ("study", 1),
+        ("blind", 1),
+        ("and", 2),
+        ("the", 2),
+        ("fan", 2),
+    ]
 
 
 def test_no_opinion_outside_name_choices(vocab: tuple[list[bytes], list[int]]) -> None:

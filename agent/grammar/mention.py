@@ -14,7 +14,8 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
 - a tool's score is the best score of its own enum values (names of rooms and devices, not
   ``on``/``off`` style words) and 0.7 when a content word of its name occurs in the request;
 - a tool choice backed by a name said in full counts ``TOOL_BOOST`` times, unless the request
-  says a word of another tool's name and none of this one's (see there);
+  says a word of another tool's name and none of this one's, or says the name only in a
+  clause after the one the call is about (see there);
 - a phrase the request says once, already used by an earlier call in the list, scores -0.5,
   and so does a tool already called with nothing said left for it, so a second call moves on
   to the next thing named.
@@ -64,6 +65,9 @@ SPENT = -0.5
 # evidence (one word of a tool's name) keeps its plain weight.
 TOOL_BOOST = 3.0
 _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
+# Clause breaks: punctuation, and the words that join two commands ("..., then ...").
+_BREAK = re.compile(r"[0-9a-z]+(?:'[a-z]+)?|[,;.!?]")
+_JOINERS = frozenset("then and also plus".split())
 
 
 def words(text: str) -> list[str]:
@@ -74,6 +78,35 @@ def words(text: str) -> list[str]:
             w = w[:-1]
         out.append(w)
     return out
+
+
+def _clauses(text: str) -> list[int]:
+    """The clause number of each of ``words(text)``: a new clause starts after punctuation
+    and at a joining word ("nineteen degrees, then Sami's study blinds" -> 0 0 0 1 1 1 1)."""
+    out: list[int] = []
+    clause, broken = 0, False
+    for m in _BREAK.finditer(text.lower().replace("\u2019", "'")):
+        token = m.group()
+        if token in _JOINERS:
+            clause += bool(out)
+            broken = False
+            out.append(clause)
+        elif not token[0].isalnum():
+            broken = bool(out)
+        else:
+            clause += broken
+            broken = False
+            out.append(clause)
+    return out
+
+
+def _find(phrase: Sequence[str], text: Sequence[str]) -> int | None:
+    """Where `phrase` first occurs in `text` (word index), or None."""
+    n = len(phrase)
+    for i in range(len(text) - n + 1) if n else ():
+        if list(text[i : i + n]) == list(phrase):
+            return i
+    return None
 
 
 def _count(phrase: Sequence[str], text: Sequence[str]) -> int:
@@ -201,6 +234,7 @@ class MentionPrior:
         self.weight = float(weight)
         self.token_bytes = token_bytes
         self.query = words(query)
+        self.clause = _clauses(query)
         self.tools: dict[str, Mapping[str, Any]] = {}
         for t in tools:
             self.tools[str(t["name"])] = t.get("parameters") or {}
@@ -251,6 +285,26 @@ class MentionPrior:
         scan = _Scan()
         scan.feed(call_text, on_value)
         return scan, values, tools
+
+    def _boosted(self, name: str, score: float, rival: bool, called: Sequence[str]) -> bool:
+        """Whether a tool's full evidence gets TOOL_BOOST for the call being started."""
+        if score < 1.0 or (rival and not self._name_hit[name]):
+            return False
+        # Call k is about clause k when the request has several ("nineteen degrees, then
+        # Sami's study blinds"): a name said only in a later clause keeps its plain weight, or
+        # the first call jumps ahead to it and the second call has nothing left to say.
+        clause = self._clause_of(name)
+        return clause is None or clause <= len(called)
+
+    def _clause_of(self, name: str) -> int | None:
+        """The clause of the first name of this tool's values said in full."""
+        first = None
+        for sch in (self.tools[name].get("properties") or {}).values():
+            for v in _enum_strings(sch):
+                at = _find(words(v), self.query) if _names_a_thing(v) else None
+                if at is not None and (first is None or at < first):
+                    first = at
+        return None if first is None else self.clause[first]
 
     def _tool_score(self, name: str, used: Sequence[str], called: Sequence[str]) -> float:
         """1 when a name among the tool's values is said (and not spent) or every content word
@@ -325,9 +379,8 @@ class MentionPrior:
             # this one, leaves this tool its plain weight (the call is likely a refusal).
             rival = any(sc < 1.0 and self._name_hit[n] > 0 for n, sc in scores.items())
             return [
-                (_spelling(n), sc * TOOL_BOOST if sc >= 1.0 and not (rival and not hit) else sc)
+                (_spelling(n), sc * TOOL_BOOST if self._boosted(n, sc, rival, called) else sc)
                 for n, sc in scores.items()
-                for hit in (self._name_hit[n],)
             ]
         _, tool, key = ctx
         params = self.tools.get(tool or "")
