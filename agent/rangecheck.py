@@ -53,11 +53,17 @@ class Said:
     value: float
     percent: bool = False
 
-    def matches(self, v: float) -> bool:
+    def matches(self, v: float, schema: Mapping[str, Any] | None = None) -> bool:
+        """Whether argument value ``v`` (of a parameter with ``schema``) is this number."""
         if math.isclose(self.value, v, rel_tol=1e-9, abs_tol=1e-9):
             return True
-        # "50 percent" fills a 0..1 parameter as 0.5
-        return self.percent and math.isclose(self.value / 100, v, rel_tol=1e-9, abs_tol=1e-9)
+        # "50 percent" fills a 0..1 parameter as 0.5, and only such a parameter: "200 %" is
+        # not a blind's position of 2
+        return (
+            self.percent
+            and _fraction_param(schema)
+            and math.isclose(self.value / 100, v, rel_tol=1e-9, abs_tol=1e-9)
+        )
 
     def text(self) -> str:
         return _fmt(self.value) + ("%" if self.percent else "")
@@ -254,6 +260,14 @@ def _bounds(schema: Mapping[str, Any]) -> tuple[float | None, float | None, bool
     return low, high, low_x, high_x
 
 
+def _fraction_param(schema: Mapping[str, Any] | None) -> bool:
+    """A parameter whose values are fractions (maximum 1 or below): a percentage fills it."""
+    if schema is None:
+        return False
+    high = _bounds(schema)[1]
+    return high is not None and high <= 1
+
+
 def _outside(v: float, schema: Mapping[str, Any]) -> bool:
     low, high, low_x, high_x = _bounds(schema)
     if low is not None and (v < low or (low_x and v == low)):
@@ -290,14 +304,14 @@ def find_remapped(
     said = said_numbers(text, protected)
     if not said:
         return None
-    unaccounted = [s for s in said if not any(s.matches(n[3]) for n in numeric)]
+    unaccounted = [s for s in said if not any(s.matches(n[3], n[4]) for n in numeric)]
     for index, name, path, value, sub in numeric:
-        if any(s.matches(value) for s in said):
+        if any(s.matches(value, sub) for s in said):
             continue
         for s in unaccounted:
             low, high, _, _ = _bounds(sub)
             # a percentage fills a 0..1 parameter as a fraction: "50 percent" is 0.5 there
-            fraction = s.percent and high is not None and high <= 1
+            fraction = s.percent and _fraction_param(sub)
             if _outside(s.value / 100 if fraction else s.value, sub):
                 return Remapped(index, name, path, s, value, low, high)
     return None

@@ -105,6 +105,13 @@ def test_percent_is_noted() -> None:
             300,
         ),
         ("zone 3 to 150 percent", [call("set_zone", zone="zone 3", level=1)], "level", 150),
+        # a percentage is a fraction only for a 0..1 parameter: 200% is no blind position of 2
+        (
+            "set the bedroom shades to two hundred %",
+            [call("set_blinds", room="bedroom", position=2)],
+            "position",
+            200,
+        ),
         ("loft fan for 0 minutes", [call("set_zone", zone="loft", minutes=1)], "minutes", 0),
     ],
 )
