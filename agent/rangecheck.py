@@ -61,12 +61,12 @@ class Said:
         # not a blind's position of 2
         return (
             self.percent
-            and _fraction_param(schema)
+            and is_fraction_param(schema)
             and math.isclose(self.value / 100, v, rel_tol=1e-9, abs_tol=1e-9)
         )
 
     def text(self) -> str:
-        return _fmt(self.value) + ("%" if self.percent else "")
+        return fmt_number(self.value) + ("%" if self.percent else "")
 
 
 @dataclass(frozen=True)
@@ -83,10 +83,10 @@ class Remapped:
 
     def range_text(self) -> str:
         if self.low is not None and self.high is not None:
-            return f"{_fmt(self.low)} to {_fmt(self.high)}"
+            return f"{fmt_number(self.low)} to {fmt_number(self.high)}"
         if self.low is not None:
-            return f"at least {_fmt(self.low)}"
-        return f"at most {_fmt(self.high)}"  # type: ignore[arg-type]
+            return f"at least {fmt_number(self.low)}"
+        return f"at most {fmt_number(self.high)}"  # type: ignore[arg-type]
 
     def message(self) -> str:
         return (
@@ -95,7 +95,8 @@ class Remapped:
         )
 
 
-def _fmt(v: float) -> str:
+def fmt_number(v: float) -> str:
+    """A number as the request would say it in digits (21, not 21.0; 7.5)."""
     return str(int(v)) if float(v).is_integer() else f"{v:g}"
 
 
@@ -260,7 +261,7 @@ def _bounds(schema: Mapping[str, Any]) -> tuple[float | None, float | None, bool
     return low, high, low_x, high_x
 
 
-def _fraction_param(schema: Mapping[str, Any] | None) -> bool:
+def is_fraction_param(schema: Mapping[str, Any] | None) -> bool:
     """A parameter whose values are fractions (maximum 1 or below): a percentage fills it."""
     if schema is None:
         return False
@@ -311,7 +312,7 @@ def find_remapped(
         for s in unaccounted:
             low, high, _, _ = _bounds(sub)
             # a percentage fills a 0..1 parameter as a fraction: "50 percent" is 0.5 there
-            fraction = s.percent and _fraction_param(sub)
+            fraction = s.percent and is_fraction_param(sub)
             if _outside(s.value / 100 if fraction else s.value, sub):
                 return Remapped(index, name, path, s, value, low, high)
     return None

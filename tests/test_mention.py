@@ -216,6 +216,51 @@ def test_clauses_break_at_punctuation_and_joining_words() -> None:
     ]
 
 
+COFFEE = {
+    "name": "water_coffee",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "grams": {"type": "integer", "minimum": 0, "maximum": 1000},
+            "strength": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+    },
+}
+
+
+def _grams(n: float, key: str = "grams") -> list[dict]:
+    return [{"name": "water_coffee", "arguments": {key: n}}]
+
+
+@pytest.mark.parametrize(
+    ("query", "said", "cut"),
+    [
+        ("coffee grams to 805", 805, 80),
+        ("coffee, seventy two grams", 72, 2),
+        ("coffee grams to four hundred ninety five", 495, 49),
+    ],
+)
+def test_a_number_the_request_says_is_written_in_full(
+    vocab: tuple[list[bytes], list[int]], query: str, said: int, cut: int
+) -> None:
+    wants = [(_grams(cut), 2.0), (_grams(said), 1.0)]
+    assert _decode(vocab, [COFFEE], query, wants, 0.0) == _grams(cut)
+    assert _decode(vocab, [COFFEE], query, wants, 5.0) == _grams(said)
+
+
+def test_a_percentage_is_a_fraction_only_where_the_range_is_one(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    wants = [(_grams(0.4, "strength"), 2.0), (_grams(0.5, "strength"), 1.0)]
+    assert _decode(vocab, [COFFEE], "strength 50 percent", wants, 5.0) == _grams(0.5, "strength")
+    token_bytes, _ = vocab
+    prior = MentionPrior("coffee 40 percent", [COFFEE], token_bytes, 5.0)
+    digits = np.array([token_bytes.index(b"4"), token_bytes.index(b"0")], dtype=np.int32)
+    # grams run to 1000: 40 percent is no 0.4 there, so "0" (of 0.4) gets nothing; "4" does
+    assert list(prior(b'[{"name":"water_coffee","arguments":{"grams":', digits)) == [5.0, 0.0]
+    assert list(prior(b'[{"name":"water_coffee","arguments":{"strength":', digits)) == [5.0, 5.0]
+
+
 def test_no_opinion_outside_name_choices(vocab: tuple[list[bytes], list[int]]) -> None:
     token_bytes, _ = vocab
     prior = MentionPrior("aquarium heater on", [RELAY], token_bytes, 5.0)

@@ -1,4 +1,4 @@
-"""A lexical prior for constrained decoding: favour the enum values and tools a request names.
+"""A lexical prior for constrained decoding: favour the names and numbers a request says.
 
 The grammar already limits every string value with an ``enum`` (and every tool name) to the
 schema's choices; which choice wins is the model's call. A small model often has the right
@@ -18,12 +18,15 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
   clause after the one the call is about (see there);
 - a phrase the request says once, already used by an earlier call in the list, scores -0.5,
   and so does a tool already called with nothing said left for it, so a second call moves on
-  to the next thing named.
+  to the next thing named;
+- inside a numeric argument, a digit that keeps the number a prefix of one the request says
+  (digits or words, as the range check reads them) scores 1, and so does ending the number on
+  one: "805" is not cut to 80, "seventy two" is not written 2.
 
-The bias never touches the choices the grammar leaves to the model *outside* strings: whether to
-call at all, which keys to fill, how many calls. So it cannot turn a refusal into a call or add
-an argument; it only reorders the allowed names. The weight is the logit bonus for a full match
-(0 disables the prior).
+The bias never touches the other choices the grammar leaves to the model: whether to call at
+all, which keys to fill, how many calls. So it cannot turn a refusal into a call or add an
+argument; it only reorders the allowed names and digits. The weight is the logit bonus for a
+full match (0 disables the prior).
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+
+from agent.rangecheck import fmt_number as _fmt
+from agent.rangecheck import is_fraction_param, said_numbers
 
 # Words that name an action or a generic part of any device, so they say nothing about which
 # tool is meant ("switch on the kettle" is not a request for a tool named set_switch).
@@ -64,6 +70,8 @@ SPENT = -0.5
 # its cross-kind mistakes ("blinds in Leo's room" as Leo's light, confidence 0.56). Partial
 # evidence (one word of a tool's name) keeps its plain weight.
 TOOL_BOOST = 3.0
+# the bytes of a JSON number
+_NUMBER_BYTES = frozenset(b"-0123456789.eE+")
 _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 # Clause breaks: punctuation, and the words that join two commands ("..., then ...").
 _BREAK = re.compile(r"[0-9a-z]+(?:'[a-z]+)?|[,;.!?]")
@@ -245,6 +253,9 @@ class MentionPrior:
             said = sum(w in self.query for w in content)
             # all of a two-word name ("diesel heater") is as strong as a value said in full
             self._name_hit[name] = 0.0 if not said else 1.0 if said == len(content) >= 2 else 0.7
+        # numbers said (digits or words); names that hold digits ("bedroom 2") are not ones
+        names = [v for p in self.tools.values() for sch in _props(p) for v in _enum_strings(sch)]
+        self.numbers = said_numbers(query, names)
 
     # -- scores -------------------------------------------------------------------------------
     def _mention(self, value: str) -> tuple[float, tuple[str, ...]]:
@@ -326,6 +337,10 @@ class MentionPrior:
         if self.weight == 0.0 or not self.query:
             return None
         base, used, called = self._read(call_text)
+        if not base.in_string and self.numbers:
+            slot = self._number_slot(base, call_text)
+            if slot is not None:
+                return self._number_bias(*slot, candidates)
         choices_cache: dict[tuple[str, str | None, str | None], list[tuple[bytes, float]]] = {}
         if base.in_string:
             ctx = base.context() if not base.is_key else None
@@ -368,6 +383,44 @@ class MentionPrior:
                 out[i] = self.weight * best
                 any_bias = True
         return out if any_bias else None
+
+    def _number_slot(self, scan: _Scan, call_text: bytes) -> tuple[bytes, Mapping[str, Any]] | None:
+        """The digits written so far and the parameter's schema, when the text stands in a
+        numeric argument; else None."""
+        top = scan.stack[-1] if scan.stack else None
+        if top is None or top.kind != "obj" or top.expect_key or top.key is None:
+            return None
+        ctx = scan.context()
+        if ctx is None or ctx[0] != "arg":
+            return None
+        sch = ((self.tools.get(ctx[1] or "") or {}).get("properties") or {}).get(ctx[2])
+        if not isinstance(sch, Mapping) or sch.get("type") not in ("integer", "number"):
+            return None
+        tail = call_text[call_text.rfind(b":") + 1 :]
+        return (tail, sch) if all(c in _NUMBER_BYTES for c in tail) else None
+
+    def _number_bias(
+        self, partial: bytes, schema: Mapping[str, Any], candidates: np.ndarray
+    ) -> np.ndarray | None:
+        """The weight for a token that keeps the number a prefix of one the request says, or
+        ends it on one: "805" is not cut to 80, "seventy two" is not written 2."""
+        fraction = is_fraction_param(schema)  # "50 percent" is 0.5 there
+        spelled = {_fmt(n.value) for n in self.numbers}
+        spelled |= {_fmt(n.value / 100) for n in self.numbers if n.percent and fraction}
+        out = np.zeros(len(candidates), dtype=np.float64)
+        for i, tid in enumerate(candidates):
+            data = self.token_bytes[int(tid)]
+            j = 0
+            while j < len(data) and data[j] in _NUMBER_BYTES:
+                j += 1
+            number = (partial + data[:j]).decode("ascii", errors="replace")
+            if j < len(data):  # the token ends the number
+                hit = number in spelled
+            else:
+                hit = bool(number) and any(sp.startswith(number) for sp in spelled)
+            if hit:
+                out[i] = self.weight
+        return out if out.any() else None
 
     def _choices(
         self, ctx: tuple[str, str | None, str | None], used: Sequence[str], called: Sequence[str]
@@ -421,6 +474,10 @@ def unnamed_arguments(
             if not any(w in q for w in content):
                 out.append({"name": str(call.get("name")), "argument": key, "value": value})
     return out
+
+
+def _props(params: Mapping[str, Any]) -> list[Any]:
+    return list((params.get("properties") or {}).values())
 
 
 def _enum_strings(schema: Any) -> list[str]:
