@@ -35,9 +35,11 @@ def test_head_is_appended_and_base_tensors_keep_their_bytes(tmp_path: Path) -> N
 
 
 @pytest.mark.slow
-def test_fitted_head_is_calibrated_on_its_answers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("data_version", [1, 2])
+def test_fitted_head_is_calibrated_on_its_answers(tmp_path: Path, data_version: int) -> None:
     out = tmp_path / "c.cact"
-    rep = train_head(DEMO, out, homes=4, per_home=6, epochs=2)
+    rep = train_head(DEMO, out, homes=4, per_home=6, epochs=2, data_version=data_version)
+    assert rep["data_version"] == data_version
     # Platt scaling on the natural answers: mean confidence equals their accuracy.
     assert abs(rep["train_mean_confidence"] - rep["natural_accuracy"]) < 0.05
     s = Session(read_cact(out), tools_from_config(None))

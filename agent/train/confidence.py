@@ -64,14 +64,14 @@ def with_confidence_head(
 
 
 def labelled_answers(
-    cf: CactFile, homes: int, per_home: int, seed: int, threads: int = 1
+    cf: CactFile, homes: int, per_home: int, seed: int, threads: int = 1, data_version: int = 1
 ) -> tuple[list[tuple[list[int], int]], float]:
     """(ids of prompt + the model's own answer, 1 if right) for fresh generated commands, and
     the model's accuracy on them."""
     from agent.session import Session
 
     tok = Tokenizer(bytes(cf.tokenizer_blob))
-    rows, _ = synthesize_homes(homes, per_home, seed)
+    rows, _ = synthesize_homes(homes, per_home, seed, data_version=data_version)
     out: list[tuple[list[int], int]] = []
     by_tools: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
@@ -92,10 +92,12 @@ def labelled_answers(
     return out, acc
 
 
-def _contrastive(cf: CactFile, homes: int, seed: int) -> list[tuple[list[int], int]]:
+def _contrastive(
+    cf: CactFile, homes: int, seed: int, data_version: int = 1
+) -> list[tuple[list[int], int]]:
     """Prompts followed by another example's calls from the same home (label 0)."""
     tok = Tokenizer(bytes(cf.tokenizer_blob))
-    rows, _ = synthesize_homes(homes, 8, seed + 1)
+    rows, _ = synthesize_homes(homes, 8, seed + 1, data_version=data_version)
     out = []
     rng = np.random.default_rng(seed)
     for i in range(0, len(rows) - 1, 2):
@@ -118,14 +120,15 @@ def train_head(
     lr: float = 2e-3,
     seed: int = 7,
     threads: int = 1,
+    data_version: int = 1,
 ) -> dict[str, Any]:
     """Fit and attach the head; returns a report (also written to `<out>.confidence.json`)."""
     set_threads(threads)
     torch.manual_seed(seed)
     t0 = time.perf_counter()
     cf = read_cact(model)
-    natural, acc = labelled_answers(cf, homes, per_home, seed, threads)
-    contrast = _contrastive(cf, homes, seed)
+    natural, acc = labelled_answers(cf, homes, per_home, seed, threads, data_version)
+    contrast = _contrastive(cf, homes, seed, data_version)
     net = Needle(cf.geometry, head_codes=(CONFIDENCE,))
     with torch.no_grad():
         for s in base_layout(cf.geometry):
@@ -197,6 +200,7 @@ def train_head(
         "seed": seed,
         "homes": homes,
         "per_home": per_home,
+        "data_version": data_version,
     }
     if math.isfinite(a):
         Path(str(out) + ".confidence.json").write_text(json.dumps(report, indent=2) + "\n")
@@ -212,6 +216,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--threads", type=int, default=1)
+    p.add_argument(
+        "--data-version",
+        type=int,
+        choices=(1, 2),
+        default=1,
+        help="generated homes as `needled train --data-version` draws them",
+    )
 
 
 def confidence_main(args: argparse.Namespace) -> int:
@@ -223,6 +234,7 @@ def confidence_main(args: argparse.Namespace) -> int:
         epochs=args.epochs,
         seed=args.seed,
         threads=args.threads,
+        data_version=args.data_version,
     )
     print(json.dumps(report, indent=2))
     return 0
