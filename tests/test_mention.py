@@ -261,6 +261,33 @@ def test_a_percentage_is_a_fraction_only_where_the_range_is_one(
     assert list(prior(b'[{"name":"water_coffee","arguments":{"strength":', digits)) == [5.0, 5.0]
 
 
+NOTE = {
+    "name": "log_message",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "message": {"type": "string", "minLength": 1},
+            "level": {"type": "string", "enum": ["info", "warning"]},
+        },
+        "required": ["message"],
+    },
+}
+
+
+def _note(text: str) -> list[dict]:
+    return [{"name": "log_message", "arguments": {"message": text}}]
+
+
+def test_a_note_is_copied_from_the_request(vocab: tuple[list[bytes], list[int]]) -> None:
+    query = "note that the pump was cleaned, thanks"
+    wants = [(_note("the ch ch ch"), 2.0), (_note("the pump was cleaned"), 1.0)]
+    assert _decode(vocab, [NOTE], query, wants, 0.0) == _note("the ch ch ch")
+    # the copy ends where a phrase of the request ends (the comma), not mid-phrase
+    assert _decode(vocab, [NOTE], query, wants, 5.0) == _note("the pump was cleaned")
+    wants = [(_note("the pump"), 2.0), (_note("the pump was cleaned"), 1.0)]
+    assert _decode(vocab, [NOTE], query, wants, 5.0) == _note("the pump was cleaned")
+
+
 def test_no_opinion_outside_name_choices(vocab: tuple[list[bytes], list[int]]) -> None:
     token_bytes, _ = vocab
     prior = MentionPrior("aquarium heater on", [RELAY], token_bytes, 5.0)

@@ -19,14 +19,17 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
 - a phrase the request says once, already used by an earlier call in the list, scores -0.5,
   and so does a tool already called with nothing said left for it, so a second call moves on
   to the next thing named;
+- inside a free-text string (no enum: a note, a message), a token that keeps the text a piece
+  of the request starting at a word scores ``COPY_BOOST``, and so does ending it where a
+  phrase of the request ends;
 - inside a numeric argument, a digit that keeps the number a prefix of one the request says
   (digits or words, as the range check reads them) scores 1, and so does ending the number on
   one: "805" is not cut to 80, "seventy two" is not written 2.
 
 The bias never touches the other choices the grammar leaves to the model: whether to call at
 all, which keys to fill, how many calls. So it cannot turn a refusal into a call or add an
-argument; it only reorders the allowed names and digits. The weight is the logit bonus for a
-full match (0 disables the prior).
+argument; it only reorders the allowed names, digits and characters. The weight is the logit
+bonus for a full match (0 disables the prior).
 """
 
 from __future__ import annotations
@@ -71,6 +74,13 @@ SPENT = -0.5
 # the clauses (see _boosted) then took them to 81.5% and 84.0%. Partial evidence (one word of
 # a tool's name) keeps its plain weight.
 TOOL_BOOST = 3.0
+# Multiplier for copying the request into a free-text argument (a note, a message). A note is
+# the user's own words; an unsure small model makes up text instead ("the ch ch ch ..."). On
+# generated log requests (an adapted model, dev data): exact notes 25.8% without, 31.8% at 1,
+# 37.9% at 3 (108 of 109 notes a piece of the request, against 54 without), 38.6% at 5 and 10.
+COPY_BOOST = 3.0
+# where a copied note may end: the end of a phrase of the request, not of any word
+_PHRASE_END = frozenset([b'"', b"'", b".", b",", b"!", b"?", b";", b":"])
 # the bytes of a JSON number
 _NUMBER_BYTES = frozenset(b"-0123456789.eE+")
 _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
@@ -243,6 +253,8 @@ class MentionPrior:
         self.weight = float(weight)
         self.token_bytes = token_bytes
         self.query = words(query)
+        self.raw = query.strip().encode()
+        self.raw_lower = query.strip().lower().encode()
         self.clause = _clauses(query)
         self.tools: dict[str, Mapping[str, Any]] = {}
         for t in tools:
@@ -343,6 +355,8 @@ class MentionPrior:
             if slot is not None:
                 return self._number_bias(*slot, candidates)
         choices_cache: dict[tuple[str, str | None, str | None], list[tuple[bytes, float]]] = {}
+        if base.in_string and not base.is_key and self._free_text(base):
+            return self._copy_bias(bytes(base.buf), candidates)
         if base.in_string:
             ctx = base.context() if not base.is_key else None
             if ctx is None:
@@ -384,6 +398,42 @@ class MentionPrior:
                 out[i] = self.weight * best
                 any_bias = True
         return out if any_bias else None
+
+    def _free_text(self, scan: _Scan) -> bool:
+        """Whether the open string is a free-text argument (a message, a note)."""
+        ctx = scan.context()
+        if ctx is None or ctx[0] != "arg":
+            return False
+        sch = ((self.tools.get(ctx[1] or "") or {}).get("properties") or {}).get(ctx[2])
+        return isinstance(sch, Mapping) and sch.get("type") == "string" and "enum" not in sch
+
+    def _copy_bias(self, written: bytes, candidates: np.ndarray) -> np.ndarray | None:
+        """The weight for a token that keeps a free text a piece of the request that starts at
+        a word, or ends it where the request's phrase ends: a note is the user's words, not
+        what a small model makes up ("the ch ch ch ...")."""
+        if b"\\" in written:
+            return None  # escapes: the JSON text is no longer the request's bytes
+        out = np.zeros(len(candidates), dtype=np.float64)
+        for i, tid in enumerate(candidates):
+            data = self.token_bytes[int(tid)]
+            quote = data.find(b'"')
+            text = written + (data if quote < 0 else data[:quote])
+            if text and b"\\" not in text and self._copied(text, ends=quote >= 0):
+                out[i] = self.weight * COPY_BOOST
+        return out if out.any() else None
+
+    def _copied(self, text: bytes, ends: bool) -> bool:
+        for q in (self.raw, self.raw_lower):
+            at = q.find(text)
+            while at >= 0:
+                stop = at + len(text)
+                starts_word = at == 0 or not q[at - 1 : at].isalnum()
+                if starts_word and (
+                    not ends or stop == len(q) or q[stop : stop + 1] in _PHRASE_END
+                ):
+                    return True
+                at = q.find(text, at + 1)
+        return False
 
     def _number_slot(self, scan: _Scan, call_text: bytes) -> tuple[bytes, Mapping[str, Any]] | None:
         """The digits written so far and the parameter's schema, when the text stands in a
