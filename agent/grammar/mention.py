@@ -413,27 +413,36 @@ class MentionPrior:
         what a small model makes up ("the ch ch ch ...")."""
         if b"\\" in written:
             return None  # escapes: the JSON text is no longer the request's bytes
+        going_on, ending = self._copy_steps(written)
         out = np.zeros(len(candidates), dtype=np.float64)
         for i, tid in enumerate(candidates):
             data = self.token_bytes[int(tid)]
             quote = data.find(b'"')
-            text = written + (data if quote < 0 else data[:quote])
-            if text and b"\\" not in text and self._copied(text, ends=quote >= 0):
+            if quote < 0:
+                hit = data in going_on
+            else:
+                hit = bool(written or data[:quote]) and data[:quote] in ending
+            if hit:
                 out[i] = self.weight * COPY_BOOST
         return out if out.any() else None
 
-    def _copied(self, text: bytes, ends: bool) -> bool:
+    def _copy_steps(self, written: bytes) -> tuple[set[bytes], set[bytes]]:
+        """What may follow `written` in a copy of the request: the byte strings that keep it a
+        piece starting at a word, and those that end it where a phrase ends. Sets, so a step
+        looks each of the ~1,000 candidate tokens up once rather than searching the request."""
+        going_on: set[bytes] = set()
+        ending: set[bytes] = set()
         for q in (self.raw, self.raw_lower):
-            at = q.find(text)
-            while at >= 0:
-                stop = at + len(text)
-                starts_word = at == 0 or not q[at - 1 : at].isalnum()
-                if starts_word and (
-                    not ends or stop == len(q) or q[stop : stop + 1] in _PHRASE_END
-                ):
-                    return True
-                at = q.find(text, at + 1)
-        return False
+            for at in range(len(q) + 1 - len(written)):
+                if (at and q[at - 1 : at].isalnum()) or not q.startswith(written, at):
+                    continue
+                rest = q[at + len(written) :]
+                for k in range(len(rest) + 1):
+                    if k:
+                        going_on.add(rest[:k])
+                    if k == len(rest) or rest[k : k + 1] in _PHRASE_END:
+                        ending.add(rest[:k])
+        return going_on, ending
 
     def _number_slot(self, scan: _Scan, call_text: bytes) -> tuple[bytes, Mapping[str, Any]] | None:
         """The digits written so far and the parameter's schema, when the text stands in a
