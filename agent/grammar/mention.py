@@ -266,6 +266,18 @@ class MentionPrior:
             said = sum(w in self.query for w in content)
             # all of a two-word name ("diesel heater") is as strong as a value said in full
             self._name_hit[name] = 0.0 if not said else 1.0 if said == len(content) >= 2 else 0.7
+        # each tool's enum values that name a thing (rooms, devices), and the clause where the
+        # request first says one of them in full (None: it says none)
+        self._things = {
+            name: [v for sch in _props(p) for v in _enum_strings(sch) if _names_a_thing(v)]
+            for name, p in self.tools.items()
+        }
+        self._first_clause: dict[str, int | None] = {}
+        for name, things in self._things.items():
+            said = [
+                at for v in things if (at := _find(self._mention(v)[1], self.query)) is not None
+            ]
+            self._first_clause[name] = self.clause[min(said)] if said else None
         # numbers said (digits or words); names that hold digits ("bedroom 2") are not ones
         names = [v for p in self.tools.values() for sch in _props(p) for v in _enum_strings(sch)]
         self.numbers = said_numbers(query, names)
@@ -317,28 +329,16 @@ class MentionPrior:
         # Call k is about clause k when the request has several ("nineteen degrees, then
         # Sami's study blinds"): a name said only in a later clause keeps its plain weight, or
         # the first call jumps ahead to it and the second call has nothing left to say.
-        clause = self._clause_of(name)
+        clause = self._first_clause[name]
         return clause is None or clause <= len(called)
-
-    def _clause_of(self, name: str) -> int | None:
-        """The clause of the first name of this tool's values said in full."""
-        first = None
-        for sch in (self.tools[name].get("properties") or {}).values():
-            for v in _enum_strings(sch):
-                at = _find(words(v), self.query) if _names_a_thing(v) else None
-                if at is not None and (first is None or at < first):
-                    first = at
-        return None if first is None else self.clause[first]
 
     def _tool_score(self, name: str, used: Sequence[str], called: Sequence[str]) -> float:
         """1 when a name among the tool's values is said (and not spent) or every content word
         of a two-word tool name is, 0.7 when one word of its name is, 0.5 when part of a value
         is; the name counts only while the tool has not been called in this list."""
         evidence = self._name_hit.get(name, 0.0) if name not in called else 0.0
-        for sch in (self.tools[name].get("properties") or {}).values():
-            for v in _enum_strings(sch):
-                if _names_a_thing(v):
-                    evidence = max(evidence, self._value_score(v, used))
+        for v in self._things[name]:
+            evidence = max(evidence, self._value_score(v, used))
         if evidence <= 0 and name in called:
             return SPENT  # called already, and nothing said is left for it
         return evidence
@@ -401,11 +401,8 @@ class MentionPrior:
 
     def _free_text(self, scan: _Scan) -> bool:
         """Whether the open string is a free-text argument (a message, a note)."""
-        ctx = scan.context()
-        if ctx is None or ctx[0] != "arg":
-            return False
-        sch = ((self.tools.get(ctx[1] or "") or {}).get("properties") or {}).get(ctx[2])
-        return isinstance(sch, Mapping) and sch.get("type") == "string" and "enum" not in sch
+        sch = self._arg_schema(scan.context())
+        return sch is not None and sch.get("type") == "string" and "enum" not in sch
 
     def _copy_bias(self, written: bytes, candidates: np.ndarray) -> np.ndarray | None:
         """The weight for a token that keeps a free text a piece of the request that starts at
@@ -450,11 +447,8 @@ class MentionPrior:
         top = scan.stack[-1] if scan.stack else None
         if top is None or top.kind != "obj" or top.expect_key or top.key is None:
             return None
-        ctx = scan.context()
-        if ctx is None or ctx[0] != "arg":
-            return None
-        sch = ((self.tools.get(ctx[1] or "") or {}).get("properties") or {}).get(ctx[2])
-        if not isinstance(sch, Mapping) or sch.get("type") not in ("integer", "number"):
+        sch = self._arg_schema(scan.context())
+        if sch is None or sch.get("type") not in ("integer", "number"):
             return None
         tail = call_text[call_text.rfind(b":") + 1 :]
         return (tail, sch) if all(c in _NUMBER_BYTES for c in tail) else None
@@ -482,6 +476,15 @@ class MentionPrior:
                 out[i] = self.weight
         return out if out.any() else None
 
+    def _arg_schema(
+        self, ctx: tuple[str, str | None, str | None] | None
+    ) -> Mapping[str, Any] | None:
+        """The schema of the argument a `_Scan.context()` points at (None: not an argument)."""
+        if ctx is None or ctx[0] != "arg" or ctx[2] is None:
+            return None
+        sch = ((self.tools.get(ctx[1] or "") or {}).get("properties") or {}).get(ctx[2])
+        return sch if isinstance(sch, Mapping) else None
+
     def _choices(
         self, ctx: tuple[str, str | None, str | None], used: Sequence[str], called: Sequence[str]
     ) -> list[tuple[bytes, float]]:
@@ -495,12 +498,8 @@ class MentionPrior:
                 (_spelling(n), sc * TOOL_BOOST if self._boosted(n, sc, rival, called) else sc)
                 for n, sc in scores.items()
             ]
-        _, tool, key = ctx
-        params = self.tools.get(tool or "")
-        if params is None or key is None:
-            return []
-        sch = (params.get("properties") or {}).get(key)
-        if not isinstance(sch, Mapping):
+        sch = self._arg_schema(ctx)
+        if sch is None:
             return []
         scored = [(_spelling(v), self._value_score(v, used)) for v in _enum_strings(sch)]
         if any(sc == 1.0 for _, sc in scored):
