@@ -339,6 +339,53 @@ def test_unnamed_arguments_leaves_settings_alone() -> None:
     ]
 
 
+def _one(tool: dict, key: str, value: str) -> list[dict]:
+    return [{"name": tool["name"], "arguments": {key: value}}]
+
+
+def test_a_name_said_in_part_must_fit_it_alone() -> None:
+    # "the aquarium" is the pump or the heater: that names neither
+    pump = _one(RELAY, "relay", "aquarium pump")
+    assert unnamed_arguments("turn on the aquarium", [RELAY], pump) != []
+    # another thing beside the shared word: the aquarium filter is not the pump
+    lights = {**RELAY, "parameters": {"properties": {"relay": {"enum": ["aquarium pump", "tv"]}}}}
+    assert unnamed_arguments("turn on the aquarium filter", [lights], pump) != []
+    assert unnamed_arguments("turn on the aquarium please", [lights], pump) == []
+    assert unnamed_arguments("aquarium pump off", [RELAY], pump) == []
+    rooms = {
+        "name": "set_blinds",
+        "parameters": {"properties": {"room": {"enum": ["Yusuf's corner", "Yusuf's bathroom"]}}},
+    }
+    corner = _one(rooms, "room", "Yusuf's corner")
+    assert unnamed_arguments("close the blinds in Umar's corner", [rooms], corner) != []
+    assert unnamed_arguments("close the blinds in the corner", [rooms], corner) == []
+
+
+def test_a_numbered_name_needs_its_number() -> None:
+    rooms = {
+        "name": "set_light",
+        "parameters": {"properties": {"room": {"enum": ["bedroom 1", "den"]}}},
+    }
+    one = _one(rooms, "room", "bedroom 1")
+    assert unnamed_arguments("turn on the bedroom 2 light", [rooms], one) != []
+    assert unnamed_arguments("turn on the bedroom 1 light", [rooms], one) == []
+    assert unnamed_arguments("turn on the light in bedroom one", [rooms], one) == []
+
+
+def test_a_typo_still_names_a_thing() -> None:
+    rooms = {
+        "name": "set_light",
+        "parameters": {"properties": {"room": {"enum": ["Quinn's office", "Quinn's den"]}}},
+    }
+    office = _one(rooms, "room", "Quinn's office")
+    assert unnamed_arguments("lights off in Quinn's offfice", [rooms], office) == []
+    assert unnamed_arguments("lights off in Quinn's den", [rooms], office) != []
+    relay = {"name": "r", "parameters": {"properties": {"relay": {"enum": ["old monitor", "fan"]}}}}
+    monitor = _one(relay, "relay", "old monitor")
+    assert unnamed_arguments("turn the old monitro on", [relay], monitor) == []
+    assert unnamed_arguments("turn the old radio on", [relay], monitor) != []
+
+
 def _home_tools(home: str) -> list[dict]:
     from conftest import ROOT
 

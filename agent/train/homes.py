@@ -501,8 +501,17 @@ def invented_word(rng: random.Random) -> str:
     )
 
 
-def invented_names(rng: random.Random, pool: str, k: int, taken: set[str]) -> list[str]:
-    """`k` made-up names shaped like the pool's: rooms, devices or LEDs."""
+def invented_names(
+    rng: random.Random,
+    pool: str,
+    k: int,
+    taken: set[str],
+    heads: Mapping[str, Sequence[str]] | None = None,
+) -> list[str]:
+    """`k` made-up names shaped like the pool's: rooms, devices or LEDs. `heads` replaces the
+    short lists of head nouns ("brimo pump") with others per pool."""
+    room_heads = list(heads["rooms"]) if heads else _ROOM_HEADS
+    device_heads = list(heads["devices"]) if heads else _DEVICE_HEADS
     out: list[str] = []
     while len(out) < k:
         w = invented_word(rng)
@@ -511,9 +520,9 @@ def invented_names(rng: random.Random, pool: str, k: int, taken: set[str]) -> li
             name = (
                 w
                 if form < 0.3
-                else f"{w.capitalize()}'s {rng.choice(_ROOM_HEADS)}"
+                else f"{w.capitalize()}'s {rng.choice(room_heads)}"
                 if form < 0.55
-                else f"{w} {rng.choice(_ROOM_HEADS)}"
+                else f"{w} {rng.choice(room_heads)}"
                 if form < 0.85
                 else f"{w} {rng.randint(1, 4)}"
             )
@@ -521,9 +530,9 @@ def invented_names(rng: random.Random, pool: str, k: int, taken: set[str]) -> li
             name = (
                 w
                 if form < 0.25
-                else f"{w} {rng.choice(_DEVICE_HEADS)}"
+                else f"{w} {rng.choice(device_heads)}"
                 if form < 0.8
-                else f"{w.capitalize()}'s {rng.choice(_DEVICE_HEADS)}"
+                else f"{w.capitalize()}'s {rng.choice(device_heads)}"
             )
         else:
             name = w if form < 0.6 else f"{w} led"
@@ -543,6 +552,41 @@ def with_invented(
     for key, size in (("rooms", 24), ("devices", 24), ("leds", 8)):
         real = rng.sample(out[key], min(len(out[key]), max(1, round(size * (1 - share)))))
         out[key] = real + invented_names(rng, key, max(1, round(size * share)), taken)
+    return out
+
+
+def _last_words(names: Iterable[str]) -> list[str]:
+    return sorted({n.split()[-1].lower() for n in names if not n.split()[-1].isdigit()})
+
+
+def with_invented_v3(
+    rng: random.Random, pools: Mapping[str, Sequence[str]], exclude: set[str]
+) -> dict[str, list[str]]:
+    """Version 3's home pools: a share of 30 to 90% of the names (rooms, devices, LEDs, colours
+    and fan speeds) made up, heads taken from every training name ("brimo freezer", not only
+    "brimo pump"), and tool-name qualifiers that may be one of the home's own words
+    ("set_brimo_lights"), so that neither a name nor a tool name is a cue the model can
+    memorise: it must read the prompt."""
+    share = rng.uniform(0.3, 0.9)
+    heads = {
+        "rooms": _last_words(pools["rooms"]) or _ROOM_HEADS,
+        "devices": _last_words(pools["devices"]) or _DEVICE_HEADS,
+    }
+    out = {k: list(v) for k, v in pools.items()}
+    taken = set(exclude)
+    for key, size in (("rooms", 24), ("devices", 24), ("leds", 8)):
+        real = rng.sample(out[key], min(len(out[key]), max(1, round(size * (1 - share)))))
+        made = invented_names(rng, key, max(1, round(size * share)), taken, heads)
+        out[key] = real + made
+    real = rng.sample(out["colors"], min(len(out["colors"]), max(1, round(14 * (1 - share)))))
+    out["colors"] = real + [invented_word(rng) for _ in range(max(1, round(14 * share)))]
+    if rng.random() < share:
+        out["speed_sets"] = [
+            " | ".join(dict.fromkeys(invented_word(rng) for _ in range(rng.randint(2, 5))))
+            for _ in range(4)
+        ]
+    quals = [w for n in out["rooms"] + out["devices"] for w in n.lower().split() if w.isalpha()]
+    out["tool_qualifiers"] = list(_TOOL_QUALIFIERS) + rng.sample(quals, min(12, len(quals)))
     return out
 
 
@@ -583,7 +627,7 @@ def device_table(kind: str, rng: random.Random, pools: Mapping[str, Sequence[str
     if r < 0.15:
         t["tool"] = rng.choice(names)
     elif r < 0.5:
-        t["tool"] = made_tool_name(kind, rng)
+        t["tool"] = made_tool_name(kind, rng, pools.get("tool_qualifiers"))
     r = rng.random()
     if r < 0.1:
         t["description"] = rng.choice(descriptions)
@@ -723,11 +767,12 @@ def _allowed(word: str) -> bool:
     )
 
 
-def made_tool_name(kind: str, rng: random.Random) -> str:
+def made_tool_name(kind: str, rng: random.Random, qualifiers: Sequence[str] | None = None) -> str:
     """A tool name for `kind` from a form, a noun of the kind and sometimes a qualifier."""
     nouns = [n for n in _KIND_NOUNS[_GROUP[kind]].split() if _allowed(n)]
+    quals = qualifiers or _TOOL_QUALIFIERS
     for _ in range(20):
-        name = rng.choice(_TOOL_FORMS).format(n=rng.choice(nouns), q=rng.choice(_TOOL_QUALIFIERS))
+        name = rng.choice(_TOOL_FORMS).format(n=rng.choice(nouns), q=rng.choice(quals))
         if _allowed(name):
             return name
     return _KINDS[kind][0]
@@ -1064,12 +1109,18 @@ def synthesize_homes(
     held-out rooms like "study" and "porch" as unsupported, and at a tenth of all groups that
     taught them as refusals everywhere), and half the other homes name their rooms, devices and
     LEDs (and the unsupported ones they are asked about) half with made-up words.
+    `data_version` 3: three homes in four invent names (`with_invented_v3`: 30 to 90% of
+    them, colours, fan speeds and tool names too).
 
     `names` "unseen" draws from the evaluation side of the split minus the hand-written
     held-out homes' names (pools too small for a home keep their training side): a development
     set of names the model never saw that is not the held-out test.
     """
-    invented = 0.5 if data_version >= 2 else 0.0
+    # the share of homes that invent names, and the mean share of names they invent
+    invented_homes = {1: 0.0, 2: 0.5}.get(data_version, 0.75)
+    invented = {1: 0.0, 2: 0.5}.get(data_version, 0.6)
+    if data_version not in (1, 2, 3):
+        raise ValueError(f"data_version must be 1, 2 or 3, not {data_version}")
     rng = random.Random(seed)
     held = heldout_names()
     split = name_split(held)
@@ -1100,8 +1151,10 @@ def synthesize_homes(
             tools, sections = [], []
             if r >= demo_share + schema_share or hrng.random() < 0.3:
                 hpools: Mapping[str, Sequence[str]] = pools
-                if invented > 0 and hrng.random() < 0.5:
-                    hpools = with_invented(hrng, pools, invented, held)
+                if data_version >= 3 and hrng.random() < 0.75:
+                    hpools = with_invented_v3(hrng, pools, held)
+                elif data_version == 2 and hrng.random() < 0.5:
+                    hpools = with_invented(hrng, pools, 0.5, held)
                 devices = random_home(hrng, hpools)
                 tools = home_tools(devices)
                 kinds_seen.update(t["kind"] for t in devices.values())
@@ -1132,6 +1185,7 @@ def synthesize_homes(
         "per_home": per_home,
         "data_version": data_version,
         "invented_names": invented,
+        "invented_homes": invented_homes,
         "name_split": {
             k: {"train": len(v["train"]), "eval": len(v["eval"]), "eval_names": v["eval"]}
             for k, v in split.items()

@@ -378,9 +378,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--data-version",
         type=int,
-        choices=(1, 2),
+        choices=(1, 2, 3),
         default=1,
-        help="with --homes: 2 redraws the demo home's unsupported rooms and invents names",
+        help="with --homes: 2 redraws the demo home's unsupported rooms and invents names; 3 "
+        "invents more of them, in three homes of four, with colours, speeds and tool names",
     )
     p.add_argument(
         "--from-scratch",
