@@ -131,6 +131,33 @@ def test_a_second_call_moves_on_to_the_next_named_thing(
     assert _decode(vocab, [RELAY], query, wants, 5.0) == [off, heater_off]
 
 
+FAN = {
+    "name": "set_fan",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "on": {"type": "boolean"},
+            "speed": {"type": "string", "enum": ["calm", "brisk", "gale"]},
+        },
+    },
+}
+
+
+def test_a_call_does_not_end_before_a_value_the_request_says(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    on = [{"name": "set_fan", "arguments": {"on": True}}]
+    gale = [{"name": "set_fan", "arguments": {"on": True, "speed": "gale"}}]
+    wants = [(on, 2.0), (gale, 1.0)]
+    assert _decode(vocab, [FAN], "fan on gale", wants, 0.0) == on
+    assert _decode(vocab, [FAN], "fan on gale", wants, 5.0) == gale
+    # nothing said for the speed: the call ends where the model ends it
+    assert _decode(vocab, [FAN], "fan on please", wants, 5.0) == on
+    # a bare on/off word is no value to wait for
+    off = [{"name": "set_fan", "arguments": {"on": False}}]
+    assert _decode(vocab, [FAN], "fan off", [(off, 2.0), (gale, 1.0)], 5.0) == off
+
+
 def test_the_tool_whose_values_are_named_wins(vocab: tuple[list[bytes], list[int]]) -> None:
     led = [{"name": "set_led", "arguments": {"led": "status", "mode": "on"}}]
     kettle = [{"name": "set_relay", "arguments": {"relay": "kettle", "on": True}}]

@@ -24,12 +24,18 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
   phrase of the request ends;
 - inside a numeric argument, a digit that keeps the number a prefix of one the request says
   (digits or words, as the range check reads them) scores 1, and so does ending the number on
-  one: "805" is not cut to 80, "seventy two" is not written 2.
+  one: "805" is not cut to 80, "seventy two" is not written 2;
+- between a call's arguments, going on to another key scores 1 while the request says in full
+  a value of one of the tool's keys not yet written (not a bare on/off word) that no call has
+  used: "fan on gale" does not end at ``{"on": true}``. Which key comes next stays the model's
+  choice. On the dev sets: the hand-written one 72.1% -> 74.4% of commands, unseen names
+  86.6% -> 87.5%, training names unchanged.
 
 The bias never touches the other choices the grammar leaves to the model: whether to call at
-all, which keys to fill, how many calls. So it cannot turn a refusal into a call or add an
-argument; it only reorders the allowed names, digits and characters. The weight is the logit
-bonus for a full match (0 disables the prior).
+all, which key to write, how many calls. So it cannot turn a refusal into a call; it only
+reorders the allowed names, digits and characters, and delays the end of a call's arguments
+for a value the request says. The weight is the logit bonus for a full match (0 disables the
+prior).
 """
 
 from __future__ import annotations
@@ -350,6 +356,10 @@ class MentionPrior:
         if self.weight == 0.0 or not self.query:
             return None
         base, used, called = self._read(call_text)
+        if not base.in_string or base.is_key:
+            keyed = self._key_bias(base, call_text, candidates, used)
+            if keyed is not None:
+                return keyed
         if not base.in_string and self.numbers:
             slot = self._number_slot(base, call_text)
             if slot is not None:
@@ -398,6 +408,48 @@ class MentionPrior:
                 out[i] = self.weight * best
                 any_bias = True
         return out if any_bias else None
+
+    def _key_bias(
+        self, base: _Scan, call_text: bytes, candidates: np.ndarray, used: Sequence[str]
+    ) -> np.ndarray | None:
+        """Inside a call's arguments, between values: the weight for a token that goes on to
+        (or spells) a key whose value the request says in full and no call has used yet
+        ("fan on gale": the speed, not just `on`), so the call does not end without it."""
+        if len(base.stack) != 3 or base.stack[2].kind != "obj" or not base._is_call(1):
+            return None
+        if base.stack[1].key != "arguments":
+            return None
+        props = (self.tools.get(base.stack[1].name or "") or {}).get("properties") or {}
+        at = call_text.rfind(b'"arguments":{')
+        written = {k.decode() for k in re.findall(rb'"([^"\\]+)":', call_text[at + 13 :])}
+        wanted = {k for k, sch in props.items() if k not in written and self._said_value(sch, used)}
+        if not wanted:
+            return None
+        out = np.zeros(len(candidates), dtype=np.float64)
+        for i, tid in enumerate(candidates):
+            scan = base.copy()
+            scan.feed(self.token_bytes[int(tid)])
+            if len(scan.stack) != 3:
+                continue  # the arguments (or the call) end here
+            top = scan.stack[2]
+            # only the choice between going on and closing: which key comes next stays the
+            # model's (boosting the said key skipped the ones before it: "on" in "lights on
+            # in pink")
+            hit = not base.stack[2].expect_key and (top.expect_key or scan.is_key)
+            if hit:
+                out[i] = self.weight
+        return out if out.any() else None
+
+    def _said_value(self, schema: Any, used: Sequence[str]) -> bool:
+        """Whether the request says one of an enum's values in full (not a bare on/off word)
+        that no call has used yet."""
+        for v in _enum_strings(schema):
+            ws = words(v)
+            if not ws or set(ws) <= _SETTING_VALUES or len(v) < 3:
+                continue
+            if self._value_score(v, used) == 1.0:
+                return True
+        return False
 
     def _free_text(self, scan: _Scan) -> bool:
         """Whether the open string is a free-text argument (a message, a note)."""

@@ -35,7 +35,7 @@ def home_rows(
     """`n` examples for one home: kind templates for its devices, the user's sentences."""
     rng = random.Random(seed)
     pools = {k: v["train"] for k, v in name_split().items()}
-    text = home_sentences(devices, tools, rng, pools) if devices else ""
+    text = home_sentences(devices, tools, rng, pools, more_phrasings=True) if devices else ""
     if sentences is not None:
         text += "\n" + Path(sentences).read_text(encoding="utf-8")
     sf = parse_sentences(text, str(sentences or "<home>"))

@@ -410,6 +410,78 @@ how do I (make pancakes | boil an egg)
 
 # kind -> (default tool name, alternative tool names, alternative descriptions, templates,
 # off-topic templates)
+# More ways to say the same commands, drawn from data version 3 on (and when adapting to a
+# home): the short forms people use with a name they chose themselves ("make the pantry teal",
+# "fan to gale", "close the skylight") next to the longer ones above.
+_MORE_LIGHT = """
+make the {room} {color}
+{color} in the {room} [please]
+{room} (light | lights | lamp) [to] {color}
+(I want | give me) {color} (light | lighting) in the {room}
+(bathe | fill) the {room} (in | with) {color} [light]
+{room} (to | at) {brightness} [percent | %]
+(brighten | dim) the {room} [lights] to {brightness} [percent | %]
+(turn | switch) [the] (light | lights) on{on:true} in the {room}
+(turn | switch) [the] (light | lights) off{on:false} in the {room}
+(light | lights) (on){on:true} (over | by) the {room}
+(turn | switch) the {room} (on){on:true}
+(turn | switch) the {room} (off){on:false}
+(brightness | light | lights) (to | at) {brightness} [percent | %] in the {room}
+"""
+_MORE_THERMOSTAT = """
+(heating | thermostat | heat) to {temperature} [degrees]
+(bump | turn | push) the (heating | thermostat) (up | down) to {temperature} [degrees]
+(heating | thermostat) (on | to) {mode} [mode] [please]
+(turn | switch) the (heating | thermostat) off{mode:off}
+(keep | hold) (it | the place) at {temperature} [degrees]
+"""
+_MORE_BLINDS = """
+(open){position:100} [the] {room} [blinds | shades]
+(close | shut){position:0} [the] {room} [blinds | shades]
+(raise){position:100} the {room} (blinds | shades)
+(lower){position:0} the {room} (blinds | shades)
+(blinds | shades) in the {room} (to | at) {position} [percent | %]
+(open){position:100} {room} (blinds | shades)
+"""
+_MORE_FAN = """
+fan (to | at) {speed}
+(put | set) the fan (on | to) {speed}
+{speed} (speed | setting) [on the fan] [please]
+(turn | switch) the fan (up | down) to {speed}
+(turn | switch) the fan on{on:true} at {speed} [speed]
+"""
+_MORE_SWITCH = """
+(cut | kill) [the] power to the {device}{action:OFF}
+(switch | turn) the {device} (on){action:ON} please
+(start up | fire up){action:ON} the {device}
+(shut down){action:OFF} the {device}
+{device} (on){action:ON} please
+"""
+_MORE_RELAY = """
+(cut | kill) [the] power to the {relay}{on:false}
+(start up | fire up){on:true} the {relay}
+(shut down){on:false} the {relay}
+(run){on:true} the {relay}
+{relay} (on){on:true} please
+"""
+_MORE_LED = """
+(light up){mode:on} the {led} (led | light | indicator)
+(blink | flash){mode:blink} the {led}
+{led} (led | light | indicator) to (blink){mode:blink}
+{led} (on){mode:on}
+{led} (off){mode:off}
+"""
+_MORE_PHRASINGS = {
+    "simulated_lights": _MORE_LIGHT,
+    "zigbee2mqtt_lights": _MORE_LIGHT,
+    "simulated_thermostat": _MORE_THERMOSTAT,
+    "simulated_blinds": _MORE_BLINDS,
+    "simulated_fan": _MORE_FAN,
+    "tasmota": _MORE_SWITCH,
+    "gpio_relays": _MORE_RELAY,
+    "gpio_leds": _MORE_LED,
+}
+
 _KINDS: dict[str, tuple[str, list[str], list[str], str, str]] = {
     "simulated_lights": (
         "set_light",
@@ -857,9 +929,11 @@ def home_sentences(
     tools: Sequence[Mapping[str, Any]],
     rng: random.Random,
     pools: Mapping[str, Sequence[str]],
+    more_phrasings: bool = False,
 ) -> str:
-    """A sentences file for one home: each kind's templates under its tool's name, the home's
-    names as slot values, and names from the pools that this home lacks as `_unknown`."""
+    """A sentences file for one home: each kind's templates under its tool's name (with
+    `more_phrasings`, the short forms too), the home's names as slot values, and names from
+    the pools that this home lacks as `_unknown`."""
     parts: list[str] = []
     offtopic = [_BASE_OFFTOPIC]
     for table, tool in zip(devices.values(), tools, strict=True):
@@ -867,6 +941,8 @@ def home_sentences(
         if table.get("kind") not in _KINDS:
             continue  # no phrasings for this kind: the generator builds requests from the schema
         _, _, _, templates, off = _KINDS[table["kind"]]
+        if more_phrasings:
+            templates += _MORE_PHRASINGS.get(table["kind"], "")
         noun = tool_noun(table["kind"], name)
         key = _TEMPLATE_NOUN.get(table["kind"])
         if key and noun and noun != key:
@@ -1110,7 +1186,8 @@ def synthesize_homes(
     taught them as refusals everywhere), and half the other homes name their rooms, devices and
     LEDs (and the unsupported ones they are asked about) half with made-up words.
     `data_version` 3: three homes in four invent names (`with_invented_v3`: 30 to 90% of
-    them, colours, fan speeds and tool names too).
+    them, colours, fan speeds and tool names too), and every home kind has more phrasings
+    (`_MORE_PHRASINGS`).
 
     `names` "unseen" draws from the evaluation side of the split minus the hand-written
     held-out homes' names (pools too small for a home keep their training side): a development
@@ -1158,7 +1235,9 @@ def synthesize_homes(
                 devices = random_home(hrng, hpools)
                 tools = home_tools(devices)
                 kinds_seen.update(t["kind"] for t in devices.values())
-                sections.append(home_sentences(devices, tools, hrng, hpools))
+                sections.append(
+                    home_sentences(devices, tools, hrng, hpools, more_phrasings=data_version >= 3)
+                )
             if r < demo_share + schema_share:
                 taken = {t["name"] for t in tools}
                 for _ in range(hrng.randint(1, 3) if tools else hrng.randint(1, 5)):
