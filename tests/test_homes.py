@@ -12,6 +12,7 @@ from agent.train.synth import parse_sentences
 from devices.registry import validate
 
 ROWS, RECORD = H.synthesize_homes(160, 24, seed=3)
+ROWS_V3, RECORD_V3 = H.synthesize_homes(120, 16, seed=5, data_version=3)
 
 
 def _enum_values(tools: list[dict]) -> set[str]:
@@ -146,8 +147,9 @@ def test_held_out_tool_names_never_reach_training() -> None:
             held |= {t["name"] for t in json.loads(line)["tools"]}
     defaults = {"set_light", "set_thermostat", "set_blinds", "set_fan", "set_switch"}
     defaults |= {"set_relay", "set_led", "log_message", "set_lamp", "set_plug"}
-    trained = {t["name"] for r in ROWS for t in r["tools"]}
-    assert not (held - defaults) & trained
+    for rows in (ROWS, ROWS_V3):  # version 3 also builds tool names from a home's own words
+        trained = {t["name"] for r in rows for t in r["tools"]}
+        assert not (held - defaults) & trained
 
 
 ROWS_V2, RECORD_V2 = H.synthesize_homes(120, 16, seed=4, data_version=2)
@@ -226,3 +228,37 @@ def test_the_unseen_names_dev_set_avoids_training_and_held_out_names() -> None:
     assert len(seen_unseen) > 20
     with pytest.raises(ValueError):
         H.synthesize_homes(1, 1, names="eval")
+
+
+def test_version_3_invents_colours_speeds_and_tool_names_and_keeps_held_out_out() -> None:
+    split = H.name_split()
+    colors = {n.lower() for n in split["colors"]["train"] + split["colors"]["eval"]}
+    speeds = {s.lower() for ss in split["speed_sets"]["train"] for s in ss.split(" | ")}
+    speeds |= {s.lower() for s in split["speed_sets"]["eval"]}
+    made_colors = made_speeds = 0
+    held = H.heldout_names()
+    for r in ROWS_V3:
+        assert not _enum_values(r["tools"]) & held
+        for t in r["tools"]:
+            props = t["parameters"].get("properties", {})
+            made_colors += len({c.lower() for c in props.get("color", {}).get("enum", [])} - colors)
+            made_speeds += len({s.lower() for s in props.get("speed", {}).get("enum", [])} - speeds)
+    assert made_colors > 20 and made_speeds > 5
+    assert RECORD_V3["data_version"] == 3 and RECORD_V3["invented_homes"] == 0.75
+    with pytest.raises(ValueError):
+        H.synthesize_homes(1, 1, data_version=4)
+
+
+def test_version_3_has_the_short_phrasings_and_valid_calls() -> None:
+    short = [r for r in ROWS_V3 if r["query"].lower().startswith("make the ") and r["answers"]]
+    colour = [
+        r
+        for r in short
+        if any("color" in c["arguments"] and "on" not in c["arguments"] for c in r["answers"])
+    ]
+    assert colour, "no 'make the <room> <colour>' request"
+    for r in ROWS_V3:
+        by_name = {t["name"]: t for t in r["tools"]}
+        for call in r["answers"]:
+            assert call["name"] in by_name
+            assert not validate(call["arguments"], by_name[call["name"]]["parameters"])

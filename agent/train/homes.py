@@ -471,7 +471,17 @@ _MORE_LED = """
 {led} (on){mode:on}
 {led} (off){mode:off}
 """
+# (the log kind is never drawn for general training: these serve adapting to a home)
+_MORE_LOG = """
+(jot down | write down | note down | log) {message}
+(log | record) a warning{level:warning} {message}
+(log | record) an error{level:error} {message}
+(put | write) (in | into) the (log | logbook | notes) that {message}
+(add | write) (to | in) the (log | logbook) {message}
+(add | put) a (warning{level:warning} | error{level:error}) (in | to) the (log | logbook) {message}
+"""
 _MORE_PHRASINGS = {
+    "log": _MORE_LOG,
     "simulated_lights": _MORE_LIGHT,
     "zigbee2mqtt_lights": _MORE_LIGHT,
     "simulated_thermostat": _MORE_THERMOSTAT,
