@@ -125,6 +125,7 @@ def session_factory(
             threads=cfg.model.threads,
             max_new_tokens=cfg.model.max_new_tokens,
             mention_weight=cfg.model.mention_prior,
+            second_look=cfg.model.second_look,
             # systemd's CacheDirectory= (the unit exports it): a restart skips the prefill
             cache_dir=os.environ.get("NEEDLED_CACHE_DIR") or None,
         )

@@ -79,6 +79,9 @@ class ModelConfig:
     # Logit bonus for the room or device name the request says, among those the grammar
     # allows (agent/grammar/mention.py); 0 leaves every choice to the model.
     mention_prior: float = 5.0
+    # After a refusal, decode once more with a call required and keep that call only when the
+    # request says every part of it (agent/grammar/grounding.py); false: refusals stand.
+    second_look: bool = True
 
 
 @dataclass(frozen=True)

@@ -34,7 +34,8 @@ from .backend import Engine, open_engine
 from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
-from .grammar.mention import MentionPrior, unnamed_arguments
+from .grammar.grounding import grounded
+from .grammar.mention import MentionPrior, clause_numbers, unnamed_arguments
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -79,6 +80,7 @@ class Session:
         conversation: bool = False,
         forced_spans: bool = False,
         mention_weight: float = MENTION_WEIGHT,
+        second_look: bool = True,
     ) -> None:
         self.cf = model if isinstance(model, CactFile) else read_cact(model)
         self.tools = load_tools(tools)
@@ -94,6 +96,9 @@ class Session:
         # Off by default; the model then picks among the allowed spellings itself.
         self.forced_spans = forced_spans
         self.mention_weight = mention_weight
+        # A refusal gets a second decode with a call required, kept only when the request
+        # says every part of it (see _second_look).
+        self.second_look = second_look
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.tok = Tokenizer(bytes(self.cf.tokenizer_blob))
         # Continuation turns start mid-stream, where SentencePiece must not add its "▁" prefix.
@@ -166,12 +171,15 @@ class Session:
         else:
             self.engine.restore_state(pre.state)
 
-    def masker_for(self, tools: Sequence[Tool], require_call: bool) -> TokenMasker:
+    def masker_for(
+        self, tools: Sequence[Tool], require_call: bool, max_calls: int | None = None
+    ) -> TokenMasker:
         """Token masks for a tool subset's call grammar (cached: masks are reused across turns)."""
-        key = (tuple(t.name for t in tools), require_call)
+        max_calls = max_calls or self.max_calls
+        key = (tuple(t.name for t in tools), require_call, max_calls)
         hit = self._maskers.get(key)
         if hit is None:
-            aut = compile_calls(list(tools), require_call=require_call, max_calls=self.max_calls)
+            aut = compile_calls(list(tools), require_call=require_call, max_calls=max_calls)
             hit = TokenMasker(
                 aut, self.trie, span_encoder=self._spell if self.forced_spans else None
             )
@@ -269,9 +277,61 @@ class Session:
         if len(new) + self.engine.position >= self.cf.geometry.max_seq_len:
             return error_envelope("too_long", f"the command is too long ({len(new)} tokens)")
         env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok, text)
+        if (
+            self.second_look
+            and not require_call
+            and not self._conversation
+            and env["success"]
+            and not env["function_calls"]
+            and grammar_tools
+        ):
+            env = self._second_look(
+                pre, full, new, grammar_tools, max_new_tokens, t0, t_tok, text, env
+            )
         if self.conversation and env["success"]:
             self._live = key
         return env
+
+    def _second_look(
+        self,
+        pre: _Prefix,
+        full: list[int],
+        new: list[int],
+        tools: Sequence[Tool],
+        max_new_tokens: int | None,
+        t0: float,
+        t_tok: float,
+        text: str,
+        refusal: dict[str, Any],
+    ) -> dict[str, Any]:
+        """After a refusal: the calls the model makes when it must make one, if the request
+        says every part of them (`grounding.grounded`); else the refusal."""
+        if full[: len(pre.ids)] == pre.ids:
+            self._enter(pre)
+        else:
+            self.engine.reset(sinks=len(pre.ids))
+        # Made to call, the model tends to go on calling; one call per clause of the request
+        # ("..., then ...") is all it may say.
+        clauses = len(set(clause_numbers(text))) or 1
+        forced = self._decode(
+            new,
+            tools,
+            True,
+            max_new_tokens,
+            t0,
+            t_tok,
+            text,
+            judged_by_head=True,
+            max_calls=min(clauses, self.max_calls or clauses),
+        )
+        calls = forced.get("function_calls") or []
+        if forced["success"] and grounded(text, [t.to_schema() for t in tools], calls):
+            forced["second_look"] = True
+            return forced
+        refusal["timings"]["total_ms"] = forced.get("timings", {}).get(
+            "total_ms", refusal["timings"]["total_ms"]
+        )
+        return refusal
 
     def reset(self) -> None:
         """Forget the conversation; the tools prefix stays warm."""
@@ -286,10 +346,12 @@ class Session:
         t0: float,
         t_tok: float,
         text: str = "",
+        judged_by_head: bool = False,
+        max_calls: int | None = None,
     ) -> dict[str, Any]:
         eng = self.engine
         t_grammar0 = time.perf_counter()
-        masker = self.masker_for(tools, require_call)
+        masker = self.masker_for(tools, require_call, max_calls)
         t_grammar = time.perf_counter()
         # The prompt rides with the first scoring: its chunks go through the model as one batch
         # and only the last position's allowed rows are projected. Prefill time is that call.
@@ -337,7 +399,11 @@ class Session:
             head = eng.head_logits("confidence_head")
             if head is not None:
                 p_head = 1.0 / (1.0 + math.exp(-float(head[0])))
-                confidence = round(min(p_head, math.exp(res.call_logprob)), 4)
+                # A call the model was made to give has no meaningful sequence probability
+                # (it preferred to refuse); the head, which reads the prompt and the call,
+                # judges it alone.
+                p_seq = 1.0 if judged_by_head else math.exp(res.call_logprob)
+                confidence = round(min(p_head, p_seq), 4)
         unnamed = unnamed_arguments(text, schemas, res.calls) if res.ok and text else []
         if confidence is not None and unnamed:
             # The head judges the call's shape; a thing the request never names is doubt it

@@ -15,7 +15,7 @@ from agent.grammar.masker import vocab_from_sentencepiece
 from agent.grammar.mention import (
     TOOL_BOOST,
     MentionPrior,
-    _clauses,
+    clause_numbers,
     unnamed_arguments,
     words,
 )
@@ -230,7 +230,7 @@ def test_a_name_said_in_a_later_clause_does_not_pull_the_first_call(
 
 def test_clauses_break_at_punctuation_and_joining_words() -> None:
     q = "Nineteen degrees, then Sami's study blinds and the fan"
-    assert list(zip(words(q), _clauses(q), strict=True)) == [
+    assert list(zip(words(q), clause_numbers(q), strict=True)) == [
         ("nineteen", 0),
         ("degree", 0),
         ("then", 1),

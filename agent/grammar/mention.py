@@ -105,7 +105,7 @@ def words(text: str) -> list[str]:
     return out
 
 
-def _clauses(text: str) -> list[int]:
+def clause_numbers(text: str) -> list[int]:
     """The clause number of each of ``words(text)``: a new clause starts after punctuation
     and at a joining word ("nineteen degrees, then Sami's study blinds" -> 0 0 0 1 1 1 1)."""
     out: list[int] = []
@@ -261,7 +261,7 @@ class MentionPrior:
         self.query = words(query)
         self.raw = query.strip().encode()
         self.raw_lower = query.strip().lower().encode()
-        self.clause = _clauses(query)
+        self.clause = clause_numbers(query)
         self.tools: dict[str, Mapping[str, Any]] = {}
         for t in tools:
             self.tools[str(t["name"])] = t.get("parameters") or {}
@@ -669,4 +669,4 @@ def _enum_strings(schema: Any) -> list[str]:
     return [v for v in schema.get("enum") or [] if isinstance(v, str)]
 
 
-__all__ = ["MentionPrior", "unnamed_arguments", "words"]
+__all__ = ["MentionPrior", "clause_numbers", "unnamed_arguments", "words"]

@@ -156,6 +156,7 @@ def evaluate(
     forced_spans: bool = False,
     min_confidence: float = 0.0,
     mention_weight: float | None = None,
+    second_look: bool = True,
 ) -> JsonDict:
     """Run every case through `Session.complete()`; returns the report (summary, categories,
     per-case results).
@@ -168,7 +169,7 @@ def evaluate(
     `forced_spans` is the session option of the same name (spell grammar-forced byte runs
     with the tokenizer instead of forcing only single allowed tokens); the daemon's default
     is off. `mention_weight` is the decoding prior's weight (`model.mention_prior`); None
-    keeps the session's default, as the daemon does.
+    keeps the session's default, as the daemon does. `second_look` is `model.second_look`.
     """
     from agent.cact import read_cact
     from agent.session import Session
@@ -193,6 +194,7 @@ def evaluate(
                 threads=threads,
                 forced_spans=forced_spans,
                 **({} if mention_weight is None else {"mention_weight": mention_weight}),
+                second_look=second_look,
             )
             sessions[key] = sess
         t0 = time.perf_counter()
@@ -237,6 +239,7 @@ def evaluate(
     report["mention_weight"] = (
         next(iter(sessions.values())).mention_weight if sessions else mention_weight
     )
+    report["second_look"] = second_look
     report["results"] = results
     return report
 
@@ -310,6 +313,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="weight of the prior for names the request says (default: the daemon's)",
     )
+    p.add_argument(
+        "--no-second-look",
+        dest="second_look",
+        action="store_false",
+        help="let refusals stand (the daemon's model.second_look = false)",
+    )
 
 
 def eval_main(args: argparse.Namespace) -> int:
@@ -326,6 +335,7 @@ def eval_main(args: argparse.Namespace) -> int:
         forced_spans=args.forced_spans,
         min_confidence=args.min_confidence,
         mention_weight=args.mention_weight,
+        second_look=args.second_look,
     )
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")

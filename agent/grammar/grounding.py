@@ -1,0 +1,179 @@
+"""Whether a call list is wholly said by the request: every argument, every tool, nothing left.
+
+A small general model refuses many plain commands to homes it has never seen ("make the
+sunroom teal" -> no call), mostly when a name or a value is unfamiliar. When it refuses, the
+session asks it once more with a call required (`Session`, "second look") and keeps that
+answer only when `grounded` finds the request says all of it:
+
+- the request is a command: not negated ("don't", "never", "leave ... alone") and not a
+  question ("is the fan on", "what's the best setting for the fan");
+- each call sets something (an argument besides the room or device it picks), and its tool
+  is named: by a room or device argument said in full, or by a word of the tool's name;
+- a room or device is said in full (one typo per word allowed);
+- any other enum value (a colour, a speed, a mode) is said in full, or is a switch value
+  (``ON``/``OFF``/``blink``...) backed by a word of that sense ("turn on", "kill", "flash");
+- a boolean is backed by such a word of the same sense;
+- a number is one the request says (digits or words), or a position's minimum or maximum
+  backed by "close" or "open";
+- free text is a piece of the request, and more than words of the tool's name;
+- and nothing said is left out: every number the request says, and every value of the called
+  tools' settings it says in full, is in some call.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agent.rangecheck import Said, is_fraction_param, said_numbers
+
+from .mention import (
+    _GENERIC,
+    _SETTING_KEYS,
+    _SETTING_VALUES,
+    _enum_strings,
+    _names_a_thing,
+    _near,
+    words,
+)
+
+# Words that turn a command into its refusal.
+_NEGATIONS = frozenset("don't dont not never no leave without cancel nevermind".split())
+# First words of a question about the home rather than a command to it.
+_QUESTIONS = frozenset(
+    "is are was were why what how who when where which does did what's how's who's when's "
+    "where's why's isn't aren't".split()
+)
+# Words that back a switch value: the value's own word, or one of these.
+_SENSE = {
+    "on": frozenset("on start enable activate run".split()),
+    "off": frozenset("off stop kill disable deactivate shut cut".split()),
+    "toggle": frozenset("toggle flip".split()),
+    "blink": frozenset("blink flash flashing blinking".split()),
+    "open": frozenset("open raise".split()),
+    "close": frozenset("close shut lower draw".split()),
+}
+
+
+def is_command(query: str) -> bool:
+    """Neither negated nor a question."""
+    q = words(query)
+    return bool(q) and q[0] not in _QUESTIONS and not any(w in _NEGATIONS for w in q)
+
+
+def grounded(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether the request says every part of `calls` and leaves nothing out (see the module
+    docstring); False for no calls, a negated request or a question."""
+    if not calls or not is_command(query):
+        return False
+    q = words(query)
+    names = [v for t in tools for v in _all_enums(t)]
+    said = said_numbers(query, names)
+    by_name = {str(t.get("name")): _props(t) for t in tools}
+    for call in calls:
+        name = str(call.get("name"))
+        props = by_name.get(name)
+        args = call.get("arguments") or {}
+        if props is None or not isinstance(args, Mapping):
+            return False
+        picks = {k for k in args if _picks_a_thing(k, props.get(k))}
+        if not set(args) - picks:
+            return False  # picks a room or device and sets nothing
+        tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
+        if not picks and not any(_said(w, q) for w in tool_words):
+            return False  # nothing in the request points at this tool
+        for key, value in args.items():
+            schema = props.get(key)
+            if not isinstance(schema, Mapping) or not _value_said(query, q, said, schema, value):
+                return False
+            if isinstance(value, str) and not _enum_strings(schema):
+                # free text that is only the tool's own words ("send a message to the carer"
+                # -> "carer") says nothing to send
+                if not [w for w in words(value) if w not in tool_words and w not in _GENERIC]:
+                    return False
+    return _nothing_left(q, said, calls, by_name)
+
+
+def _value_said(
+    query: str, q: Sequence[str], said: Sequence[Said], schema: Mapping[str, Any], value: Any
+) -> bool:
+    if isinstance(value, bool):
+        return any(w in _SENSE["on" if value else "off"] for w in q)
+    if isinstance(value, int | float):
+        if any(s.matches(float(value), schema) for s in said):
+            return True
+        if is_fraction_param(schema):
+            return False
+        if value == schema.get("minimum"):
+            return any(w in _SENSE["close"] for w in q)
+        if value == schema.get("maximum"):
+            return any(w in _SENSE["open"] for w in q)
+        return False
+    if not isinstance(value, str):
+        return False
+    if not _enum_strings(schema):
+        return bool(value.strip()) and value.lower() in query.lower()
+    sense = _SENSE.get(value.lower())
+    if sense is not None:
+        return value.lower() in q or any(w in sense for w in q)
+    ws = words(value)
+    return bool(ws) and all(_said(w, q) for w in ws)
+
+
+def _nothing_left(
+    q: Sequence[str],
+    said: Sequence[Said],
+    calls: Sequence[Mapping[str, Any]],
+    by_name: Mapping[str, Mapping[str, Any]],
+) -> bool:
+    """Every number said is used, and so is every setting value of the called tools said in
+    full: a call list that drops half the request is not what was asked."""
+    args = [(by_name[str(c["name"])], c.get("arguments") or {}) for c in calls]
+    nums = [
+        (props.get(k), v)
+        for props, a in args
+        for k, v in a.items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+    for s in said:
+        if not any(
+            s.matches(float(v), sch if isinstance(sch, Mapping) else None) for sch, v in nums
+        ):
+            return False
+    used = {str(v).lower() for _, a in args for v in a.values() if isinstance(v, str)}
+    text = " ".join(q)
+    for props, _ in args:
+        for key, schema in props.items():
+            if _picks_a_thing(key, schema):
+                continue
+            for v in _enum_strings(schema):
+                ws = words(v)
+                if len(v) < 3 or not ws or set(ws) <= _SETTING_VALUES:
+                    continue
+                if f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
+                    return False
+    return True
+
+
+def _said(w: str, q: Sequence[str]) -> bool:
+    return any(_near(w, x) for x in q)
+
+
+def _picks_a_thing(key: str, schema: Any) -> bool:
+    """An argument that chooses a room or a device (an enum of names), not a setting."""
+    if key.lower() in _SETTING_KEYS or key.lower() in ("color", "colour"):
+        return False
+    return any(_names_a_thing(v) for v in _enum_strings(schema))
+
+
+def _props(tool: Mapping[str, Any]) -> Mapping[str, Any]:
+    return (tool.get("parameters") or {}).get("properties") or {}
+
+
+def _all_enums(tool: Mapping[str, Any]) -> list[str]:
+    return [v for sch in _props(tool).values() for v in _enum_strings(sch)]
+
+
+__all__ = ["grounded", "is_command"]

@@ -1,0 +1,110 @@
+"""The second look: a refusal is retried with a call required, and that call is kept only when
+the request says every part of it."""
+
+from __future__ import annotations
+
+from agent.grammar.grounding import grounded, is_command
+from agent.train.homes import home_tools
+
+TOOLS = home_tools(
+    {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["sunroom", "attic", "Mia's room"],
+            "colors": ["white", "teal", "ice blue"],
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["calm", "gale"]},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["sunroom", "attic"]},
+        "plugs": {"kind": "tasmota", "switches": {"office fairy lights": "fairy", "kettle": "k"}},
+    }
+)
+
+
+def light(**args: object) -> dict:
+    return {"name": "set_light", "arguments": args}
+
+
+def test_a_call_the_request_says_in_full_is_grounded() -> None:
+    assert grounded("make the sunroom teal", TOOLS, [light(room="sunroom", color="teal")])
+    assert grounded(
+        "Mia's room light to ice blue", TOOLS, [light(room="Mia's room", color="ice blue")]
+    )
+    assert grounded(
+        "close the attic blinds",
+        TOOLS,
+        [{"name": "set_blinds", "arguments": {"room": "attic", "position": 0}}],
+    )
+    assert grounded(
+        "sunroom blinds to forty",
+        TOOLS,
+        [{"name": "set_blinds", "arguments": {"room": "sunroom", "position": 40}}],
+    )
+    assert grounded("turn the fan off", TOOLS, [{"name": "set_fan", "arguments": {"on": False}}])
+    assert grounded(
+        "kettle on",
+        TOOLS,
+        [{"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}],
+    )
+
+
+def test_a_value_the_request_does_not_say_is_not() -> None:
+    assert not grounded("make the sunroom purple", TOOLS, [light(room="sunroom", color="teal")])
+    assert not grounded("turn on the sunroom light", TOOLS, [light(room="sunroom", on=False)])
+    assert not grounded("make the porch teal", TOOLS, [light(room="sunroom", color="teal")])
+    # a room or device must be said whole: "the light" is not the office fairy lights
+    fairy = {"name": "set_switch", "arguments": {"device": "office fairy lights", "action": "ON"}}
+    assert not grounded("switch on the light", TOOLS, [fairy])
+    # nothing in "turn off the xbox" points at the fan
+    assert not grounded(
+        "turn off the xbox", TOOLS, [{"name": "set_fan", "arguments": {"on": False}}]
+    )
+
+
+def test_a_call_that_only_picks_a_room_sets_nothing() -> None:
+    assert not grounded("what's the weather in the sunroom", TOOLS, [light(room="sunroom")])
+
+
+def test_nothing_said_may_be_left_out() -> None:
+    query = "sunroom teal at 40 percent"
+    assert not grounded(query, TOOLS, [light(room="sunroom", color="teal")])
+    assert grounded(query, TOOLS, [light(room="sunroom", brightness=40, color="teal")])
+    assert not grounded("fan on gale", TOOLS, [{"name": "set_fan", "arguments": {"on": True}}])
+
+
+def test_negations_and_questions_are_never_grounded() -> None:
+    call = [light(room="sunroom", color="teal")]
+    assert not grounded("don't make the sunroom teal", TOOLS, call)
+    assert not grounded("is the sunroom teal", TOOLS, call)
+    assert not grounded("make the sunroom teal", TOOLS, [])
+    assert is_command("make the sunroom teal") and not is_command("why is the sunroom teal")
+    kettle_on = [{"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}]
+    assert not grounded("what's the best descaler for a kettle on an island?", TOOLS, kettle_on)
+
+
+def test_free_text_must_say_more_than_the_tools_name() -> None:
+    tools = [
+        {
+            "name": "message_plumber",
+            "parameters": {"type": "object", "properties": {"message": {"type": "string"}}},
+        }
+    ]
+    note = [{"name": "message_plumber", "arguments": {"message": "plumber"}}]
+    assert not grounded("send something to the plumber", tools, note)
+    note = [{"name": "message_plumber", "arguments": {"message": "the tap drips"}}]
+    assert grounded("message the plumber: the tap drips", tools, note)
+
+
+def test_a_refusal_gets_a_second_look_that_must_be_grounded() -> None:
+    from agent.bundled import GENERAL
+    from agent.session import Session
+
+    s = Session(GENERAL, TOOLS, threads=1, second_look=False)
+    assert s.complete("make the sunroom teal")["function_calls"] == []  # the model refuses
+    s.second_look = True
+    env = s.complete("make the sunroom teal")
+    assert env["function_calls"] == [light(room="sunroom", color="teal")]
+    assert env["second_look"] is True and env["confidence"] > 0.5
+    # the same model, made to call, for a request it rightly refuses: nothing is kept
+    for query in ("don't make the sunroom teal", "make the porch teal", "play jazz in the attic"):
+        env = s.complete(query)
+        assert env["function_calls"] == [] and "second_look" not in env, query
