@@ -158,6 +158,19 @@ def test_a_call_does_not_end_before_a_value_the_request_says(
     assert _decode(vocab, [FAN], "fan off", [(off, 2.0), (gale, 1.0)], 5.0) == off
 
 
+def test_open_and_close_mean_a_bounded_numbers_ends(vocab: tuple[list[bytes], list[int]]) -> None:
+    def at(position: int) -> list[dict]:
+        return [{"name": "set_blinds", "arguments": {"room": "study", "position": position}}]
+
+    wants = [(at(88), 2.0), (at(0), 1.0), (at(100), 1.0), (at(30), 1.0)]
+    assert _decode(vocab, [BLINDS], "close the study blinds", wants, 0.0) == at(88)
+    assert _decode(vocab, [BLINDS], "close the study blinds", wants, 5.0) == at(0)
+    assert _decode(vocab, [BLINDS], "open the study blinds", wants, 5.0) == at(100)
+    # a number said wins over the word, and both words say nothing
+    assert _decode(vocab, [BLINDS], "open the study blinds to 30", wants, 5.0) == at(30)
+    assert _decode(vocab, [BLINDS], "open or close the study blinds", wants, 5.0) == at(88)
+
+
 def test_the_tool_whose_values_are_named_wins(vocab: tuple[list[bytes], list[int]]) -> None:
     led = [{"name": "set_led", "arguments": {"led": "status", "mode": "on"}}]
     kettle = [{"name": "set_relay", "arguments": {"relay": "kettle", "on": True}}]

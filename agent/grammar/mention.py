@@ -24,7 +24,8 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
   phrase of the request ends;
 - inside a numeric argument, a digit that keeps the number a prefix of one the request says
   (digits or words, as the range check reads them) scores 1, and so does ending the number on
-  one: "805" is not cut to 80, "seventy two" is not written 2;
+  one: "805" is not cut to 80, "seventy two" is not written 2; with no number said, "open"
+  or "close" (not both) scores a bounded number's maximum or minimum the same way;
 - between a call's arguments, going on to another key scores 1 while the request says in full
   a value of one of the tool's keys not yet written (not a bare on/off word) that no call has
   used: "fan on gale" does not end at ``{"on": true}``. Which key comes next stays the model's
@@ -93,6 +94,9 @@ _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 # Clause breaks: punctuation, and the words that join two commands ("..., then ...").
 _BREAK = re.compile(r"[0-9a-z]+(?:'[a-z]+)?|[,;.!?]")
 _JOINERS = frozenset("then and also plus".split())
+# Words that put a bounded number (a blind's position) at its maximum or its minimum.
+_OPEN_WORDS = frozenset("open raise".split())
+_CLOSE_WORDS = frozenset("close shut lower".split())
 
 
 def words(text: str) -> list[str]:
@@ -287,6 +291,11 @@ class MentionPrior:
         # numbers said (digits or words); names that hold digits ("bedroom 2") are not ones
         names = [v for p in self.tools.values() for sch in _props(p) for v in _enum_strings(sch)]
         self.numbers = said_numbers(query, names)
+        # no number, but "open" or "close": a bounded number (a blind's position) is its
+        # maximum or its minimum
+        opens = any(w in _OPEN_WORDS for w in self.query)
+        closes = any(w in _CLOSE_WORDS for w in self.query)
+        self.bound = None if self.numbers or opens == closes else "maximum" if opens else "minimum"
 
     # -- scores -------------------------------------------------------------------------------
     def _mention(self, value: str) -> tuple[float, tuple[str, ...]]:
@@ -360,7 +369,7 @@ class MentionPrior:
             keyed = self._key_bias(base, call_text, candidates, used)
             if keyed is not None:
                 return keyed
-        if not base.in_string and self.numbers:
+        if not base.in_string and (self.numbers or self.bound):
             slot = self._number_slot(base, call_text)
             if slot is not None:
                 return self._number_bias(*slot, candidates)
@@ -513,6 +522,8 @@ class MentionPrior:
         fraction = is_fraction_param(schema)  # "50 percent" is 0.5 there
         spelled = {_fmt(n.value) for n in self.numbers}
         spelled |= {_fmt(n.value / 100) for n in self.numbers if n.percent and fraction}
+        if self.bound and isinstance(schema.get(self.bound), int | float):
+            spelled.add(_fmt(schema[self.bound]))
         out = np.zeros(len(candidates), dtype=np.float64)
         for i, tid in enumerate(candidates):
             data = self.token_bytes[int(tid)]
