@@ -426,6 +426,27 @@ def test_a_typo_still_names_a_thing() -> None:
     assert unnamed_arguments("turn the old radio on", [relay], monitor) != []
 
 
+def test_a_colour_or_speed_the_request_never_says_is_flagged() -> None:
+    fan = {
+        "name": "set_fan",
+        "parameters": {"properties": {"speed": {"enum": ["low", "medium", "night"]}}},
+    }
+    night = [{"name": "set_fan", "arguments": {"speed": "night"}}]
+    assert unnamed_arguments("fan to turbo", [fan], night) == [
+        {"name": "set_fan", "argument": "speed", "value": "night"}
+    ]
+    assert unnamed_arguments("fan to night", [fan], night) == []
+    low = [{"name": "set_fan", "arguments": {"speed": "low"}}]
+    assert unnamed_arguments("slow the fan down, slow speed", [fan], low) == []  # a synonym
+    lamp = {
+        "name": "set_light",
+        "parameters": {"properties": {"color": {"enum": ["teal", "warm white"]}}},
+    }
+    white = [{"name": "set_light", "arguments": {"color": "warm white"}}]
+    assert unnamed_arguments("make it orange", [lamp], white) != []
+    assert unnamed_arguments("warm white please", [lamp], white) == []
+
+
 def _home_tools(home: str) -> list[dict]:
     from conftest import ROOT
 
