@@ -77,6 +77,8 @@ def test_negations_and_questions_are_never_grounded() -> None:
     assert not grounded("is the sunroom teal", TOOLS, call)
     assert not grounded("make the sunroom teal", TOOLS, [])
     assert is_command("make the sunroom teal") and not is_command("why is the sunroom teal")
+    assert not is_command("hey needle, is the fan on?")
+    assert is_command("hey needle, turn the fan on")
     kettle_on = [{"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}]
     assert not grounded("what's the best descaler for a kettle on an island?", TOOLS, kettle_on)
 

@@ -55,10 +55,15 @@ _SENSE = {
 }
 
 
+# Words that may come before the request proper ("hey needle, is the fan on?").
+_OPENERS = frozenset("hey hi hello ok okay needle please so and um uh well right".split())
+
+
 def is_command(query: str) -> bool:
     """Neither negated nor a question."""
     q = words(query)
-    return bool(q) and q[0] not in _QUESTIONS and not any(w in _NEGATIONS for w in q)
+    first = next((w for w in q if w not in _OPENERS), None)
+    return first is not None and first not in _QUESTIONS and not any(w in _NEGATIONS for w in q)
 
 
 def grounded(
