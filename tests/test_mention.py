@@ -171,6 +171,16 @@ def test_open_and_close_mean_a_bounded_numbers_ends(vocab: tuple[list[bytes], li
     assert _decode(vocab, [BLINDS], "open or close the study blinds", wants, 5.0) == at(88)
 
 
+def test_calls_follow_the_order_of_the_request(vocab: tuple[list[bytes], list[int]]) -> None:
+    def led(name: str) -> dict:
+        return {"name": "set_led", "arguments": {"led": name, "mode": "on"}}
+
+    query = "turn the wifi led on and turn on the status led"
+    wants = [([led("status"), led("wifi")], 2.0), ([led("wifi"), led("status")], 1.0)]
+    assert _decode(vocab, [LED], query, wants, 0.0) == [led("status"), led("wifi")]
+    assert _decode(vocab, [LED], query, wants, 5.0) == [led("wifi"), led("status")]
+
+
 def test_the_tool_whose_values_are_named_wins(vocab: tuple[list[bytes], list[int]]) -> None:
     led = [{"name": "set_led", "arguments": {"led": "status", "mode": "on"}}]
     kettle = [{"name": "set_relay", "arguments": {"relay": "kettle", "on": True}}]

@@ -81,6 +81,11 @@ SPENT = -0.5
 # the clauses (see _boosted) then took them to 81.5% and 84.0%. Partial evidence (one word of
 # a tool's name) keeps its plain weight.
 TOOL_BOOST = 3.0
+# Score of a name said in full when another value of the same argument, also said in full and
+# unused, comes earlier in the request: calls follow the order of the request ("the power
+# LED on and the status indicator on" starts with power). On the unseen-names dev set two
+# actions went from 69.4% to 71.3%; nothing else moved (0 and 0.5 alike).
+LATER_NAME = 0.5
 # Multiplier for copying the request into a free-text argument (a note, a message). A note is
 # the user's own words; an unsure small model makes up text instead ("the ch ch ch ..."). On
 # generated log requests (an adapted model, dev data): exact notes 25.8% without, 31.8% at 1,
@@ -564,11 +569,20 @@ class MentionPrior:
         sch = self._arg_schema(ctx)
         if sch is None:
             return []
-        scored = [(_spelling(v), self._value_score(v, used)) for v in _enum_strings(sch)]
+        values = _enum_strings(sch)
+        scored = [(_spelling(v), self._value_score(v, used)) for v in values]
         if any(sc == 1.0 for _, sc in scored):
             # a name said in full outranks every half-said one: "aquarium heater" is no
             # evidence for "aquarium pump"
             scored = [(sp, sc if sc == 1.0 or sc < 0 else 0.0) for sp, sc in scored]
+            full = [i for i, (_, sc) in enumerate(scored) if sc == 1.0]
+            if len(full) > 1:
+                at = {i: _find(self._mention(values[i])[1], self.query) for i in full}
+                first = min(full, key=lambda i: (at[i] is None, at[i] or 0))
+                scored = [
+                    (sp, LATER_NAME if i in full and i != first else sc)
+                    for i, (sp, sc) in enumerate(scored)
+                ]
         return scored
 
 
