@@ -153,6 +153,20 @@ def test_a_call_does_not_end_before_a_value_the_request_says(
     assert _decode(vocab, [FAN], "fan on gale", wants, 5.0) == gale
     # nothing said for the speed: the call ends where the model ends it
     assert _decode(vocab, [FAN], "fan on please", wants, 5.0) == on
+    # nor is a mode word, often a verb: "cool it down to 17" asks for no mode
+    thermo = {
+        "name": "set_thermostat",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "temperature": {"type": "integer", "minimum": 5, "maximum": 30},
+                "mode": {"type": "string", "enum": ["heat", "cool", "off"]},
+            },
+        },
+    }
+    t17 = [{"name": "set_thermostat", "arguments": {"temperature": 17}}]
+    cool = [{"name": "set_thermostat", "arguments": {"temperature": 17, "mode": "cool"}}]
+    assert _decode(vocab, [thermo], "cool it down to 17", [(t17, 2.0), (cool, 1.0)], 5.0) == t17
     # a bare on/off word is no value to wait for
     off = [{"name": "set_fan", "arguments": {"on": False}}]
     assert _decode(vocab, [FAN], "fan off", [(off, 2.0), (gale, 1.0)], 5.0) == off

@@ -436,7 +436,15 @@ class MentionPrior:
         props = (self.tools.get(base.stack[1].name or "") or {}).get("properties") or {}
         at = call_text.rfind(b'"arguments":{')
         written = {k.decode() for k in re.findall(rb'"([^"\\]+)":', call_text[at + 13 :])}
-        wanted = {k for k, sch in props.items() if k not in written and self._said_value(sch, used)}
+        # A mode word is often a verb ("cool it down to 17"): only named settings (a colour, a
+        # speed) and names wait for their key.
+        wanted = {
+            k
+            for k, sch in props.items()
+            if k not in written
+            and (k.lower() in _NAMED_SETTINGS or k not in _SETTING_KEYS)
+            and self._said_value(sch, used)
+        }
         if not wanted:
             return None
         out = np.zeros(len(candidates), dtype=np.float64)
