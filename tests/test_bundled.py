@@ -12,9 +12,12 @@ from agent.config import load_config, run_model, with_overrides
 from agent.train.synth import tools_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/train_report.json has the bundled model at 62.1% and 46.2% (unseen homes, exact)
-POSITIVE_FLOOR = 0.68
-TWO_ACTIONS_FLOOR = 0.58
+# bench/train_report.json has the bundled model at 75.7% and 65.4% (unseen homes, exact), and
+# at 53.8%, 46.2% and 97.6% of refusals with the daemon's min_confidence 0.5
+POSITIVE_FLOOR = 0.73
+TWO_ACTIONS_FLOOR = 0.62
+GUARDED_POSITIVE_FLOOR = 0.51
+GUARDED_TWO_ACTIONS_FLOOR = 0.43
 
 
 def test_both_models_ship_with_their_training_reports() -> None:
@@ -61,4 +64,6 @@ def test_the_general_model_keeps_its_recorded_accuracy_on_unseen_homes() -> None
     assert raw["positive_exact"] >= POSITIVE_FLOOR, raw
     assert raw["two_actions_exact"] >= TWO_ACTIONS_FLOOR, raw
     guarded = evaluate_file(bundled.GENERAL, cases, min_confidence=0.5)["summary"]
-    assert guarded["refusal_correct"] >= 0.90, guarded
+    assert guarded["refusal_correct"] >= 0.95, guarded
+    assert guarded["positive_exact"] >= GUARDED_POSITIVE_FLOOR, guarded
+    assert guarded["two_actions_exact"] >= GUARDED_TWO_ACTIONS_FLOOR, guarded
