@@ -246,7 +246,16 @@ def test_version_3_invents_colours_speeds_and_tool_names_and_keeps_held_out_out(
     assert made_colors > 20 and made_speeds > 5
     assert RECORD_V3["data_version"] == 3 and RECORD_V3["invented_homes"] == 0.75
     with pytest.raises(ValueError):
-        H.synthesize_homes(1, 1, data_version=4)
+        H.synthesize_homes(1, 1, data_version=5)
+
+
+def test_version_4_is_version_2_with_the_short_phrasings() -> None:
+    rows, record = H.synthesize_homes(60, 8, seed=4, data_version=4)
+    again, _ = H.synthesize_homes(60, 8, seed=4, data_version=2)
+    assert record["invented_homes"] == 0.5 and record["data_version"] == 4
+    # the same homes and tools, asked in more ways
+    assert [r["tools"] for r in rows] == [r["tools"] for r in again]
+    assert {r["query"] for r in rows} != {r["query"] for r in again}
 
 
 def test_version_3_has_the_short_phrasings_and_valid_calls() -> None:

@@ -1197,17 +1197,18 @@ def synthesize_homes(
     LEDs (and the unsupported ones they are asked about) half with made-up words.
     `data_version` 3: three homes in four invent names (`with_invented_v3`: 30 to 90% of
     them, colours, fan speeds and tool names too), and every home kind has more phrasings
-    (`_MORE_PHRASINGS`).
+    (`_MORE_PHRASINGS`). `data_version` 4: version 2's homes with version 3's phrasings (to
+    tell which half of version 3 cost accuracy).
 
     `names` "unseen" draws from the evaluation side of the split minus the hand-written
     held-out homes' names (pools too small for a home keep their training side): a development
     set of names the model never saw that is not the held-out test.
     """
     # the share of homes that invent names, and the mean share of names they invent
-    invented_homes = {1: 0.0, 2: 0.5}.get(data_version, 0.75)
-    invented = {1: 0.0, 2: 0.5}.get(data_version, 0.6)
-    if data_version not in (1, 2, 3):
-        raise ValueError(f"data_version must be 1, 2 or 3, not {data_version}")
+    if data_version not in (1, 2, 3, 4):
+        raise ValueError(f"data_version must be 1, 2, 3 or 4, not {data_version}")
+    invented_homes = {1: 0.0, 2: 0.5, 3: 0.75, 4: 0.5}[data_version]
+    invented = {1: 0.0, 2: 0.5, 3: 0.6, 4: 0.5}[data_version]
     rng = random.Random(seed)
     held = heldout_names()
     split = name_split(held)
@@ -1238,9 +1239,9 @@ def synthesize_homes(
             tools, sections = [], []
             if r >= demo_share + schema_share or hrng.random() < 0.3:
                 hpools: Mapping[str, Sequence[str]] = pools
-                if data_version >= 3 and hrng.random() < 0.75:
+                if data_version == 3 and hrng.random() < 0.75:
                     hpools = with_invented_v3(hrng, pools, held)
-                elif data_version == 2 and hrng.random() < 0.5:
+                elif data_version in (2, 4) and hrng.random() < 0.5:
                     hpools = with_invented(hrng, pools, 0.5, held)
                 devices = random_home(hrng, hpools)
                 tools = home_tools(devices)
