@@ -399,14 +399,13 @@ class Session:
             head = eng.head_logits("confidence_head")
             if head is not None:
                 p_head = 1.0 / (1.0 + math.exp(-float(head[0])))
-                # A call the model was made to give has no meaningful sequence probability
-                # (it preferred to refuse); the head, which reads the prompt and the call,
-                # judges it alone.
-                # The sequence's probability per call: a list of two calls is not half as
-                # likely to be right as one of them. On the dev sets two-action commands
-                # served at min_confidence 0.5 went from 72.2% to 74.2% (training names),
-                # 63.0% to 64.8% (unseen names) and 5 to 9 of 10 (hand-written), refusals
-                # unchanged.
+                # The decoded calls' probability counts per call: a list of two calls is not
+                # half as likely to be right as one of them (on the dev sets, two-action
+                # commands served at min_confidence 0.5 went from 72.2% to 74.2% with
+                # training names, 63.0% to 64.8% with unseen ones and 5 to 9 of 10
+                # hand-written; refusals unchanged). A call the model was made to give (the
+                # second look) has no meaningful probability, since it preferred to refuse:
+                # the head, which reads the prompt and the call, judges it alone.
                 calls_n = max(1, len(res.calls or []))
                 p_seq = 1.0 if judged_by_head else math.exp(res.call_logprob / calls_n)
                 confidence = round(min(p_head, p_seq), 4)
