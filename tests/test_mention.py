@@ -172,6 +172,29 @@ def test_a_call_does_not_end_before_a_value_the_request_says(
     assert _decode(vocab, [FAN], "fan off", [(off, 2.0), (gale, 1.0)], 5.0) == off
 
 
+def test_a_said_key_waits_until_the_number_is_whole(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    feed = {
+        "name": "feed",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "grams": {"type": "integer", "minimum": 0, "maximum": 1000},
+                "food": {"type": "string", "enum": ["pellets", "flakes"]},
+            },
+        },
+    }
+
+    def call(grams: int) -> list[dict]:
+        return [{"name": "feed", "arguments": {"grams": grams, "food": "flakes"}}]
+
+    # "flakes" keeps the call open for its key, but not by cutting "805" to 80 (" 8|0|5")
+    wants = [(call(80), 2.0), (call(805), 1.0)]
+    assert _decode(vocab, [feed], "805 grams of flakes", wants, 0.0) == call(80)
+    assert _decode(vocab, [feed], "805 grams of flakes", wants, 5.0) == call(805)
+
+
 def test_open_and_close_mean_a_bounded_numbers_ends(vocab: tuple[list[bytes], list[int]]) -> None:
     def at(position: int) -> list[dict]:
         return [{"name": "set_blinds", "arguments": {"room": "study", "position": position}}]

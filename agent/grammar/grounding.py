@@ -33,7 +33,7 @@ from .mention import (
     _SETTING_VALUES,
     _enum_strings,
     _names_a_thing,
-    _near,
+    said_near,
     words,
 )
 
@@ -87,7 +87,7 @@ def grounded(
         if not set(args) - picks:
             return False  # picks a room or device and sets nothing
         tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
-        if not picks and not any(_said(w, q) for w in tool_words):
+        if not picks and not any(said_near(w, q) for w in tool_words):
             return False  # nothing in the request points at this tool
         for key, value in args.items():
             schema = props.get(key)
@@ -124,7 +124,7 @@ def _value_said(
     if sense is not None:
         return value.lower() in q or any(w in sense for w in q)
     ws = words(value)
-    return bool(ws) and all(_said(w, q) for w in ws)
+    return bool(ws) and all(said_near(w, q) for w in ws)
 
 
 def _nothing_left(
@@ -160,10 +160,6 @@ def _nothing_left(
                 if f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
                     return False
     return True
-
-
-def _said(w: str, q: Sequence[str]) -> bool:
-    return any(_near(w, x) for x in q)
 
 
 def _picks_a_thing(key: str, schema: Any) -> bool:
