@@ -625,15 +625,20 @@ def invented_names(
 
 
 def with_invented(
-    rng: random.Random, pools: Mapping[str, Sequence[str]], share: float, exclude: set[str]
+    rng: random.Random,
+    pools: Mapping[str, Sequence[str]],
+    share: float,
+    exclude: set[str],
+    heads: Mapping[str, Sequence[str]] | None = None,
 ) -> dict[str, list[str]]:
     """`pools` where names of rooms, devices and LEDs are `share` invented for this home (the
-    same share for the names a home has and the unsupported ones it is asked about)."""
+    same share for the names a home has and the unsupported ones it is asked about); `heads`
+    as `invented_names` takes them."""
     out = {k: list(v) for k, v in pools.items()}
     taken = set(exclude)
     for key, size in (("rooms", 24), ("devices", 24), ("leds", 8)):
         real = rng.sample(out[key], min(len(out[key]), max(1, round(size * (1 - share)))))
-        out[key] = real + invented_names(rng, key, max(1, round(size * share)), taken)
+        out[key] = real + invented_names(rng, key, max(1, round(size * share)), taken, heads)
     return out
 
 
@@ -654,12 +659,7 @@ def with_invented_v3(
         "rooms": _last_words(pools["rooms"]) or _ROOM_HEADS,
         "devices": _last_words(pools["devices"]) or _DEVICE_HEADS,
     }
-    out = {k: list(v) for k, v in pools.items()}
-    taken = set(exclude)
-    for key, size in (("rooms", 24), ("devices", 24), ("leds", 8)):
-        real = rng.sample(out[key], min(len(out[key]), max(1, round(size * (1 - share)))))
-        made = invented_names(rng, key, max(1, round(size * share)), taken, heads)
-        out[key] = real + made
+    out = with_invented(rng, pools, share, exclude, heads)
     real = rng.sample(out["colors"], min(len(out["colors"]), max(1, round(14 * (1 - share)))))
     out["colors"] = real + [invented_word(rng) for _ in range(max(1, round(14 * share)))]
     if rng.random() < share:
