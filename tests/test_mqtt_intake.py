@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
+import struct
 import time
 import uuid
 from collections import Counter
@@ -23,6 +25,7 @@ from daemon_fixtures import (
 )
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 from agent.config import ConfigError, parse_config
 from agent.transports.mqtt import end_session
@@ -393,6 +396,45 @@ def test_a_switch_that_cannot_wait_for_the_old_connection_leaves_no_session(
         # the acks and the DISCONNECT that would end the old session never leave this machine
         m.client.ack = m.client.disconnect = lambda *a, **k: None
         m.reconfigure(moved, timeout=0.5)
+        assert wait_for(lambda: len(client.on(f"needled/{node}/result")) >= 30, 30)
+        client.close()
+    with RunningDaemon(cfg) as d2:
+        assert d2.daemon.mqtt.connected.wait(5)
+        time.sleep(1.0)
+        assert d2.completer.seen == []
+
+
+@pytest.mark.slow
+def test_a_switch_whose_goodbye_is_lost_on_the_wire_leaves_no_session(broker, mqtt_config) -> None:
+    """paho reports a DISCONNECT as sent once it is written, but a close with unread data
+    resets the connection and the broker can drop what it had not read yet: the acks and the
+    session expiry 0. The old session must still not replay the commands taken at the
+    switch."""
+    cfg = mqtt_config()
+    node = cfg.mqtt.node_id
+    with RunningDaemon(cfg, delay=0.05) as d:
+        m = d.daemon.mqtt
+        assert m.connected.wait(5)
+        client = MqttClient(broker.port)
+        client.subscribe(f"needled/{node}/result")
+        for i in range(30):
+            client.publish(f"needled/{node}/command", f"c{i}").wait_for_publish(5)
+        assert wait_for(lambda: len(d.completer.seen) >= 3, 10)
+        moved = make_config(mqtt={**_mqtt_dict(cfg), "client_id": f"{node}-moved"}).mqtt
+        old = m.client
+
+        def lost_goodbye(*_a: Any, **_k: Any) -> None:
+            sock = old.socket()
+            # linger 0: close sends RST, nothing queued reaches the broker
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+            old.on_disconnect(
+                old, None, None, ReasonCode(PacketTypes.DISCONNECT, "Normal disconnection"), None
+            )
+
+        old.ack = lambda *a, **k: None
+        old.disconnect = lost_goodbye
+        m.reconfigure(moved, timeout=2.0)
         assert wait_for(lambda: len(client.on(f"needled/{node}/result")) >= 30, 30)
         client.close()
     with RunningDaemon(cfg) as d2:

@@ -432,21 +432,32 @@ class MqttTransport:
             client.disconnect(properties=props)
         closed = gone.wait(timeout) if was_connected else True
         client.loop_stop()
-        if not closed and not same_session:
-            # Under load the acks and the DISCONNECT that ends the old session may still sit
-            # in the stopped client's buffer. A session left at the broker would replay its
-            # commands (already queued here) when that client id connects again, so end it
-            # from a fresh connection: clean start discards it, expiry 0 ends the new one.
+        if not same_session:
+            # The old session must not outlive the switch: it would replay the commands taken
+            # here (already queued) when that client id connects again. The DISCONNECT with
+            # expiry 0 above is not proof: paho reports it once written, and a close with
+            # unread data resets the connection, so the broker may never read it or the acks
+            # (or they sat unsent in a stopped client under load). A fresh connection with
+            # clean start discards the session whatever happened to the old one.
             ended = end_session(old, timeout)
-            log.log(
-                logging.INFO if ended else logging.WARNING,
-                "MQTT: the old connection (client id %r) did not close within %.0f s; %s",
-                old.effective_client_id,
-                timeout,
-                "its session was ended from a fresh connection"
-                if ended
-                else "its session may survive and replay its commands when that id connects",
-            )
+            if not closed:
+                log.log(
+                    logging.INFO if ended else logging.WARNING,
+                    "MQTT: the old connection (client id %r) did not close within %.0f s; %s",
+                    old.effective_client_id,
+                    timeout,
+                    "its session was ended from a fresh connection"
+                    if ended
+                    else "its session may survive and replay its commands when that id connects",
+                )
+            elif not ended:
+                log.warning(
+                    "MQTT: could not confirm the end of the old session (client id %r at %s:%s);"
+                    " it may replay its commands when that id connects",
+                    old.effective_client_id,
+                    old.host,
+                    old.port,
+                )
         self._retired = None  # its thread has ended: no more callbacks from it
         self._stopping = False
         self.start()
