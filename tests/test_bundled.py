@@ -13,11 +13,11 @@ from agent.train.synth import tools_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
 # bench/train_report.json has the bundled model at 75.7% and 65.4% (unseen homes, exact), and
-# at 53.8%, 46.2% and 97.6% of refusals with the daemon's min_confidence 0.5
+# at 74.0%, 65.4% and 97.0% of refusals with the daemon's min_confidence 0.5
 POSITIVE_FLOOR = 0.73
 TWO_ACTIONS_FLOOR = 0.62
-GUARDED_POSITIVE_FLOOR = 0.51
-GUARDED_TWO_ACTIONS_FLOOR = 0.43
+GUARDED_POSITIVE_FLOOR = 0.71
+GUARDED_TWO_ACTIONS_FLOOR = 0.62
 
 
 def test_both_models_ship_with_their_training_reports() -> None:

@@ -110,3 +110,33 @@ def test_a_refusal_gets_a_second_look_that_must_be_grounded() -> None:
     for query in ("don't make the sunroom teal", "make the porch teal", "play jazz in the attic"):
         env = s.complete(query)
         assert env["function_calls"] == [] and "second_look" not in env, query
+
+
+def test_a_first_answer_the_request_says_in_full_is_served_at_the_default_threshold(
+    monkeypatch,
+) -> None:
+    """The head, fitted on generated phrasing, doubts plain commands worded otherwise; a call
+    list the request says every part of is lifted to GROUNDED_CONFIDENCE, one that leaves a
+    part unsaid keeps the head's word."""
+    import agent.session as session
+    from agent.bundled import GENERAL
+
+    s = session.Session(GENERAL, TOOLS, threads=1)
+
+    def both(query: str) -> tuple[dict, dict]:
+        monkeypatch.setattr(session, "GROUNDED_CONFIDENCE", 0.0)
+        raw = s.complete(query)
+        monkeypatch.setattr(session, "GROUNDED_CONFIDENCE", 0.7)
+        return raw, s.complete(query)
+
+    kettle = [{"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}]
+    raw, env = both("turn the kettle on")
+    assert raw["function_calls"] == env["function_calls"] == kettle
+    assert 0.1 < raw["confidence"] < 0.5 and env["confidence"] == 0.7
+    # only part of the name is said: right here, but not said in full, so not lifted
+    raw, env = both("switch on the fairy lights")
+    assert env["function_calls"][0]["arguments"]["device"] == "office fairy lights"
+    assert env["confidence"] == raw["confidence"] < 0.7
+    # a guess the request does not support stays low
+    raw, env = both("turn it on")
+    assert env["confidence"] == raw["confidence"] <= 0.1
