@@ -500,6 +500,40 @@ def test_evaluate_scores_the_daemons_range_refusal() -> None:
     assert rep["summary"]["refusal_correct"] == 1.0
 
 
+def test_eval_cli_scores_the_daemons_min_confidence_unless_told(tmp_path: Path) -> None:
+    """`needled eval` scores what the daemon answers: with no flag, a call below the daemon's
+    `limits.min_confidence` (the config's when given, else the default 0.5) is a refusal;
+    `--min-confidence 0` scores the bare model."""
+    import subprocess
+    import sys
+
+    from agent.bundled import GENERAL
+
+    cases = tmp_path / "cases.jsonl"
+    home = tmp_path / "home.toml"
+    home.write_text(
+        '[devices.plugs]\nkind = "tasmota"\nswitches = { kettle = "k", "fairy lights" = "f" }\n'
+    )
+    # "turn it on" names nothing: the model guesses a plug at a confidence of 0.1 or less
+    cases.write_text(json.dumps({"query": "turn it on", "category": "missing", "answers": []}))
+
+    def run(*extra: str) -> dict:
+        out = tmp_path / "r.json"
+        args = ["eval", "--model", str(GENERAL), "--cases", str(cases), "--json", str(out)]
+        subprocess.run(
+            [sys.executable, "-m", "agent.cli", *args, *extra], check=True, capture_output=True
+        )
+        return json.loads(out.read_text())
+
+    default = run("--config", str(home))
+    (r,) = default["results"]
+    assert default["min_confidence"] == 0.5 and r["ok"] and r["got"] == [] and r["unsure"]
+    bare = run("--config", str(home), "--min-confidence", "0")
+    assert bare["min_confidence"] == 0 and not bare["results"][0]["ok"]
+    home.write_text(home.read_text() + "[limits]\nmin_confidence = 0\n")
+    assert not run("--config", str(home))["results"][0]["ok"]
+
+
 @needs_torch
 @pytest.mark.slow
 def test_finetune_retrain_head_keeps_confidence(tmp_path: Path) -> None:

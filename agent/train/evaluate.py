@@ -5,7 +5,9 @@
 Each case is a vendor-format row (`query`, `answers`, optional `tools`, `system`, and our
 `category`). Every query goes through `Session.complete()`: the prompt as trained, the tools
 prefix cache, grammar-constrained greedy decoding, on the native engine when it is built (else
-the NumPy reference). No PyTorch needed.
+the NumPy reference). No PyTorch needed. The daemon's settings apply unless a flag says
+otherwise: `limits.min_confidence` (calls below it count as refusals), `model.mention_prior`
+and `model.second_look`, from `--config` when given, else their defaults.
 
 Scoring. A case is an exact match when the produced call list equals the expected one: same
 number of calls, tool names equal, argument values equal (numbers compared by value, so `21`
@@ -304,8 +306,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--min-confidence",
         type=float,
-        default=0.0,
-        help="count calls below this confidence as refusals, as limits.min_confidence does",
+        default=None,
+        help="count calls below this confidence as refusals, as limits.min_confidence does "
+        "(default: the daemon's, from --config when given; 0 scores every call)",
     )
     p.add_argument(
         "--mention-weight",
@@ -316,15 +319,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--no-second-look",
         dest="second_look",
-        action="store_false",
+        action="store_const",
+        const=False,
+        default=None,
         help="let refusals stand (the daemon's model.second_look = false)",
     )
+
+
+def daemon_settings(config: str | None) -> tuple[Any, Any]:
+    """The `[limits]` and `[model]` the daemon would run with: `config`'s, or the defaults.
+    `needled eval` scores what the daemon answers, so its low-confidence refusals count too
+    unless `--min-confidence 0` asks for the bare model."""
+    from agent.config import LimitsConfig, ModelConfig, load_config
+
+    if config:
+        cfg = load_config(config)
+        return cfg.limits, cfg.model
+    return LimitsConfig(), ModelConfig()
 
 
 def eval_main(args: argparse.Namespace) -> int:
     from .synth import tools_from_args
 
     tools = tools_from_args(args, default=False)
+    limits, model_cfg = daemon_settings(args.config)
     report = evaluate_file(
         args.model,
         args.cases,
@@ -333,9 +351,13 @@ def eval_main(args: argparse.Namespace) -> int:
         mode=args.mode,
         threads=args.threads,
         forced_spans=args.forced_spans,
-        min_confidence=args.min_confidence,
-        mention_weight=args.mention_weight,
-        second_look=args.second_look,
+        min_confidence=limits.min_confidence
+        if args.min_confidence is None
+        else args.min_confidence,
+        mention_weight=model_cfg.mention_prior
+        if args.mention_weight is None
+        else args.mention_weight,
+        second_look=model_cfg.second_look if args.second_look is None else args.second_look,
     )
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
