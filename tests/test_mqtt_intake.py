@@ -11,6 +11,7 @@ import struct
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -375,41 +376,37 @@ def test_end_session_discards_what_the_broker_queued(broker) -> None:
     sender.close()
 
 
-@pytest.mark.slow
-def test_a_switch_that_cannot_wait_for_the_old_connection_leaves_no_session(
-    broker, mqtt_config
-) -> None:
-    """When the old connection's acks and DISCONNECT do not get out in time (a loaded machine),
-    the commands taken at the switch are still not replayed to the next daemon that uses
-    the old client id."""
-    cfg = mqtt_config()
-    node = cfg.mqtt.node_id
-    with RunningDaemon(cfg, delay=0.05) as d:
-        m = d.daemon.mqtt
-        assert m.connected.wait(5)
-        client = MqttClient(broker.port)
-        client.subscribe(f"needled/{node}/result")
-        for i in range(30):
-            client.publish(f"needled/{node}/command", f"c{i}").wait_for_publish(5)
-        assert wait_for(lambda: len(d.completer.seen) >= 3, 10)
-        moved = make_config(mqtt={**_mqtt_dict(cfg), "client_id": f"{node}-moved"}).mqtt
-        # the acks and the DISCONNECT that would end the old session never leave this machine
-        m.client.ack = m.client.disconnect = lambda *a, **k: None
-        m.reconfigure(moved, timeout=0.5)
-        assert wait_for(lambda: len(client.on(f"needled/{node}/result")) >= 30, 30)
-        client.close()
-    with RunningDaemon(cfg) as d2:
-        assert d2.daemon.mqtt.connected.wait(5)
-        time.sleep(1.0)
-        assert d2.completer.seen == []
-
-
-@pytest.mark.slow
-def test_a_switch_whose_goodbye_is_lost_on_the_wire_leaves_no_session(broker, mqtt_config) -> None:
+def _lose_the_goodbye(client: Any) -> None:
     """paho reports a DISCONNECT as sent once it is written, but a close with unread data
-    resets the connection and the broker can drop what it had not read yet: the acks and the
-    session expiry 0. The old session must still not replay the commands taken at the
-    switch."""
+    resets the connection, and the broker can drop what it had not read yet: the acks and the
+    session expiry 0. Here the close sends RST (linger 0) with nothing of them out."""
+
+    def goodbye(*_a: Any, **_k: Any) -> None:
+        sock = client.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        sock.close()
+        reason = ReasonCode(PacketTypes.DISCONNECT, "Normal disconnection")
+        client.on_disconnect(client, None, None, reason, None)
+
+    client.ack = lambda *a, **k: None
+    client.disconnect = goodbye
+
+
+def _never_leaves(client: Any) -> None:
+    """A loaded machine: the acks and the DISCONNECT never get out, nor is the close seen."""
+    client.ack = client.disconnect = lambda *a, **k: None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("lose", "timeout"), [(_never_leaves, 0.5), (_lose_the_goodbye, 2.0)], ids=["stuck", "reset"]
+)
+def test_a_switch_whose_goodbye_is_lost_leaves_no_session(
+    broker, mqtt_config, lose: Callable[[Any], None], timeout: float
+) -> None:
+    """When the old connection's acks and DISCONNECT with session expiry 0 do not reach the
+    broker (stuck in a loaded machine's buffers, or lost in a reset), the commands taken at
+    the switch are still not replayed to the next daemon that uses the old client id."""
     cfg = mqtt_config()
     node = cfg.mqtt.node_id
     with RunningDaemon(cfg, delay=0.05) as d:
@@ -421,20 +418,8 @@ def test_a_switch_whose_goodbye_is_lost_on_the_wire_leaves_no_session(broker, mq
             client.publish(f"needled/{node}/command", f"c{i}").wait_for_publish(5)
         assert wait_for(lambda: len(d.completer.seen) >= 3, 10)
         moved = make_config(mqtt={**_mqtt_dict(cfg), "client_id": f"{node}-moved"}).mqtt
-        old = m.client
-
-        def lost_goodbye(*_a: Any, **_k: Any) -> None:
-            sock = old.socket()
-            # linger 0: close sends RST, nothing queued reaches the broker
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            sock.close()
-            old.on_disconnect(
-                old, None, None, ReasonCode(PacketTypes.DISCONNECT, "Normal disconnection"), None
-            )
-
-        old.ack = lambda *a, **k: None
-        old.disconnect = lost_goodbye
-        m.reconfigure(moved, timeout=2.0)
+        lose(m.client)
+        m.reconfigure(moved, timeout=timeout)
         assert wait_for(lambda: len(client.on(f"needled/{node}/result")) >= 30, 30)
         client.close()
     with RunningDaemon(cfg) as d2:
