@@ -624,3 +624,24 @@ def test_train_config_adapts_the_bundled_model(tmp_path: Path) -> None:
     notes = [r for r in rows if r["answers"] and r["answers"][0]["name"] == "jot_down"]
     # The log kind's templates: the note is the user's own words, copied into the call.
     assert notes and all(r["answers"][0]["arguments"]["message"] in r["query"] for r in notes)
+
+
+@needs_torch
+@pytest.mark.slow
+def test_train_config_takes_its_steps_from_adapt_steps(tmp_path: Path) -> None:
+    """`needled train --config F --adapt-steps N` adapts for N steps (the FP32 `--steps` of a
+    training from scratch is another schedule); N must be positive."""
+    import subprocess
+    import sys
+
+    home = ROOT / "tests" / "data" / "custom_homes" / "lake_lodge.toml"
+    base = tmp_path / "base.cact"
+    base.write_bytes(DEMO_MODEL.read_bytes())
+    out = tmp_path / "home.cact"
+    cmd = [sys.executable, "-m", "agent.cli", "train", "--config", str(home), "--base", str(base)]
+    bad = subprocess.run([*cmd, "--adapt-steps", "0", "--out", str(out)], capture_output=True)
+    assert bad.returncode == 2 and b"must be 1 or more" in bad.stderr
+    subprocess.run(
+        [*cmd, "--adapt-steps", "2", "--out", str(out), "--quiet"], check=True, capture_output=True
+    )
+    assert json.loads(Path(f"{out}.report.json").read_text())["steps"] == 2

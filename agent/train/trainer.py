@@ -408,9 +408,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="start from an earlier run's checkpoint (weights and tokenizer, new schedule)",
     )
     p.add_argument("--keep-checkpoint", action="store_true", help="keep it after a finished run")
+    p.add_argument(
+        "--adapt-steps",
+        type=_positive_int,
+        help="with --config or --tools (adapting the general model): LoRA steps "
+        "(default 360; more takes longer, fits the home better and forgets a little more)",
+    )
     p.add_argument("--data-out", help="also write the synthetic JSONL here")
     p.add_argument("--eval", dest="eval_cases", help="evaluate the result on this JSONL")
     p.add_argument("--quiet", action="store_true")
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
 
 
 def train_main(args: argparse.Namespace) -> int:
@@ -426,6 +439,7 @@ def train_main(args: argparse.Namespace) -> int:
             seed=args.seed,
             threads=args.threads,
             quiet=args.quiet,
+            **({"steps": args.adapt_steps} if args.adapt_steps else {}),
         )
         if args.eval_cases:
             from .evaluate import evaluate_file
