@@ -20,6 +20,7 @@ from daemon_fixtures import (
     MqttClient,
     RunningDaemon,
     config_dict,
+    free_port,
     make_config,
     to_toml,
     wait_for,
@@ -426,6 +427,26 @@ def test_a_switch_whose_goodbye_is_lost_leaves_no_session(
         assert d2.daemon.mqtt.connected.wait(5)
         time.sleep(1.0)
         assert d2.completer.seen == []
+
+
+def test_a_switch_away_from_a_broker_never_reached_does_not_wait_on_it(
+    broker, mqtt_config, monkeypatch
+) -> None:
+    """Ending the old session takes a connection to the old broker; when the daemon never
+    reached it (the usual reason to change the host), the switch does not try, and serves
+    from the new broker."""
+    import agent.transports.mqtt as transport
+
+    tried: list[Any] = []
+    monkeypatch.setattr(transport, "end_session", lambda *a, **k: tried.append(a) or True)
+    cfg = mqtt_config(mqtt={"port": free_port()})  # nothing listens there
+    with RunningDaemon(cfg) as d:
+        m = d.daemon.mqtt
+        assert not m.connected.wait(1)
+        good = make_config(mqtt={**_mqtt_dict(cfg), "port": broker.port}).mqtt
+        m.reconfigure(good, timeout=2.0)
+        assert m.connected.wait(5)
+    assert tried == []
 
 
 def _mqtt_dict(cfg: Any) -> dict[str, Any]:

@@ -432,13 +432,14 @@ class MqttTransport:
             client.disconnect(properties=props)
         closed = gone.wait(timeout) if was_connected else True
         client.loop_stop()
-        if not same_session:
+        if not same_session and was_connected:
             # The old session must not outlive the switch: it would replay the commands taken
             # here (already queued) when that client id connects again. The DISCONNECT with
             # expiry 0 above is not proof: paho reports it once written, and a close with
             # unread data resets the connection, so the broker may never read it or the acks
             # (or they sat unsent in a stopped client under load). A fresh connection with
-            # clean start discards the session whatever happened to the old one.
+            # clean start discards the session whatever happened to the old one. (Not when
+            # the old broker was out of reach: the reload would wait on it for nothing.)
             ended = end_session(old, timeout)
             if not closed:
                 log.log(
