@@ -28,10 +28,13 @@ import statistics
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.envelope import below_confidence
 from agent.rangecheck import find_remapped
+
+if TYPE_CHECKING:
+    from agent.config import Config
 
 JsonDict = dict[str, Any]
 REFUSAL_CATEGORIES = ("negated", "off_topic", "unsupported", "invalid", "missing")
@@ -326,23 +329,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def daemon_settings(config: str | None) -> tuple[Any, Any]:
-    """The `[limits]` and `[model]` the daemon would run with: `config`'s, or the defaults.
-    `needled eval` scores what the daemon answers, so its low-confidence refusals count too
-    unless `--min-confidence 0` asks for the bare model."""
-    from agent.config import LimitsConfig, ModelConfig, load_config
+def daemon_settings(config: str | None) -> Config:
+    """The settings the daemon would run with: `config`'s, or the defaults. `needled eval`
+    scores what the daemon answers, so its low-confidence refusals count too unless
+    `--min-confidence 0` asks for the bare model."""
+    from agent.config import Config, load_config
 
-    if config:
-        cfg = load_config(config)
-        return cfg.limits, cfg.model
-    return LimitsConfig(), ModelConfig()
+    return load_config(config) if config else Config()
 
 
 def eval_main(args: argparse.Namespace) -> int:
     from .synth import tools_from_args
 
     tools = tools_from_args(args, default=False)
-    limits, model_cfg = daemon_settings(args.config)
+    cfg = daemon_settings(args.config)
     report = evaluate_file(
         args.model,
         args.cases,
@@ -351,13 +351,13 @@ def eval_main(args: argparse.Namespace) -> int:
         mode=args.mode,
         threads=args.threads,
         forced_spans=args.forced_spans,
-        min_confidence=limits.min_confidence
+        min_confidence=cfg.limits.min_confidence
         if args.min_confidence is None
         else args.min_confidence,
-        mention_weight=model_cfg.mention_prior
+        mention_weight=cfg.model.mention_prior
         if args.mention_weight is None
         else args.mention_weight,
-        second_look=model_cfg.second_look if args.second_look is None else args.second_look,
+        second_look=cfg.model.second_look if args.second_look is None else args.second_look,
     )
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
