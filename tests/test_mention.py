@@ -593,3 +593,44 @@ def test_a_second_call_does_not_repeat_what_was_said_once(
     # said twice, it may be used twice
     twice = "turn off the aquarium pump, then turn the aquarium pump on"
     assert _decode(vocab, [two], twice, wants, 5.0) == [off, again]
+
+
+POOL = {
+    "name": "stop_pool",
+    "parameters": {
+        "type": "object",
+        "properties": {"depth": {"type": "integer", "minimum": 0, "maximum": 200}},
+        "required": ["depth"],
+    },
+}
+# what a trained vocabulary merges: a key's closing quote and colon with a number's first digit
+MERGED = [b'":1', b'":5', b'":100}},"', b'"', b'":', b"1", b"5", b"9", b"4", b"0}}]"]
+
+
+def _bias(prior: MentionPrior, text: bytes) -> dict[bytes, float]:
+    out = prior(text, np.arange(len(MERGED), dtype=np.int32))
+    assert out is not None
+    return {tok: float(b) for tok, b in zip(MERGED, out, strict=True) if b}
+
+
+def test_a_number_begun_with_the_keys_close_is_judged_as_a_number() -> None:
+    prior = MentionPrior("stop the pool at depth 54", [POOL], MERGED, 5.0)
+    key = b'[{"name":"stop_pool","arguments":{"depth'
+    # '":5' starts the 54 the request says; '":1' and '":100}},"' start or write one it does not;
+    # closing the key alone leaves every number open
+    assert _bias(prior, key) == {b'":5': 5.0, b'"': 5.0, b'":': 5.0}
+
+
+def test_a_number_said_once_and_written_is_spent() -> None:
+    first = b'[{"name":"stop_pool","arguments":{"depth":10}},'
+    second = first + b'{"name":"stop_pool","arguments":{"depth'
+    prior = MentionPrior("depth ten, then depth 9", [POOL], MERGED, 5.0)
+    # the second call's number is the 9, not the 10 again: "1" of "19" gets nothing
+    assert b'":1' not in _bias(prior, second)
+    assert _bias(prior, second + b'":') == {b"9": 5.0}
+    # a number said twice may be written twice
+    twice = MentionPrior("depth 10, then depth 10 again", [POOL], MERGED, 5.0)
+    assert b'":1' in _bias(twice, second)
+    # with every said number spent, the bias still points at them rather than at nothing
+    spent = MentionPrior("depth 10, then the same", [POOL], MERGED, 5.0)
+    assert b'":1' in _bias(spent, second)

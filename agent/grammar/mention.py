@@ -25,7 +25,11 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
 - inside a numeric argument, a digit that keeps the number a prefix of one the request says
   (digits or words, as the range check reads them) scores 1, and so does ending the number on
   one: "805" is not cut to 80, "seventy two" is not written 2; with no number said, "open"
-  or "close" (not both) scores a bounded number's maximum or minimum the same way;
+  or "close" (not both) scores a bounded number's maximum or minimum the same way. The first
+  digit often comes merged with the key's close ('":1'), so those tokens are judged the same
+  way, and a number said once that an earlier argument holds is spent ("cool and ten, then
+  9" is not written 19). On the dev sets at min_confidence 0.5: generated 92.2% -> 92.5%,
+  unseen names 88.0% -> 88.2%, hand-written unchanged (4 requests right, 1 wrong);
 - between a call's arguments, going on to another key scores 1 while the request says in full
   a value of one of the tool's keys not yet written (not a bare on/off word) that no call has
   used: "fan on gale" does not end at ``{"on": true}``. Which key comes next stays the model's
@@ -370,11 +374,27 @@ class MentionPrior:
         if self.weight == 0.0 or not self.query:
             return None
         base, used, called = self._read(call_text)
+        inner = self._bias(base, used, called, call_text, candidates)
+        entering = None
+        if self.numbers or self.bound:
+            entering = self._number_entry(base, call_text, candidates)
+        if entering is None:
+            return inner
+        return entering if inner is None else inner + entering
+
+    def _bias(
+        self,
+        base: _Scan,
+        used: list[str],
+        called: list[str],
+        call_text: bytes,
+        candidates: np.ndarray,
+    ) -> np.ndarray | None:
         if not base.in_string:
             slot = self._number_slot(base, call_text)
             numbered = None
             if slot is not None and (self.numbers or self.bound):
-                numbered = self._number_bias(*slot, candidates)
+                numbered = self._number_bias(*slot, candidates, _written_numbers(call_text))
             # In a number, ending it is the number's own choice: the call may go on to a said
             # key only once the digits so far are a number the request says ("805", not "80").
             keyed = None
@@ -522,6 +542,61 @@ class MentionPrior:
                         ending.add(rest[:k])
         return going_on, ending
 
+    def _number_entry(
+        self, base: _Scan, call_text: bytes, candidates: np.ndarray
+    ) -> np.ndarray | None:
+        """The number bias for tokens that close a key and start its number in one piece: the
+        vocabulary merges '":1', '":5', '":100}},"', so most numbers get their first digit
+        where the text still stands in the key and `_number_bias` never sees the choice."""
+        written = _written_numbers(call_text)
+        out = np.zeros(len(candidates), dtype=np.float64)
+        slots: dict[bytes, tuple[bytes, Mapping[str, Any]] | None] = {}
+        for i, tid in enumerate(candidates):
+            data = self.token_bytes[int(tid)]
+            colon = data.rfind(b":")
+            # a token that only closes the key ('"', '":') keeps every number open: it ties
+            # with a merged '":1' the request backs, and wins over one it does not
+            opening = base.in_string and base.is_key and data in (b'"', b'":')
+            if opening:
+                head = b'":'
+            elif colon < 0 or colon + 1 >= len(data) or data[colon + 1] not in _NUMBER_BYTES:
+                continue
+            else:
+                head = data[: colon + 1]
+            if head not in slots:
+                scan = base.copy()
+                scan.feed(head)
+                slots[head] = self._number_slot(scan, call_text + head)
+            slot = slots[head]
+            if slot is None:
+                continue
+            if opening:
+                out[i] = self.weight
+                continue
+            rest = data[colon + 1 :]
+            j = 0
+            while j < len(rest) and rest[j] in _NUMBER_BYTES:
+                j += 1
+            spelled = self._unspent(slot[1], written)
+            number = rest[:j].decode("ascii", errors="replace")
+            if j < len(rest):
+                hit = number in spelled
+            else:
+                hit = any(sp.startswith(number) for sp in spelled)
+            if hit:
+                out[i] = self.weight
+        return out if out.any() else None
+
+    def _unspent(self, schema: Mapping[str, Any], written: Sequence[str]) -> set[str]:
+        """The numbers the argument may take from the request, less those said once that an
+        earlier argument already holds (all of them if none is left)."""
+        spelled = self._spelled(schema)
+        if not written:
+            return spelled
+        said = [_fmt(n.value) for n in self.numbers]
+        left = {sp for sp in spelled if written.count(sp) < max(1, said.count(sp))}
+        return left or spelled
+
     def _number_slot(self, scan: _Scan, call_text: bytes) -> tuple[bytes, Mapping[str, Any]] | None:
         """The digits written so far and the parameter's schema, when the text stands in a
         numeric argument; else None."""
@@ -535,11 +610,18 @@ class MentionPrior:
         return (tail, sch) if all(c in _NUMBER_BYTES for c in tail) else None
 
     def _number_bias(
-        self, partial: bytes, schema: Mapping[str, Any], candidates: np.ndarray
+        self,
+        partial: bytes,
+        schema: Mapping[str, Any],
+        candidates: np.ndarray,
+        written: Sequence[str] = (),
     ) -> np.ndarray | None:
         """The weight for a token that keeps the number a prefix of one the request says, or
-        ends it on one: "805" is not cut to 80, "seventy two" is not written 2."""
-        spelled = self._spelled(schema)
+        ends it on one: "805" is not cut to 80, "seventy two" is not written 2. A number the
+        request says once and an earlier argument already holds is spent, as a name is: the
+        second call of "depth 78, then ... fifty four" is after 54, and its "1" is not the
+        start of the first call's 10 ("cool and ten, then 9" written 19)."""
+        spelled = self._unspent(schema, written)
         out = np.zeros(len(candidates), dtype=np.float64)
         for i, tid in enumerate(candidates):
             data = self.token_bytes[int(tid)]
@@ -604,6 +686,16 @@ class MentionPrior:
                     for i, (sp, sc) in enumerate(scored)
                 ]
         return scored
+
+
+# a number argument the call list has completed: the digits between a key's colon and the
+# comma or brace that ends them
+_WRITTEN_NUMBER = re.compile(rb'":\s*(-?[0-9][0-9.eE+-]*)\s*(?=[,}])')
+
+
+def _written_numbers(call_text: bytes) -> list[str]:
+    """The numbers the call list so far holds as complete argument values, as written."""
+    return [m.group(1).decode("ascii") for m in _WRITTEN_NUMBER.finditer(call_text)]
 
 
 def unnamed_arguments(
