@@ -136,6 +136,35 @@ def test_requests_use_the_word_a_renamed_tool_chose() -> None:
     assert all(c["name"] == "set_radiator" for r in rows for c in r["answers"])
 
 
+def test_adapting_a_notes_tool_speaks_the_owners_description() -> None:
+    from agent.train.synth import Generator
+
+    rng = random.Random(4)
+    pools = {k: v["train"] for k, v in H.name_split().items()}
+    devices = {
+        "d0": {
+            "kind": "log",
+            "tool": "staff_board",
+            "description": "Pin a short note on the board.",
+        }
+    }
+    tools = H.home_tools(devices)
+    text = H.home_sentences(devices, tools, rng, pools, more_phrasings=True)
+    rows = Generator(tools, parse_sentences(text), seed=1, mix={"positive": 1.0}).generate(400)
+    queries = [r["query"].lower() for r in rows]
+    # the description's verb and place, and the colon form people write notes in
+    assert any("pin a note:" in q for q in queries)
+    assert any("on the board" in q for q in queries)
+    for r in rows:
+        for call in r["answers"]:
+            assert validate(call["arguments"], tools[0]["parameters"]) == [], r
+    # notes that do not start with "the": a note is a fragment as often as a sentence
+    notes = {c["arguments"]["message"] for r in rows for c in r["answers"]}
+    assert sum(not n.startswith("the ") for n in notes) >= len(notes) // 3
+    # a description with no verb and place leaves the stock phrasings
+    assert H.own_log_phrasings("Keep a note.") == H.own_log_phrasings("")
+
+
 def test_held_out_tool_names_never_reach_training() -> None:
     import json
     from pathlib import Path

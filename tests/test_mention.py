@@ -375,6 +375,27 @@ def test_a_note_is_copied_from_the_request(vocab: tuple[list[bytes], list[int]])
     assert _decode(vocab, [NOTE], query, wants, 5.0) == _note("the pump was cleaned")
 
 
+@pytest.mark.parametrize(
+    ("query", "note", "first"),
+    [
+        ("pin a note: out of oat milk", "out of oat milk", "a note"),
+        ("post a warning on the board: card reader offline", "card reader offline", "the board"),
+        (
+            "heater on and note that the door sticks",
+            "the door sticks",
+            "heater on and note that the door sticks",
+        ),
+    ],
+)
+def test_a_note_starts_where_the_request_marks_it(
+    vocab: tuple[list[bytes], list[int]], query: str, note: str, first: str
+) -> None:
+    # a model that cannot copy starts at the first words it likes; a colon, "that" or
+    # "saying" says where the note begins
+    wants = [(_note(first), 2.0), (_note(note), 1.0)]
+    assert _decode(vocab, [NOTE], query, wants, 5.0) == _note(note)
+
+
 def test_no_opinion_outside_name_choices(vocab: tuple[list[bytes], list[int]]) -> None:
     token_bytes, _ = vocab
     prior = MentionPrior("aquarium heater on", [RELAY], token_bytes, 5.0)

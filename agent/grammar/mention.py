@@ -97,6 +97,8 @@ LATER_NAME = 0.5
 COPY_BOOST = 3.0
 # where a copied note may end: the end of a phrase of the request, not of any word
 _PHRASE_END = frozenset([b'"', b"'", b".", b",", b"!", b"?", b";", b":"])
+# where a note starts when the request marks it: after a colon, "that" or "saying"
+_NOTE_START = re.compile(rb"(?::|\b(?:that|saying))[ \t]+")
 # the bytes of a JSON number
 _NUMBER_BYTES = frozenset(b"-0123456789.eE+")
 _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
@@ -531,7 +533,13 @@ class MentionPrior:
         going_on: set[bytes] = set()
         ending: set[bytes] = set()
         for q in (self.raw, self.raw_lower):
+            # A request that marks where its note begins ("pin a note: out of milk", "note
+            # that the door sticks") has it begin there, not at any word: a model that never
+            # learned to copy starts at the first word it likes ("a note").
+            marks = {m.end() for m in _NOTE_START.finditer(q)}
             for at in range(len(q) + 1 - len(written)):
+                if marks and at not in marks:
+                    continue
                 if (at and q[at - 1 : at].isalnum()) or not q.startswith(written, at):
                     continue
                 rest = q[at + len(written) :]

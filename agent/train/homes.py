@@ -390,9 +390,15 @@ _NOTES = """the plumber comes on tuesday | the boiler was serviced today | we ar
 | the neighbours are away this week | the kids have a dentist appointment on friday
 | the router was restarted | the freezer was defrosted | the lawn needs mowing
 | the shed roof leaks | the spare key is with ana | the heating oil was delivered
-| the pool was cleaned | the chickens were let out | the solar panels were cleaned""".replace(
-    "\n", " "
-)
+| the pool was cleaned | the chickens were let out | the solar panels were cleaned
+| out of coffee beans | back in ten minutes | delivery expected at noon | call the electrician
+| low on dish soap | fridge door does not close | wifi is down again | buy more bin bags
+| meeting moved to monday | keys are under the mat | water the plants tomorrow
+| order more firewood | tap in the bathroom drips | payment received | scanner jammed
+| lock the shed tonight | check the tyre pressure | hall needs a new bulb | sold out of scones
+| closed early today | mop the floor | book the vet | boiler makes a noise
+| remember the recycling | printer needs paper | eggs collected | fence post broken
+| gas bill paid | spare batteries in the drawer | guests arrive at five""".replace("\n", " ")
 
 _BASE_OFFTOPIC = """
 what's the weather (like | going to be) [today | tomorrow]
@@ -480,6 +486,44 @@ _MORE_LOG = """
 (add | write) (to | in) the (log | logbook) {message}
 (add | put) a (warning{level:warning} | error{level:error}) (in | to) the (log | logbook) {message}
 """
+# Notes said as people write them: a label and a colon, or told to the people who read them.
+_LOG_LABELS = """
+(note | reminder | memo | heads up): {message}
+(tell | let) (everyone | the team | the family | the staff | the others) [know] [that] {message}
+"""
+_PREPOSITIONS = ("on", "in", "into", "onto", "to", "at")
+
+
+def own_log_phrasings(description: str) -> str:
+    """Templates in the owner's words for a notes tool, from its description: "Pin a short note
+    on the staff board." gives "pin a note: ...", "pin on the staff board that ...", "post a
+    warning on the board: ..." (the verb, the thing written and where it goes). The log kind's
+    stock phrasings say "note" and "log"; an owner who wrote "pin" and "board" says those."""
+    first = re.split(r"[,.;:(]", description.lower(), maxsplit=1)[0]
+    ws = re.findall(r"[a-z][a-z'-]*", first)
+    at = next((i for i, w in enumerate(ws) if i > 1 and w in _PREPOSITIONS), None)
+    if len(ws) < 2 or at is None or at + 1 >= len(ws):
+        return _LOG_LABELS
+    verb, prep = ws[0], ws[at]
+    thing = [w for w in ws[1:at] if w not in ("a", "an", "the", "short", "small", "quick", "new")]
+    place = [w for w in ws[at + 1 :] if w not in ("a", "an", "the")]
+    if not thing or not place:
+        return _LOG_LABELS
+    noun = thing[-1]
+    art = "an" if noun[0] in "aeiou" else "a"
+    where = " | ".join(dict.fromkeys([" ".join(place), place[-1]]))
+    return _LOG_LABELS + (
+        f"{verb} {art} {noun}: {{message}}\n"
+        f"{verb} {art} {noun} [saying | that] {{message}}\n"
+        f"({verb} | put | post) {art} {noun} {prep} the ({where}): {{message}}\n"
+        f"{verb} {prep} the ({where}) [that] {{message}}\n"
+        f"({verb} | post | put) a (warning{{level:warning}} | note) {prep} the ({where}):"
+        f" {{message}}\n"
+        f"({verb} | post | put) a warning{{level:warning}} {prep} the ({where}) that {{message}}\n"
+        f"(add | write) (to | on) the ({where}): {{message}}\n"
+    )
+
+
 _MORE_PHRASINGS = {
     "log": _MORE_LOG,
     "simulated_lights": _MORE_LIGHT,
@@ -953,6 +997,8 @@ def home_sentences(
         _, _, _, templates, off = _KINDS[table["kind"]]
         if more_phrasings:
             templates += _MORE_PHRASINGS.get(table["kind"], "")
+            if table["kind"] == "log":
+                templates += own_log_phrasings(str(tool.get("description") or ""))
         noun = tool_noun(table["kind"], name)
         key = _TEMPLATE_NOUN.get(table["kind"])
         if key and noun and noun != key:
@@ -963,7 +1009,9 @@ def home_sentences(
         offtopic.append(off)
         props = tool["parameters"]["properties"]
         if "message" in props and "enum" not in props["message"]:
-            notes = rng.sample(_split(_NOTES), 20)
+            # terse fragments too ("out of coffee beans"): a pool of "the ..." sentences taught
+            # that a note starts at "the" ("pin a note: out of oat milk" kept "a note")
+            notes = rng.sample(_split(_NOTES), 30)
             parts.append(f"[slot {name}.message]\n" + "\n".join(f"{n} = {n}" for n in notes))
         for param, schema in props.items():
             if "enum" not in schema or param in ("mode", "action"):
