@@ -302,6 +302,7 @@ class MentionPrior:
         # numbers said (digits or words); names that hold digits ("bedroom 2") are not ones
         names = [v for p in self.tools.values() for sch in _props(p) for v in _enum_strings(sch)]
         self.numbers = said_numbers(query, names)
+        self._said_spelled = [_fmt(n.value) for n in self.numbers]  # as a call writes them
         # no number, but "open" or "close": a bounded number (a blind's position) is its
         # maximum or its minimum
         opens = any(w in _OPEN_WORDS for w in self.query)
@@ -556,6 +557,8 @@ class MentionPrior:
         """The number bias for tokens that close a key and start its number in one piece: the
         vocabulary merges '":1', '":5', '":100}},"', so most numbers get their first digit
         where the text still stands in the key and `_number_bias` never sees the choice."""
+        if not (base.in_string and base.is_key):
+            return None  # only a key's close can be merged with a number
         written = _written_numbers(call_text)
         out = np.zeros(len(candidates), dtype=np.float64)
         slots: dict[bytes, tuple[bytes, Mapping[str, Any]] | None] = {}
@@ -564,7 +567,7 @@ class MentionPrior:
             colon = data.rfind(b":")
             # a token that only closes the key ('"', '":') keeps every number open: it ties
             # with a merged '":1' the request backs, and wins over one it does not
-            opening = base.in_string and base.is_key and data in (b'"', b'":')
+            opening = data in (b'"', b'":')
             if opening:
                 head = b'":'
             elif colon < 0 or colon + 1 >= len(data) or data[colon + 1] not in _NUMBER_BYTES:
@@ -578,20 +581,7 @@ class MentionPrior:
             slot = slots[head]
             if slot is None:
                 continue
-            if opening:
-                out[i] = self.weight
-                continue
-            rest = data[colon + 1 :]
-            j = 0
-            while j < len(rest) and rest[j] in _NUMBER_BYTES:
-                j += 1
-            spelled = self._unspent(slot[1], written)
-            number = rest[:j].decode("ascii", errors="replace")
-            if j < len(rest):
-                hit = number in spelled
-            else:
-                hit = any(sp.startswith(number) for sp in spelled)
-            if hit:
+            if opening or _extends_said(b"", data[colon + 1 :], self._unspent(slot[1], written)):
                 out[i] = self.weight
         return out if out.any() else None
 
@@ -601,7 +591,7 @@ class MentionPrior:
         spelled = self._spelled(schema)
         if not written:
             return spelled
-        said = [_fmt(n.value) for n in self.numbers]
+        said = self._said_spelled
         left = {sp for sp in spelled if written.count(sp) < max(1, said.count(sp))}
         return left or spelled
 
@@ -632,16 +622,7 @@ class MentionPrior:
         spelled = self._unspent(schema, written)
         out = np.zeros(len(candidates), dtype=np.float64)
         for i, tid in enumerate(candidates):
-            data = self.token_bytes[int(tid)]
-            j = 0
-            while j < len(data) and data[j] in _NUMBER_BYTES:
-                j += 1
-            number = (partial + data[:j]).decode("ascii", errors="replace")
-            if j < len(data):  # the token ends the number
-                hit = number in spelled
-            else:
-                hit = bool(number) and any(sp.startswith(number) for sp in spelled)
-            if hit:
+            if _extends_said(partial, self.token_bytes[int(tid)], spelled):
                 out[i] = self.weight
         return out if out.any() else None
 
@@ -699,6 +680,18 @@ class MentionPrior:
 # a number argument the call list has completed: the digits between a key's colon and the
 # comma or brace that ends them
 _WRITTEN_NUMBER = re.compile(rb'":\s*(-?[0-9][0-9.eE+-]*)\s*(?=[,}])')
+
+
+def _extends_said(partial: bytes, data: bytes, spelled: set[str]) -> bool:
+    """Whether token `data`, after the digits `partial`, keeps the number a prefix of one in
+    `spelled`, or ends it (a byte that is no digit) on one."""
+    j = 0
+    while j < len(data) and data[j] in _NUMBER_BYTES:
+        j += 1
+    number = (partial + data[:j]).decode("ascii", errors="replace")
+    if j < len(data):  # the token ends the number
+        return number in spelled
+    return bool(number) and any(sp.startswith(number) for sp in spelled)
 
 
 def _written_numbers(call_text: bytes) -> list[str]:
