@@ -11,6 +11,7 @@ import ctypes
 import gc
 import logging
 import os
+import select
 import signal
 import socket
 import sys
@@ -106,6 +107,44 @@ def _has_confidence(completer: Any) -> bool:
 # --- the daemon ---------------------------------------------------------------------------------
 
 
+class Wakeup:
+    """Wakes the main loop; safe to poke from a signal handler and from any thread.
+
+    ``threading.Event`` is not: ``set()`` takes the event's lock, and a Python signal handler
+    runs in the main thread, which may hold that very lock inside ``wait()``. The handler then
+    waits for itself, and the process ignores every later SIGTERM (systemd ends it with SIGKILL
+    after TimeoutStopSec, and the command in flight is lost). Here ``poke()`` takes no lock: it
+    sends a byte on a socket pair, and ``sleep()`` waits in ``select()`` on the other end. The
+    requests themselves are plain attributes of the daemon, set before the poke.
+    """
+
+    def __init__(self) -> None:
+        self._r, self._w = socket.socketpair()
+        self._r.setblocking(False)
+        self._w.setblocking(False)
+
+    def poke(self) -> None:
+        try:
+            self._w.send(b"\0")
+        except OSError:
+            pass  # the pair is full (a wake-up is already pending) or closed (shut down)
+
+    def sleep(self, timeout: float) -> None:
+        """Return after ``timeout`` seconds, or at once when poked since the last sleep."""
+        try:
+            select.select([self._r], [], [], timeout)
+            while self._r.recv(4096):
+                pass
+        except (BlockingIOError, InterruptedError):
+            pass
+        except (OSError, ValueError):
+            time.sleep(timeout)  # closed: a shut-down daemon's loop has already ended
+
+    def close(self) -> None:
+        self._r.close()
+        self._w.close()
+
+
 class Daemon:
     """One running service. ``start()``, then ``serve()`` until a stop is requested."""
 
@@ -130,9 +169,11 @@ class Daemon:
         self.serial: Any = None
         self.console: Any = None
         self.voice: Any = None
-        self._stop = threading.Event()
+        # set by signal handlers and other threads: plain flags and a Wakeup, never a lock
+        self._stop_requested = False
+        self._reload_requested = False
+        self._wakeup = Wakeup()
         self.thread_died: str | None = None  # a service thread that ended with an exception
-        self._reload = threading.Event()
         self.ready = threading.Event()
         self._queue_size = config.limits.queue_size  # the pipeline's, fixed until a restart
         self._intake_idle_since: float | None = None
@@ -228,7 +269,9 @@ class Daemon:
     # --- control --------------------------------------------------------------------------------
 
     def request_stop(self) -> None:
-        self._stop.set()
+        """Ask ``serve()`` to shut down; safe from a signal handler (takes no lock)."""
+        self._stop_requested = True
+        self._wakeup.poke()
 
     def on_thread_exception(self, args: threading.ExceptHookArgs) -> None:
         """A service thread died (``threading.excepthook``): stop, and exit non-zero.
@@ -248,19 +291,24 @@ class Daemon:
         )
         self.thread_died = name
         self.notify(f"STATUS=thread {name} died; stopping for a restart")
-        self._stop.set()
+        self.request_stop()
 
     def request_reload(self) -> None:
-        self._reload.set()
+        """Ask ``serve()`` to re-read the config; safe from a signal handler."""
+        self._reload_requested = True
+        self._wakeup.poke()
 
     def serve(self) -> int:
         """Run until stopped: watchdog pings while healthy, STATUS updates, SIGHUP reloads."""
         interval = Notifier.watchdog_interval()
         tick = min(interval, 1.0) if interval else 1.0
         last_status = ""
-        while not self._stop.wait(tick):
-            if self._reload.is_set():
-                self._reload.clear()
+        while True:
+            self._wakeup.sleep(tick)
+            if self._stop_requested:
+                break
+            if self._reload_requested:
+                self._reload_requested = False
                 self.reload()
             intake_ok = self._intake_flowing()
             if interval is not None and self.pipeline is not None and self.pipeline.healthy():
@@ -329,6 +377,7 @@ class Daemon:
         closer = getattr(self.completer, "close", None)
         if callable(closer):
             closer()
+        self._wakeup.close()
         log.info("stopped")
         return 1 if self.thread_died else 0
 

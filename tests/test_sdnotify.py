@@ -140,3 +140,52 @@ def test_daemon_lifecycle_ready_watchdog_reload_stop(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
         ns.close()
+
+
+# The main loop's side: it spins on a short sleep, so it is often inside the wake-up's wait when
+# a signal's handler runs, for two seconds; then it prints how many signals it handled and exits.
+SIGNAL_STORM = r"""
+import signal, sys, time
+from agent.daemon import Wakeup
+{setup}
+hits = 0
+def on_signal(*_):
+    global hits
+    hits += 1
+    {poke}
+signal.signal(signal.SIGUSR1, on_signal)
+print("ready", flush=True)
+end = time.monotonic() + 2.0
+while time.monotonic() < end:
+    {sleep}
+print(hits, flush=True)
+"""
+
+
+def signal_storm(setup: str, poke: str, sleep: str) -> tuple[int | None, str]:
+    code = SIGNAL_STORM.format(setup=setup, poke=poke, sleep=sleep)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, text=True, env=env
+    )  # fmt: skip
+    assert proc.stdout.readline().strip() == "ready"
+    for _ in range(5000):
+        if proc.poll() is not None:
+            break
+        proc.send_signal(signal.SIGUSR1)
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        return None, ""
+    return proc.returncode, out
+
+
+def test_wakeup_poked_from_a_signal_handler_never_deadlocks() -> None:
+    # threading.Event in the same place deadlocks within a few thousand signals (its set() in
+    # the handler waits for the lock the interrupted wait() holds); the daemon's stop and reload
+    # requests come from exactly such handlers
+    rc, out = signal_storm("w = Wakeup()", "w.poke()", "w.sleep(0.00001)")
+    assert rc == 0, "the process hung: a signal handler deadlocked against the main loop"
+    assert int(out) > 0
