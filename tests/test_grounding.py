@@ -54,6 +54,15 @@ def test_a_value_the_request_does_not_say_is_not() -> None:
     # a room or device must be said whole: "the light" is not the office fairy lights
     fairy = {"name": "set_switch", "arguments": {"device": "office fairy lights", "action": "ON"}}
     assert not grounded("switch on the light", TOOLS, [fairy])
+    # "on" that says where is no switch word; after a switching verb it is one
+    assert not grounded(
+        "the light on the sunroom wall to teal",
+        TOOLS,
+        [light(room="sunroom", color="teal", on=True)],
+    )
+    assert grounded(
+        "turn on the sunroom light", TOOLS, [light(room="sunroom", on=True)]
+    ) and grounded("sunroom light on please", TOOLS, [light(room="sunroom", on=True)])
     # nothing in "turn off the xbox" points at the fan
     assert not grounded(
         "turn off the xbox", TOOLS, [{"name": "set_fan", "arguments": {"on": False}}]

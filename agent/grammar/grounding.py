@@ -55,6 +55,23 @@ _SENSE = {
 }
 
 
+# "on" naming a place, not a switch: "the lights on the porch", "a note on the board". It is
+# a switch word after a switching verb ("turn on the lights") or before anything else.
+_DETERMINERS = frozenset("the my a an our this that these those your his her their".split())
+_SWITCH_VERBS = frozenset("turn switch flip power put click get".split())
+
+
+def sense_words(q: Sequence[str]) -> list[str]:
+    """``q`` without each "on" that only says where ("the light on the porch")."""
+    out = []
+    for i, w in enumerate(q):
+        place = w == "on" and i + 1 < len(q) and q[i + 1] in _DETERMINERS
+        if place and not (i > 0 and q[i - 1] in _SWITCH_VERBS):
+            continue
+        out.append(w)
+    return out
+
+
 # Words that may come before the request proper ("hey needle, is the fan on?").
 _OPENERS = frozenset("hey hi hello ok okay needle please so and um uh well right".split())
 
@@ -105,7 +122,7 @@ def _value_said(
     query: str, q: Sequence[str], said: Sequence[Said], schema: Mapping[str, Any], value: Any
 ) -> bool:
     if isinstance(value, bool):
-        return any(w in _SENSE["on" if value else "off"] for w in q)
+        return any(w in _SENSE["on" if value else "off"] for w in sense_words(q))
     if isinstance(value, int | float):
         if any(s.matches(float(value), schema) for s in said):
             return True
@@ -122,7 +139,8 @@ def _value_said(
         return bool(value.strip()) and value.lower() in query.lower()
     sense = _SENSE.get(value.lower())
     if sense is not None:
-        return value.lower() in q or any(w in sense for w in q)
+        sq = sense_words(q)
+        return value.lower() in sq or any(w in sense for w in sq)
     ws = words(value)
     return bool(ws) and all(said_near(w, q) for w in ws)
 
