@@ -381,6 +381,19 @@ def test_trainer_warm_start_keeps_tokenizer_and_records_the_first_run(tmp_path: 
     assert rep["loss_first"] < fresh["loss_first"]
 
 
+@needs_torch
+def test_trainer_warm_starts_from_a_shipped_model_file(tmp_path: Path) -> None:
+    # a bundled model whose checkpoint is gone: its dequantized weights and its tokenizer
+    a, _ = _micro_train(tmp_path, "a")
+    fresh = json.loads(Path(str(a) + ".report.json").read_text())
+    assert _micro_train(tmp_path, "b", init=a, stop_after=2)[1] is None  # time-boxed: paused
+    b, rep = _micro_train(tmp_path, "b", init=a, resume=True)
+    assert rep is not None and rep["init"]["checkpoint"] == str(a)
+    assert rep["init"]["steps"] == fresh["steps"]
+    assert bytes(read_cact(b).tokenizer_blob) == bytes(read_cact(a).tokenizer_blob)
+    assert rep["loss_first"] < fresh["loss_first"]
+
+
 def test_png_encoder(tmp_path: Path) -> None:
     import zlib
 

@@ -37,7 +37,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from agent.cact import Geometry, write_file
+from agent.cact import Geometry, read_cact, write_file
 from agent.makemodel import TINY
 from agent.tokenizer import Tokenizer, tokenizer_blob_from_sentencepiece, train_tokenizer
 
@@ -217,15 +217,20 @@ def train(
         write_jsonl(rows, data_out)
     state: dict[str, Any] | None = None
     init_state: dict[str, Any] | None = None
+    # The tokenizer travels as a SentencePiece model when this pipeline trained it, or as the
+    # file's own blob when a run starts from a shipped `.cact` (no SentencePiece model there).
+    sp_model: bytes | None = None
+    blob: bytes | None = None
     if resume and ckpt_path.exists():
         state = torch.load(ckpt_path, weights_only=False)
-        sp_model = state["tokenizer"]
+        sp_model, blob = state["tokenizer"], state.get("tokenizer_blob")
     elif init is not None:
-        init_state = torch.load(init, weights_only=False)
-        sp_model = init_state["tokenizer"]
+        init_state = _load_init(Path(init), g)
+        sp_model, blob = init_state["tokenizer"], init_state.get("tokenizer_blob")
     else:
         sp_model = train_tokenizer(corpus_lines(rows), g.vocab, seed=cfg.seed)
-    blob = tokenizer_blob_from_sentencepiece(sp_model)
+    if blob is None:
+        blob = tokenizer_blob_from_sentencepiece(sp_model)
     tok = Tokenizer(blob)  # exactly what the session will rebuild from the file
     encoded = [e for e in (encode_example(tok, r, cfg.reasoning) for r in rows) if e is not None]
     batches = Batches(encoded, cfg.batch, cfg.seed)
@@ -270,6 +275,7 @@ def train(
                 "step": step,
                 "losses": losses,
                 "tokenizer": sp_model,
+                "tokenizer_blob": None if sp_model is not None else blob,
                 "config": asdict(cfg),
                 "train_seconds": train_seconds,
                 "tokens": tokens,
@@ -359,6 +365,38 @@ def train(
     return report
 
 
+def _load_init(path: Path, g: Geometry) -> dict[str, Any]:
+    """A warm start's weights and tokenizer, from a checkpoint or from a `.cact` file.
+
+    A `.cact` gives its weights dequantized to FP32 (on the codebook grid the file shipped),
+    so a run can continue from a bundled model whose checkpoint is gone. Its confidence head,
+    if any, is not part of the language model and is left out: it is fitted again afterwards.
+    """
+    if path.suffix != ".cact":
+        return torch.load(path, weights_only=False)
+    cf = read_cact(path)
+    try:
+        if cf.geometry != g:
+            raise ValueError(f"{path}: its geometry differs from the one being trained")
+        src = Needle.from_cact(cf)
+        blob = bytes(cf.tokenizer_blob)
+    finally:
+        cf.close()
+    keys = Needle(g).state_dict().keys()
+    weights = {k: v for k, v in src.state_dict().items() if k in keys}
+    # The file's own training report (written beside it) says what it cost to get here.
+    report_path = path.with_name(path.name + ".report.json")
+    made: dict[str, Any] = json.loads(report_path.read_text()) if report_path.exists() else {}
+    return {
+        "model": weights,
+        "tokenizer": None,
+        "tokenizer_blob": blob,
+        "step": made.get("steps", 0),
+        "train_seconds": made.get("train_seconds", 0.0),
+        "config": made.get("config"),
+    }
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     """Arguments of `needled train`."""
     src = p.add_mutually_exclusive_group()
@@ -405,7 +443,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", action="store_true", help="continue from the checkpoint")
     p.add_argument(
         "--init",
-        help="start from an earlier run's checkpoint (weights and tokenizer, new schedule)",
+        help="start from an earlier run's checkpoint or .cact (weights and tokenizer, new "
+        "schedule)",
     )
     p.add_argument("--keep-checkpoint", action="store_true", help="keep it after a finished run")
     p.add_argument(
