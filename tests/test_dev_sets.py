@@ -1,6 +1,7 @@
-"""The hand-written development sets (bench/dev_handwritten.py, bench/dev_custom_home.py) choose
-decoding rules and adapting settings, so they must be well formed and must never reuse a name
-of the held-out homes or the held-out custom homes (or those would be chosen on too)."""
+"""The hand-written development sets (bench/dev_handwritten.py, dev_coordination.py and
+dev_custom_home.py) choose decoding rules and adapting settings, so they must be well formed and
+must never reuse a name of the held-out homes or the held-out custom homes (or those would be
+chosen on too)."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def _held_out_names() -> set[str]:
     return {n.casefold() for n in names}
 
 
-@pytest.mark.parametrize("script", ["dev_handwritten", "dev_custom_home"])
+@pytest.mark.parametrize("script", ["dev_handwritten", "dev_custom_home", "dev_coordination"])
 def test_dev_cases_are_valid_and_name_nothing_held_out(script: str) -> None:
     rows = _load(script).rows()
     check_answers(rows)

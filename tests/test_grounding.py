@@ -80,6 +80,26 @@ def test_nothing_said_may_be_left_out() -> None:
     assert not grounded("fan on gale", TOOLS, [{"name": "set_fan", "arguments": {"on": True}}])
 
 
+def test_a_setting_the_request_names_must_be_set() -> None:
+    # "mid" is no speed of this fan: a call that only switches it on drops what was asked
+    fan_on = [{"name": "set_fan", "arguments": {"on": True}}]
+    assert not grounded("run the fan at mid speed", TOOLS, fan_on)
+    assert grounded("run the fan", TOOLS, fan_on)
+    assert grounded(
+        "fan on at gale speed",
+        TOOLS,
+        [{"name": "set_fan", "arguments": {"on": True, "speed": "gale"}}],
+    )
+
+
+def test_polite_lead_ins_leave_the_question_a_question() -> None:
+    assert is_command("could you turn on the fan") and is_command("would you open the blinds")
+    assert not is_command("could you tell me why the sunroom light is off")
+    assert not is_command("would you is the new fan on!")
+    assert not is_command("tell me if the fan is on")
+    assert is_command("tell me a joke")  # not about the home, but not a question either
+
+
 def test_negations_and_questions_are_never_grounded() -> None:
     call = [light(room="sunroom", color="teal")]
     assert not grounded("don't make the sunroom teal", TOOLS, call)

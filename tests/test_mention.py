@@ -131,6 +131,55 @@ def test_a_second_call_moves_on_to_the_next_named_thing(
     assert _decode(vocab, [RELAY], query, wants, 5.0) == [off, heater_off]
 
 
+def _relay(name: str, on: bool) -> dict:
+    return {"name": "set_relay", "arguments": {"relay": name, "on": on}}
+
+
+def test_an_unsaid_verb_carries_over_to_the_next_thing(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    # "off" is said once, yet governs both things; the model's lean to `true` loses
+    query = "turn off the aquarium pump and the kettle"
+    pump_off = _relay("aquarium pump", False)
+    wants = [([pump_off, _relay("kettle", True)], 6.0), ([pump_off, _relay("kettle", False)], 1.0)]
+    assert _decode(vocab, [RELAY], query, wants, 0.0)[1] == _relay("kettle", True)
+    assert _decode(vocab, [RELAY], query, wants, 5.0)[1] == _relay("kettle", False)
+
+
+def test_each_clause_keeps_its_own_verb(vocab: tuple[list[bytes], list[int]]) -> None:
+    query = "turn the kettle on and the aquarium pump off"
+    kettle_on = _relay("kettle", True)
+    wants = [([kettle_on, _relay("aquarium pump", True)], 3.0)]
+    wants.append(([kettle_on, _relay("aquarium pump", False)], 1.0))
+    assert _decode(vocab, [RELAY], query, wants, 5.0)[1] == _relay("aquarium pump", False)
+    # and the first call is not pulled to the later clause's "off"
+    wants = [([_relay("kettle", False), _relay("aquarium pump", False)], 3.0)]
+    wants.append(([kettle_on, _relay("aquarium pump", False)], 1.0))
+    assert _decode(vocab, [RELAY], query, wants, 5.0)[0] == kettle_on
+
+
+def test_a_switch_value_said_once_is_not_spent(vocab: tuple[list[bytes], list[int]]) -> None:
+    # An enum of switch values: the second LED is "on" too, although the first call used it.
+    # "open" inside the name "door open" is no verb.
+    led = {
+        **LED,
+        "parameters": {
+            **LED["parameters"],
+            "properties": {
+                "led": {"type": "string", "enum": ["door open", "wifi"]},
+                "mode": {"type": "string", "enum": ["on", "off", "blink"]},
+            },
+        },
+    }
+    first = {"name": "set_led", "arguments": {"led": "door open", "mode": "on"}}
+    blink = {"name": "set_led", "arguments": {"led": "wifi", "mode": "blink"}}
+    on = {"name": "set_led", "arguments": {"led": "wifi", "mode": "on"}}
+    query = "turn on the door open led and the wifi led"
+    wants = [([first, blink], 2.0), ([first, on], 1.0)]
+    assert _decode(vocab, [led], query, wants, 0.0) == [first, blink]
+    assert _decode(vocab, [led], query, wants, 5.0) == [first, on]
+
+
 FAN = {
     "name": "set_fan",
     "parameters": {
@@ -402,12 +451,14 @@ def test_no_opinion_outside_name_choices(vocab: tuple[list[bytes], list[int]]) -
     cands = np.arange(14, 270, dtype=np.int32)  # the byte tokens
     assert prior(b"", cands) is None  # `[` or `[]`: whether to call at all
     assert prior(b'[{"name":"set_relay","arguments":{', cands) is None  # which key
-    assert (
-        prior(b'[{"name":"set_relay","arguments":{"relay":"aquarium heater","on":', cands) is None
-    )
+    at = token_bytes[14:270].index
+    at_bool = b'[{"name":"set_relay","arguments":{"relay":"aquarium heater","on":'
+    # a switching boolean: only the literal against the request's sense is held back
+    sense = prior(at_bool, cands)
+    assert sense is not None and sense[at(b"f")] < 0 and sense[at(b"t")] == 0.0
+    assert MentionPrior("aquarium heater", [RELAY], token_bytes, 5.0)(at_bool, cands) is None
     bonus = prior(b'[{"name":"set_relay","arguments":{"relay":"aquarium ', cands)
     assert bonus is not None
-    at = token_bytes[14:270].index
     assert bonus[at(b"h")] == 5.0  # "aquarium heater": said
     assert bonus[at(b"p")] == 0.0  # "aquarium pump": half said, outranked
     assert bonus[at(b"x")] == 0.0  # no value goes on so

@@ -17,7 +17,8 @@ answer only when `grounded` finds the request says all of it:
   backed by "close" or "open";
 - free text is a piece of the request, and more than words of the tool's name;
 - and nothing said is left out: every number the request says, and every value of the called
-  tools' settings it says in full, is in some call.
+  tools' settings it says in full, is in some call, and so is every setting of theirs it names
+  ("run the fan at mid speed" is not ``{"on": true}`` when the fan has no mid speed).
 """
 
 from __future__ import annotations
@@ -29,11 +30,14 @@ from agent.rangecheck import Said, is_fraction_param, said_numbers
 
 from .mention import (
     _GENERIC,
+    _SENSE,
     _SETTING_KEYS,
     _SETTING_VALUES,
+    _SWITCH_KEYS,
     _enum_strings,
     _names_a_thing,
     said_near,
+    sense_words,
     words,
 )
 
@@ -44,43 +48,27 @@ _QUESTIONS = frozenset(
     "is are was were why what how who when where which does did what's how's who's when's "
     "where's why's isn't aren't".split()
 )
-# Words that back a switch value: the value's own word, or one of these.
-_SENSE = {
-    "on": frozenset("on start enable activate run".split()),
-    "off": frozenset("off stop kill disable deactivate shut cut".split()),
-    "toggle": frozenset("toggle flip".split()),
-    "blink": frozenset("blink flash flashing blinking".split()),
-    "open": frozenset("open raise".split()),
-    "close": frozenset("close shut lower draw".split()),
-}
-
-
-# "on" naming a place, not a switch: "the lights on the porch", "a note on the board". It is
-# a switch word after a switching verb ("turn on the lights") or before anything else.
-_DETERMINERS = frozenset("the my a an our this that these those your his her their".split())
-_SWITCH_VERBS = frozenset("turn switch flip power put click get".split())
-
-
-def sense_words(q: Sequence[str]) -> list[str]:
-    """``q`` without each "on" that only says where ("the light on the porch")."""
-    out = []
-    for i, w in enumerate(q):
-        place = w == "on" and i + 1 < len(q) and q[i + 1] in _DETERMINERS
-        if place and not (i > 0 and q[i - 1] in _SWITCH_VERBS):
-            continue
-        out.append(w)
-    return out
-
-
 # Words that may come before the request proper ("hey needle, is the fan on?").
-_OPENERS = frozenset("hey hi hello ok okay needle please so and um uh well right".split())
+_OPENERS = frozenset("hey hi hello ok okay needle please kindly so and um uh well right".split())
+# Polite lead-ins before either a command or a question: "could you turn on ...", "could you
+# tell me why ...", "would you is the fan on?". What follows them decides.
+_LEAD_INS = frozenset("could would can will".split())
 
 
 def is_command(query: str) -> bool:
     """Neither negated nor a question."""
     q = words(query)
-    first = next((w for w in q if w not in _OPENERS), None)
-    return first is not None and first not in _QUESTIONS and not any(w in _NEGATIONS for w in q)
+    i = 0
+    while i < len(q) and (
+        q[i] in _OPENERS or (q[i] in _LEAD_INS and i + 1 < len(q) and q[i + 1] == "you")
+    ):
+        i += 1 + (q[i] in _LEAD_INS)
+    asked = i + 1 < len(q) and q[i] == "tell" and q[i + 1] in ("me", "us")
+    i += 2 * asked  # "tell me why ...", "tell me if ...": what is asked decides
+    first = q[i] if i < len(q) else None
+    if first is None or first in _QUESTIONS or (asked and first in ("if", "whether")):
+        return False
+    return not any(w in _NEGATIONS for w in q)
 
 
 def grounded(
@@ -154,6 +142,18 @@ def _nothing_left(
     """Every number said is used, and so is every setting value of the called tools said in
     full: a call list that drops half the request is not what was asked."""
     args = [(by_name[str(c["name"])], c.get("arguments") or {}) for c in calls]
+    # a setting the request names ("at mid speed", "the colour") that no call of its tool sets:
+    # the value asked for is one the tool lacks, and the call quietly drops it
+    set_keys: dict[str, set[str]] = {}
+    for c in calls:
+        set_keys.setdefault(str(c["name"]), set()).update(c.get("arguments") or {})
+    for c in calls:
+        for key, schema in by_name[str(c["name"])].items():
+            kw = words(key.replace("_", " "))
+            if not kw or key in set_keys[str(c["name"])] or _picks_a_thing(key, schema):
+                continue
+            if key.lower() not in _SWITCH_KEYS and all(w in q for w in kw):
+                return False
     nums = [
         (props.get(k), v)
         for props, a in args
