@@ -445,6 +445,16 @@ def test_a_note_starts_where_the_request_marks_it(
     assert _decode(vocab, [NOTE], query, wants, 5.0) == _note(note)
 
 
+def test_a_note_opened_by_a_merged_token_is_still_copied() -> None:
+    # the vocabulary merges a key's close with the start of its text: '":":{' begins a note the
+    # request never says, and must not win over the plain '":"' that leaves the choice open
+    tokens = [b'":"', b'":":{', b'":"out', b'":"milk', b'":"out"}', b"x"]
+    prior = MentionPrior("pin a note: out of milk", [NOTE], tokens, 5.0)
+    bonus = prior(b'[{"name":"log_message","arguments":{"message', np.arange(len(tokens)))
+    assert bonus is not None
+    assert list(bonus) == [15.0, 0.0, 15.0, 0.0, 0.0, 0.0]  # "milk" is no start after the colon
+
+
 def test_no_opinion_outside_name_choices(vocab: tuple[list[bytes], list[int]]) -> None:
     token_bytes, _ = vocab
     prior = MentionPrior("aquarium heater on", [RELAY], token_bytes, 5.0)

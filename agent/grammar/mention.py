@@ -21,7 +21,8 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
   to the next thing named;
 - inside a free-text string (no enum: a note, a message), a token that keeps the text a piece
   of the request starting at a word scores ``COPY_BOOST``, and so does ending it where a
-  phrase of the request ends;
+  phrase of the request ends (also when the token that opens the text closes its key too:
+  '":":{' starts no copy, '":"' leaves the choice to the next step);
 - inside a numeric argument, a digit that keeps the number a prefix of one the request says
   (digits or words, as the range check reads them) scores 1, and so does ending the number on
   one: "805" is not cut to 80, "seventy two" is not written 2; with no number said, "open"
@@ -472,6 +473,10 @@ class MentionPrior:
         entering = None
         if self.numbers or self.bound:
             entering = self._number_entry(base, call_text, candidates)
+        if base.in_string and base.is_key:
+            copying = self._copy_entry(base, candidates)
+            if copying is not None:
+                entering = copying if entering is None else entering + copying
         if entering is None:
             return inner
         return entering if inner is None else inner + entering
@@ -614,6 +619,32 @@ class MentionPrior:
                 hit = data in going_on
             else:
                 hit = bool(written or data[:quote]) and data[:quote] in ending
+            if hit:
+                out[i] = self.weight * COPY_BOOST
+        return out if out.any() else None
+
+    def _copy_entry(self, base: _Scan, candidates: np.ndarray) -> np.ndarray | None:
+        """The copy bias for tokens that close a key and open its free text in one piece
+        ('":"', '":":{'): the vocabulary merges them, and the text they start is the model's
+        alone unless judged here. A token that only opens the string ties with one whose text
+        starts a copy; one that starts any other text gets nothing."""
+        going_on, ending = self._copy_steps(b"")
+        out = np.zeros(len(candidates), dtype=np.float64)
+        for i, tid in enumerate(candidates):
+            scan = base.copy()
+            closed: list[bytes] = []
+
+            def on_value(s: _Scan, raw: bytes, _closed: bool, closed: list = closed) -> None:
+                if self._free_text(s):
+                    closed.append(raw)
+
+            scan.feed(self.token_bytes[int(tid)], on_value)
+            if closed:
+                hit = bool(closed[0]) and closed[0] in ending
+            elif scan.in_string and not scan.is_key and self._free_text(scan):
+                hit = not scan.buf or bytes(scan.buf) in going_on
+            else:
+                continue
             if hit:
                 out[i] = self.weight * COPY_BOOST
         return out if out.any() else None
