@@ -192,6 +192,27 @@ FAN = {
 }
 
 
+def test_a_renamed_tool_is_found_by_its_description(vocab: tuple[list[bytes], list[int]]) -> None:
+    air = {
+        **FAN,
+        "name": "air",
+        "description": "Run the ceiling fan, stop it, or change its speed.",
+    }
+    glow = {
+        "name": "glow",
+        "description": "Switch or dim the cafe's lights.",
+        "parameters": {"type": "object", "properties": {"on": {"type": "boolean"}}},
+    }
+    fan_off = [{"name": "air", "arguments": {"on": False}}]
+    lights_off = [{"name": "glow", "arguments": {"on": False}}]
+    wants = [(lights_off, 2.0), (fan_off, 1.0)]
+    assert _decode(vocab, [glow, air], "stop the ceiling fan", wants, 0.0) == lights_off
+    assert _decode(vocab, [glow, air], "stop the ceiling fan", wants, 5.0) == fan_off
+    # a word of the description is weak evidence: a model sure of another tool keeps it
+    wants = [(lights_off, 4.0), (fan_off, 1.0)]
+    assert _decode(vocab, [glow, air], "stop the ceiling fan", wants, 5.0) == lights_off
+
+
 def test_a_call_does_not_end_before_a_value_the_request_says(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:

@@ -13,6 +13,9 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
   content words and no choice is said in full, else 0;
 - a tool's score is the best score of its own enum values (names of rooms and devices, not
   ``on``/``off`` style words) and 0.7 when a content word of its name occurs in the request;
+- a tool whose description says a content word the request says scores 0.5 (a renamed tool,
+  "warmth", described as "the cafe heating"): on the dev custom home with the general model,
+  positive 45.5% -> 59.1% exact; one more two-action command right on the generated dev set;
 - a tool choice backed by a name said in full counts ``TOOL_BOOST`` times, unless the request
   says a word of another tool's name and none of this one's, or says the name only in a
   clause after the one the call is about (see there);
@@ -100,6 +103,24 @@ TOOL_BOOST = 3.0
 # LED on and the status indicator on" starts with power). On the unseen-names dev set two
 # actions went from 69.4% to 71.3%; nothing else moved (0 and 0.5 alike).
 LATER_NAME = 0.5
+# Score of a tool whose description says a content word the request says ("heating" for a
+# tool named "warmth").
+DESCRIPTION_HIT = 0.5
+# Words of a description that tell nothing about which tool is meant.
+_PLAIN = frozenset(
+    "with from into onto than then that this these those what which when where while your "
+    "their them they there here also only each every some more less most much very just like "
+    "give gives given take takes make makes keep keeps between within about above below over "
+    "under true false value values number percent default choose chosen one two both either "
+    "other others".split()
+)
+
+
+def _telling(word: str) -> bool:
+    """Whether a word of a tool's description can point at that tool."""
+    return len(word) >= 4 and word not in _GENERIC and word not in _PLAIN and word.isalpha()
+
+
 # Multiplier of the penalty on a switching boolean against the sense the request gives the
 # call ("lights off in Mia's room and the sunroom": the sunroom is off too). The general
 # model often prefers the other literal by more than the plain weight there.
@@ -358,8 +379,13 @@ class MentionPrior:
         self.raw_lower = query.strip().lower().encode()
         self.clause = clause_numbers(query)
         self.tools: dict[str, Mapping[str, Any]] = {}
+        self._desc_hit: dict[str, float] = {}
         for t in tools:
             self.tools[str(t["name"])] = t.get("parameters") or {}
+            # a renamed tool ("warmth") is often found only by its description ("Set the cafe
+            # heating: ..."): a content word of it that the request says is weak evidence
+            desc = {w for w in words(str(t.get("description") or "")) if _telling(w)}
+            self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & set(self.query) else 0.0
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
         self._name_hit: dict[str, float] = {}
         for name in self.tools:
@@ -453,6 +479,8 @@ class MentionPrior:
         of a two-word tool name is, 0.7 when one word of its name is, 0.5 when part of a value
         is; the name counts only while the tool has not been called in this list."""
         evidence = self._name_hit.get(name, 0.0) if name not in called else 0.0
+        if name not in called:
+            evidence = max(evidence, self._desc_hit.get(name, 0.0))
         for v in self._things[name]:
             evidence = max(evidence, self._value_score(v, used))
         if evidence <= 0 and name in called:
