@@ -213,6 +213,49 @@ def test_a_renamed_tool_is_found_by_its_description(vocab: tuple[list[bytes], li
     assert _decode(vocab, [glow, air], "stop the ceiling fan", wants, 5.0) == lights_off
 
 
+def test_calls_follow_the_clauses_that_point_at_their_tools(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    # the kettle is the name said in full, but the request starts with the thermostat
+    climate = {
+        "name": "climate",
+        "description": "Set the thermostat's target temperature.",
+        "parameters": {
+            "type": "object",
+            "properties": {"temperature": {"type": "integer", "minimum": 5, "maximum": 30}},
+        },
+    }
+    query = "thermostat to 19 and after that switch the kettle off"
+    heat = {"name": "climate", "arguments": {"temperature": 19}}
+    kettle = _relay("kettle", False)
+    wants = [([kettle, heat], 2.0), ([heat, kettle], 1.0)]
+    assert _decode(vocab, [RELAY, climate], query, wants, 0.0) == [kettle, heat]
+    assert _decode(vocab, [RELAY, climate], query, wants, 5.0) == [heat, kettle]
+
+
+def test_a_name_said_in_a_later_clause_waits_for_its_call(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    leds = {
+        **LED,
+        "parameters": {
+            **LED["parameters"],
+            "properties": {
+                "led": {"type": "string", "enum": ["power", "garage"]},
+                "mode": {"type": "string", "enum": ["on", "off", "blink"]},
+            },
+        },
+    }
+
+    def led(name: str, mode: str) -> dict:
+        return {"name": "set_led", "arguments": {"led": name, "mode": mode}}
+
+    query = "switch on the power light, let the garage light flash"
+    wants = [([led("garage", "on"), led("power", "blink")], 4.0)]
+    wants.append(([led("power", "on"), led("garage", "blink")], 1.0))
+    assert _decode(vocab, [leds], query, wants, 5.0) == wants[1][0]
+
+
 def test_a_call_does_not_end_before_a_value_the_request_says(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
