@@ -63,6 +63,26 @@ class _Prefix:
     state: Any
 
 
+def without_repeats(calls: list[Any]) -> list[Any]:
+    """The call list without a call that repeats an earlier one exactly. A small model often
+    writes a command twice ("turn the fan off, thank you" -> two identical calls); setting a
+    thing to the same state twice is the same request as once, and a device handler should
+    not run it twice. A toggle is kept: twice is a different request from once."""
+    out: list[Any] = []
+    seen: set[str] = set()
+    for call in calls:
+        key = json.dumps(call, sort_keys=True, ensure_ascii=False)
+        toggles = any(
+            isinstance(v, str) and v.lower() == "toggle"
+            for v in ((call.get("arguments") or {}) if isinstance(call, dict) else {}).values()
+        )
+        if key in seen and not toggles:
+            continue
+        seen.add(key)
+        out.append(call)
+    return out
+
+
 class Session:
     """One model, one tool set; `complete()` per command. Not thread-safe: one caller at a time."""
 
@@ -389,6 +409,9 @@ class Session:
             if self.mention_weight and text
             else None,
         )
+        written = len(res.calls or [])
+        if res.ok and res.calls:
+            res.calls = without_repeats(res.calls)
         confidence = None
         tail_s, tail_n = 0.0, 0
         if res.ok and (self.has_confidence or self._conversation):
@@ -411,7 +434,7 @@ class Session:
                 # hand-written; refusals unchanged). A call the model was made to give (the
                 # second look) has no meaningful probability, since it preferred to refuse:
                 # the head, which reads the prompt and the call, judges it alone.
-                calls_n = max(1, len(res.calls or []))
+                calls_n = max(1, written)
                 p_seq = 1.0 if judged_by_head else math.exp(res.call_logprob / calls_n)
                 confidence = round(min(p_head, p_seq), 4)
         if (

@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from agent import cact
-from agent.session import Session
+from agent.session import Session, without_repeats
 from tests.conftest import GOLDEN
 
 LIGHT = {
@@ -204,3 +204,16 @@ def test_tools_prefix_is_persisted_and_reused_across_processes(tmp_path, tiny_ca
     got = second.complete("dim the hall to 30", require_call=True)
     assert got["function_calls"] == want["function_calls"]
     assert got["confidence"] == want["confidence"]
+
+
+def test_a_call_repeated_exactly_is_dropped_but_a_second_toggle_is_kept() -> None:
+    off = {"name": "set_fan", "arguments": {"on": False}}
+    light = {"name": "set_light", "arguments": {"room": "hall", "on": False}}
+    assert without_repeats([off, dict(off), light]) == [off, light]
+    # same arguments in another order are the same call
+    swapped = {"name": "set_light", "arguments": {"on": False, "room": "hall"}}
+    assert without_repeats([light, swapped]) == [light]
+    # two calls that differ are both kept; a toggle twice is a different request than once
+    assert without_repeats([off, light]) == [off, light]
+    toggle = {"name": "set_switch", "arguments": {"device": "kettle", "action": "TOGGLE"}}
+    assert without_repeats([toggle, toggle]) == [toggle, toggle]
