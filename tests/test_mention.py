@@ -13,6 +13,7 @@ from conftest import GOLDEN
 from agent.grammar import TokenMasker, compile_calls, decode_call
 from agent.grammar.masker import vocab_from_sentencepiece
 from agent.grammar.mention import (
+    ONLY_NAME,
     TOOL_BOOST,
     MentionPrior,
     clause_numbers,
@@ -109,9 +110,37 @@ def test_the_named_device_wins_a_close_call(vocab: tuple[list[bytes], list[int]]
     assert _decode(vocab, [RELAY], "aquarium heater on please", wants, 5.0) == HEATER_ON
 
 
+def test_the_one_name_said_in_full_outweighs_a_familiar_one(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    glow = {
+        "name": "glow",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["bar", "harbour room"]},
+                "color": {"type": "string", "enum": ["bright white", "harbour blue", "ember"]},
+            },
+        },
+    }
+
+    def color(c: str) -> list[dict]:
+        return [{"name": "glow", "arguments": {"room": "bar", "color": c}}]
+
+    # a lead of 8 beats the plain weight (5) but not the weight of the only name said (15)
+    wants = [(color("bright white"), 9.0), (color("harbour blue"), 1.0)]
+    assert _decode(vocab, [glow], "set the bar to harbour blue", wants, 5.0) == color(
+        "harbour blue"
+    )
+    # two colours said: each keeps the plain weight, and the lead decides
+    query = "set the bar to harbour blue or ember"
+    assert _decode(vocab, [glow], query, wants, 5.0) == color("bright white")
+
+
 def test_a_confident_model_still_decides(vocab: tuple[list[bytes], list[int]]) -> None:
-    # a bias, not an override: a margin above the weight keeps the model's choice
-    wants = [(PUMP_ON, 9.0), (HEATER_ON, 1.0)]
+    # a bias, not an override: a margin above the weight (that of the only name said, here)
+    # keeps the model's choice
+    wants = [(PUMP_ON, 1.0 + 5.0 * ONLY_NAME + 1.0), (HEATER_ON, 1.0)]
     assert _decode(vocab, [RELAY], "aquarium heater on please", wants, 5.0) == PUMP_ON
 
 
@@ -533,7 +562,7 @@ def test_no_opinion_outside_name_choices(vocab: tuple[list[bytes], list[int]]) -
     assert MentionPrior("aquarium heater", [RELAY], token_bytes, 5.0)(at_bool, cands) is None
     bonus = prior(b'[{"name":"set_relay","arguments":{"relay":"aquarium ', cands)
     assert bonus is not None
-    assert bonus[at(b"h")] == 5.0  # "aquarium heater": said
+    assert bonus[at(b"h")] == 5.0 * ONLY_NAME  # "aquarium heater": the only name said
     assert bonus[at(b"p")] == 0.0  # "aquarium pump": half said, outranked
     assert bonus[at(b"x")] == 0.0  # no value goes on so
     assert MentionPrior("aquarium heater on", [RELAY], token_bytes, 0.0)(b"[", cands) is None

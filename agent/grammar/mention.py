@@ -13,6 +13,9 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
   content words and no choice is said in full, else 0;
 - a tool's score is the best score of its own enum values (names of rooms and devices, not
   ``on``/``off`` style words) and 0.7 when a content word of its name occurs in the request;
+- the one name of an argument's enum said in full (a colour, a room; no other value of it
+  is) scores ``ONLY_NAME``: on the dev sets at 0 and 0.5, unseen names 88.7% -> 89.3% and
+  hand-written 94.4% -> 95.6% of all cases (5 commands fixed, none lost); 6 measured the same;
 - a tool whose description says a content word the request says scores 0.5 (a renamed tool,
   "warmth", described as "the cafe heating"): on the dev custom home with the general model,
   positive 45.5% -> 59.1% exact; one more two-action command right on the generated dev set;
@@ -109,6 +112,10 @@ TOOL_BOOST = 3.0
 # LED on and the status indicator on" starts with power). On the unseen-names dev set two
 # actions went from 69.4% to 71.3%; nothing else moved (0 and 0.5 alike).
 LATER_NAME = 0.5
+# Score of the one name of an argument's enum that the request says in full (a colour, a
+# room): the strongest evidence there is, yet a small model that never saw the word prefers a
+# familiar one by more than the plain weight ("set the bar to harbour blue" -> bright white).
+ONLY_NAME = 3.0
 # Score of a tool whose description says a content word the request says ("heating" for a
 # tool named "warmth").
 DESCRIPTION_HIT = 0.5
@@ -855,6 +862,8 @@ class MentionPrior:
             # evidence for "aquarium pump"
             scored = [(sp, sc if sc == 1.0 or sc < 0 else 0.0) for sp, sc in scored]
             full = [i for i, (_, sc) in enumerate(scored) if sc == 1.0]
+            if len(full) == 1 and _names_a_thing(values[full[0]]):
+                scored[full[0]] = (scored[full[0]][0], ONLY_NAME)
             if len(full) > 1:
                 at = {i: _find(self._mention(values[i])[1], self.query) for i in full}
                 first = min(full, key=lambda i: (at[i] is None, at[i] or 0))
