@@ -9,9 +9,7 @@ that governs its thing. The generated dev sets say "off" once per thing and show
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
-import json
 from pathlib import Path
 from typing import Any
 
@@ -183,15 +181,7 @@ def rows() -> list[dict[str, Any]]:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--out", required=True, help="JSONL file to write")
-    a = p.parse_args()
-    data = rows()
-    Path(a.out).write_text(
-        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in data), encoding="utf-8"
-    )
-    print(f"{a.out}: {len(data)} cases")
-    return 0
+    return _handwritten().main(rows, __doc__)
 
 
 if __name__ == "__main__":

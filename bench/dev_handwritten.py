@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -265,11 +266,12 @@ def rows() -> list[dict[str, Any]]:
     return out
 
 
-def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(make_rows: Callable[[], list[dict[str, Any]]] = rows, doc: str = __doc__) -> int:
+    """Write `make_rows()` to `--out` (the dev sets built on these homes share it)."""
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
     p.add_argument("--out", required=True, help="JSONL file to write")
     a = p.parse_args()
-    data = rows()
+    data = make_rows()
     Path(a.out).write_text(
         "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in data), encoding="utf-8"
     )
