@@ -34,7 +34,9 @@ def _held_out_names() -> set[str]:
     return {n.casefold() for n in names}
 
 
-@pytest.mark.parametrize("script", ["dev_handwritten", "dev_custom_home", "dev_coordination"])
+@pytest.mark.parametrize(
+    "script", ["dev_handwritten", "dev_custom_home", "dev_coordination", "dev_switches"]
+)
 def test_dev_cases_are_valid_and_name_nothing_held_out(script: str) -> None:
     rows = _load(script).rows()
     check_answers(rows)

@@ -169,3 +169,17 @@ def test_a_first_answer_the_request_says_in_full_is_served_at_the_default_thresh
     # a guess the request does not support stays low
     raw, env = both("turn it on")
     assert env["confidence"] == raw["confidence"] <= 0.1
+
+
+def test_open_and_close_switch_a_thing_that_only_switches() -> None:
+    valve = home_tools({"garden": {"kind": "gpio_relays", "relays": {"irrigation valve": 5}}})
+
+    def relay(on: bool) -> list[dict]:
+        return [{"name": valve[0]["name"], "arguments": {"relay": "irrigation valve", "on": on}}]
+
+    assert grounded("open the irrigation valve", valve, relay(True))
+    assert grounded("close the irrigation valve", valve, relay(False))
+    assert not grounded("open the irrigation valve", valve, relay(False))
+    assert not grounded("close the irrigation valve", valve, relay(True))
+    # a light does not open
+    assert not grounded("open the kitchen shades", TOOLS, [light(room="sunroom", on=True)])

@@ -809,3 +809,52 @@ def test_a_number_said_once_and_written_is_spent() -> None:
     # with every said number spent, the bias still points at them rather than at nothing
     spent = MentionPrior("depth 10, then the same", [POOL], MERGED, 5.0)
     assert b'":1' in _bias(spent, second)
+
+
+LIGHTS = {
+    "name": "set_light",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "room": {"type": "string", "enum": ["library", "study"]},
+            "on": {"type": "boolean"},
+            "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
+            "color": {"type": "string", "enum": ["amber", "white"]},
+        },
+        "required": ["room"],
+    },
+}
+
+
+def _lit(room: str, **more: object) -> list[dict]:
+    return [{"name": "set_light", "arguments": {"room": room, **more}}]
+
+
+def test_a_switch_the_request_gives_a_sense_is_not_left_out(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    room_only = _lit("library")
+    on = _lit("library", on=True)
+    amber = _lit("library", color="amber")
+    wants = [(room_only, 3.0), (amber, 2.5), (on, 1.0)]
+    assert _decode(vocab, [LIGHTS], "turn on the library lights", wants, 0.0) == room_only
+    # "turn on" gives this call a sense: the switch key itself is pushed, not any key
+    assert _decode(vocab, [LIGHTS], "turn on the library lights", wants, 5.0) == on
+    off = _lit("library", on=False)
+    assert (
+        _decode(vocab, [LIGHTS], "library lights off", [(room_only, 3.0), (off, 1.0)], 5.0) == off
+    )
+    # no switching word: the call ends where the model ends it
+    assert _decode(vocab, [LIGHTS], "the library lights please", wants, 5.0) == room_only
+
+
+def test_a_shared_name_goes_to_the_tool_whose_name_is_said_too(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    light_on = _lit("study", on=True)
+    blinds = [{"name": "set_blinds", "arguments": {"room": "study", "position": 100}}]
+    wants = [(light_on, 2.0), (blinds, 1.0)]
+    query = "open the blinds in the study"
+    assert _decode(vocab, [LIGHTS, BLINDS], query, wants, 0.0) == light_on
+    # the study is a room of both tools; "blinds" says which
+    assert _decode(vocab, [LIGHTS, BLINDS], query, wants, 5.0) == blinds

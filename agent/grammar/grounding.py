@@ -34,6 +34,7 @@ from .mention import (
     _SETTING_KEYS,
     _SETTING_VALUES,
     _SWITCH_KEYS,
+    OPENS_BY_SWITCHING,
     _enum_strings,
     _names_a_thing,
     said_near,
@@ -96,7 +97,9 @@ def grounded(
             return False  # nothing in the request points at this tool
         for key, value in args.items():
             schema = props.get(key)
-            if not isinstance(schema, Mapping) or not _value_said(query, q, said, schema, value):
+            if not isinstance(schema, Mapping) or not _value_said(
+                query, q, said, schema, value, key
+            ):
                 return False
             if isinstance(value, str) and not _enum_strings(schema):
                 # free text that is only the tool's own words ("send a message to the carer"
@@ -107,10 +110,18 @@ def grounded(
 
 
 def _value_said(
-    query: str, q: Sequence[str], said: Sequence[Said], schema: Mapping[str, Any], value: Any
+    query: str,
+    q: Sequence[str],
+    said: Sequence[Said],
+    schema: Mapping[str, Any],
+    value: Any,
+    key: str = "",
 ) -> bool:
     if isinstance(value, bool):
-        return any(w in _SENSE["on" if value else "off"] for w in sense_words(q))
+        senses = ["on" if value else "off"]
+        if _SWITCH_KEYS.get(key.lower()) == "on" and any(w in OPENS_BY_SWITCHING for w in q):
+            senses.append("open" if value else "close")  # "open the irrigation valve"
+        return any(w in _SENSE[s] for s in senses for w in sense_words(q))
     if isinstance(value, int | float):
         if any(s.matches(float(value), schema) for s in said):
             return True

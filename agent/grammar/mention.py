@@ -138,6 +138,12 @@ def _telling(word: str) -> bool:
 # call ("lights off in Mia's room and the sunroom": the sunroom is off too). The general
 # model often prefers the other literal by more than the plain weight there.
 SWITCH_PENALTY = 3.0
+# What a tool's own name said adds to a name of its said in full, for the choice between the
+# tools that share that name.
+NAME_AGREES = 0.5
+# How much more than a plain said value a switching key the request gives a sense for weighs
+# when the call would otherwise end without it.
+SWITCH_KEY = 4.0
 # Multiplier for copying the request into a free-text argument (a note, a message). A note is
 # the user's own words; an unsure small model makes up text instead ("the ch ch ch ..."). On
 # generated log requests (an adapted model, dev data): exact notes 25.8% without, 31.8% at 1,
@@ -216,6 +222,8 @@ _VALUE_SENSE = {
 # Boolean arguments that switch a thing, and the sense their `true` stands for.
 _SWITCH_KEYS = {"on": "on", "power": "on", "enabled": "on", "active": "on", "open": "open"}
 _OPPOSITE = {"on": "off", "open": "close"}
+# Things that open and close by switching on and off: "open the irrigation valve" is on.
+OPENS_BY_SWITCHING = frozenset("valve valves gate gates tap taps sluice damper hatch".split())
 
 
 def words(text: str) -> list[str]:
@@ -424,6 +432,7 @@ class MentionPrior:
             for k in range(len(words(v)))
         }
         self._senses = [(i, s) for i, s in switch_senses(self.query) if i not in in_names]
+        self._opens_by_switching = any(w in OPENS_BY_SWITCHING for w in self.query)
         self._first_clause: dict[str, int | None] = {}
         for name, things in self._things.items():
             said = [
@@ -525,6 +534,11 @@ class MentionPrior:
             return None
         base, used, called = self._read(call_text)
         inner = self._bias(base, used, called, call_text, candidates)
+        if base.in_string and self._senses:
+            # a value's closing token also chooses between ending the call and going on
+            keyed = self._key_bias(base, call_text, candidates, used)
+            if keyed is not None:
+                inner = keyed if inner is None else inner + keyed
         switching = self._switch_bias(base, call_text, candidates) if self._senses else None
         if switching is not None:
             inner = switching if inner is None else inner + switching
@@ -615,8 +629,10 @@ class MentionPrior:
         without it."""
         if len(base.stack) != 3 or base.stack[2].kind != "obj" or not base._is_call(1):
             return None
-        if base.stack[1].key != "arguments" or base.stack[2].expect_key:
-            return None  # not between two arguments
+        if base.stack[1].key != "arguments":
+            return None
+        if base.stack[2].expect_key and not base.in_string:
+            return None  # not between two arguments, nor in a string that may end one
         props = (self.tools.get(base.stack[1].name or "") or {}).get("properties") or {}
         opened = b'"arguments":{'
         at = call_text.rfind(opened) + len(opened)
@@ -630,8 +646,29 @@ class MentionPrior:
             and (k.lower() in _NAMED_SETTINGS or k not in _SETTING_KEYS)
             and self._said_value(sch, used)
         }
-        if not wanted:
+        # A switching boolean the request gives this call a sense for ("turn on the library
+        # lights"): the call is not done with only the room. Here the key itself is pushed, or
+        # the model goes on with whatever key it likes best ("color").
+        # Only a sense word of the call's own clause counts: "lights on in the bathroom, the
+        # bedroom to warm white" sets no switch in the second call.
+        sense = self._call_sense(call_text, inherit=False) if self._senses else None
+        switches: set[bytes] = set()
+        if sense and written:  # the first key stays the model's choice
+            switches = {
+                k.encode()
+                for k, sch in props.items()
+                if k not in written
+                and k.lower() in _SWITCH_KEYS
+                and isinstance(sch, Mapping)
+                and sch.get("type") == "boolean"
+                and sense & {_SWITCH_KEYS[k.lower()], _OPPOSITE[_SWITCH_KEYS[k.lower()]]}
+            }
+        if not wanted and not switches:
             return None
+        if base.in_string and not (base.is_key and switches):
+            wanted = set()  # a value being written: only its close may go on to a switch
+            if not switches:
+                return None
         out = np.zeros(len(candidates), dtype=np.float64)
         for i, tid in enumerate(candidates):
             scan = base.copy()
@@ -639,6 +676,20 @@ class MentionPrior:
             if len(scan.stack) != 3:
                 continue  # the arguments (or the call) end here
             top = scan.stack[2]
+            if base.in_string and not base.is_key and scan.in_string and not scan.is_key:
+                continue  # the value goes on: its own choice
+            if switches:
+                if scan.in_string and scan.is_key:
+                    key = bytes(scan.buf)
+                    hit = any(k.startswith(key) for k in switches)
+                elif top.expect_key:  # a comma: any key may follow
+                    hit = not base.stack[2].expect_key
+                else:  # a key written whole in this token
+                    hit = top.key != base.stack[2].key and (top.key or "").encode() in switches
+                if hit:
+                    out[i] = self.weight * SWITCH_KEY
+                if not wanted:
+                    continue
             # only the choice between going on and closing: which key comes next stays the
             # model's (boosting the said key skipped the ones before it: "on" in "lights on
             # in pink")
@@ -848,6 +899,14 @@ class MentionPrior:
                 ours = [n for n, c in self._tool_clauses.items() if here in c]
                 if len(ours) == 1 and scores[ours[0]] > 0:
                     scores[ours[0]] = max(scores[ours[0]], 1.0)
+            # A name said in full that several tools have ("the study": its light and its
+            # blinds) is decided by the tool whose own name the request says too ("blinds").
+            scores = {
+                n: sc + NAME_AGREES
+                if sc >= 1.0 and self._name_hit[n] > 0 and n not in called
+                else sc
+                for n, sc in scores.items()
+            }
             return [
                 (_spelling(n), sc * TOOL_BOOST if self._boosted(n, sc, rival, called) else sc)
                 for n, sc in scores.items()
@@ -902,11 +961,12 @@ class MentionPrior:
         ev = self._evidence_clauses
         return ev[k] if len(ev) > 1 and 0 <= k < len(ev) else None
 
-    def _call_sense(self, call_text: bytes) -> frozenset[str] | None:
+    def _call_sense(self, call_text: bytes, inherit: bool = True) -> frozenset[str] | None:
         """The switching sense the request gives the call being written: that of the sense
         word nearest to the thing the call names (a room, a device said in full) within its
-        clause, else of the last one before it ("turn off A and B": B is off too). With no
-        thing named yet, the request's only sense; None when it says none or several."""
+        clause, else (`inherit`) of the last one before it ("turn off A and B": B is off too).
+        With no thing named yet, the sense of the call's own clause; None when it says none or
+        several."""
         if not self._senses:
             return None
         start = call_text.rfind(b'{"name"')
@@ -933,6 +993,8 @@ class MentionPrior:
         ]
         if near:
             return min(near, key=lambda x: (x[0], x[1]))[2]
+        if not inherit:
+            return None
         before = [(i, s) for i, s in self._senses if i < anchor]
         return before[-1][1] if before else None
 
@@ -962,6 +1024,9 @@ class MentionPrior:
                 letter[k.encode()] = b"t"
             elif _OPPOSITE[true_sense] in sense:
                 letter[k.encode()] = b"f"
+            elif true_sense == "on" and sense & {"open", "close"} and self._opens_by_switching:
+                # a valve or a gate that only switches: open is on
+                letter[k.encode()] = b"t" if "open" in sense else b"f"
         if not letter:
             return None
         opened = b'"arguments":{'
