@@ -405,7 +405,9 @@ class Session:
             max_new_tokens or self.max_new_tokens,
             on_token=on_token,
             think_budget=self.think_budget,
-            bias_fn=MentionPrior(text, schemas, masker.token_bytes, self.mention_weight)
+            bias_fn=MentionPrior(
+                text, schemas, masker.token_bytes, self.mention_weight, settle=judged_by_head
+            )
             if self.mention_weight and text
             else None,
         )

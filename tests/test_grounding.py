@@ -183,3 +183,32 @@ def test_open_and_close_switch_a_thing_that_only_switches() -> None:
     assert not grounded("close the irrigation valve", valve, relay(True))
     # a light does not open
     assert not grounded("open the kitchen shades", TOOLS, [light(room="sunroom", on=True)])
+
+
+def test_a_unit_its_description_names_points_at_the_tool() -> None:
+    heat = [
+        {
+            "name": "heat_pump",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "temperature": {
+                        "type": "number",
+                        "minimum": 10,
+                        "maximum": 30,
+                        "description": "Target temperature in degrees Celsius",
+                    }
+                },
+            },
+        }
+    ]
+    call = [{"name": "heat_pump", "arguments": {"temperature": 22}}]
+    assert grounded("make it 22 degrees", heat, call)
+    # the number alone names no tool
+    assert not grounded("make it 22", heat, call)
+
+
+def test_a_rooms_head_word_may_go_unsaid() -> None:
+    call = [{"name": "set_light", "arguments": {"room": "Mia's room", "on": True}}]
+    assert grounded("turn on Mia's light", TOOLS, call)
+    assert not grounded("turn on the light", TOOLS, call)

@@ -73,6 +73,7 @@ def _decode(
     query: str,
     wants: Sequence[tuple[list[dict], float]],
     weight: float,
+    settle: bool = False,
 ) -> list[dict]:
     """Decode with a stand-in model that scores each allowed token by the best of `wants` (call
     lists with a preference) that the text so far plus the token is still a prefix of."""
@@ -91,7 +92,7 @@ def _decode(
                     out[i] = max(out[i], pref)
         return out
 
-    prior = MentionPrior(query, tools, token_bytes, weight)
+    prior = MentionPrior(query, tools, token_bytes, weight, settle=settle)
     res = decode_call(
         masker, masker.automaton.start, score, 200, on_token=fed.append, bias_fn=prior
     )
@@ -858,3 +859,50 @@ def test_a_shared_name_goes_to_the_tool_whose_name_is_said_too(
     assert _decode(vocab, [LIGHTS, BLINDS], query, wants, 0.0) == light_on
     # the study is a room of both tools; "blinds" says which
     assert _decode(vocab, [LIGHTS, BLINDS], query, wants, 5.0) == blinds
+
+
+def test_a_number_said_goes_to_its_key_before_the_call_ends(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    lights = json.loads(json.dumps(LIGHTS))
+    lights["parameters"]["properties"]["transition"] = {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 600,
+        "description": "Fade time in seconds",
+    }
+    room_only = _lit("library")
+    amber = _lit("library", color="amber")
+    bright = _lit("library", brightness=60)
+    fade = _lit("library", transition=60)
+    wants = [(room_only, 3.0), (amber, 2.5), (fade, 2.0), (bright, 1.0)]
+    assert _decode(vocab, [lights], "library light to 60", wants, 0.0) == room_only
+    # no unit: the first numeric key in the schema's order that the number fits
+    assert _decode(vocab, [lights], "library light to 60", wants, 5.0) == bright
+    # a unit the description names picks its key
+    assert _decode(vocab, [lights], "library light fade over 60 seconds", wants, 5.0) == fade
+    # with two clauses the number may be another call's: no push to go on after the room
+    token_bytes, _ = vocab
+    comma = np.array([token_bytes.index(b",")])
+    after_room = b'[{"name":"set_light","arguments":{"room":"library"'
+    one = MentionPrior("library light to 20", [lights], token_bytes, 5.0)
+    two = MentionPrior("library light please, then the heating to 20", [lights], token_bytes, 5.0)
+    assert one(after_room, comma) is not None
+    assert two(after_room, comma) is None
+
+
+def test_the_second_look_ends_a_call_with_nothing_said_left(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    on = _lit("library", on=True)
+    on_amber = _lit("library", on=True, color="amber")
+    wants = [(on_amber, 3.0), (on, 1.0)]
+    query = "turn on the library lights"
+    # a plain decode leaves the model its extra argument; the grounding check then refuses it
+    assert _decode(vocab, [LIGHTS], query, wants, 5.0) == on_amber
+    assert _decode(vocab, [LIGHTS], query, wants, 5.0, settle=True) == on
+    # a colour the request says is still left to say
+    said = "turn on the library lights in amber"
+    assert (
+        _decode(vocab, [LIGHTS], said, [(on, 3.0), (on_amber, 1.0)], 5.0, settle=True) == on_amber
+    )

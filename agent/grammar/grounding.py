@@ -30,6 +30,7 @@ from agent.rangecheck import Said, is_fraction_param, said_numbers
 
 from .mention import (
     _GENERIC,
+    _HEAD_WORDS,
     _SENSE,
     _SETTING_KEYS,
     _SETTING_VALUES,
@@ -42,6 +43,8 @@ from .mention import (
     words,
 )
 
+# Units that tie a said number to the parameter whose description names them.
+_UNITS = frozenset(words("degrees celsius fahrenheit minutes seconds hours percent"))
 # Words that turn a command into its refusal.
 _NEGATIONS = frozenset("don't dont not never no leave without cancel nevermind".split())
 # First words of a question about the home rather than a command to it.
@@ -93,7 +96,11 @@ def grounded(
         if not set(args) - picks:
             return False  # picks a room or device and sets nothing
         tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
-        if not picks and not any(said_near(w, q) for w in tool_words):
+        if (
+            not picks
+            and not any(said_near(w, q) for w in tool_words)
+            and not _unit_points(q, said, props, args)
+        ):
             return False  # nothing in the request points at this tool
         for key, value in args.items():
             schema = props.get(key)
@@ -141,7 +148,27 @@ def _value_said(
         sq = sense_words(q)
         return value.lower() in sq or any(w in sense for w in sq)
     ws = words(value)
+    if ws and len(ws) > 1 and ws[-1] in _HEAD_WORDS and _names_a_thing(value):
+        ws = ws[:-1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
     return bool(ws) and all(said_near(w, q) for w in ws)
+
+
+def _unit_points(
+    q: Sequence[str], said: Sequence[Said], props: Mapping[str, Any], args: Mapping[str, Any]
+) -> bool:
+    """Whether a number the call holds is said with a unit that its parameter's name or
+    description names ("35 degrees": "Target temperature in degrees Celsius")."""
+    for key, value in args.items():
+        schema = props.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if not isinstance(schema, Mapping) or not any(s.matches(float(value)) for s in said):
+            continue
+        own = set(words(key.replace("_", " ") + " " + str(schema.get("description") or "")))
+        units = set(q) | ({"percent"} if any(s.percent for s in said) else set())
+        if own & units & _UNITS:
+            return True
+    return False
 
 
 def _nothing_left(

@@ -75,8 +75,8 @@ from typing import Any
 
 import numpy as np
 
+from agent.rangecheck import Said, is_fraction_param, said_numbers
 from agent.rangecheck import fmt_number as _fmt
-from agent.rangecheck import is_fraction_param, said_numbers
 
 # Words that name an action or a generic part of any device, so they say nothing about which
 # tool is meant ("switch on the kettle" is not a request for a tool named set_switch).
@@ -141,8 +141,9 @@ SWITCH_PENALTY = 3.0
 # What a tool's own name said adds to a name of its said in full, for the choice between the
 # tools that share that name.
 NAME_AGREES = 0.5
-# How much more than a plain said value a switching key the request gives a sense for weighs
-# when the call would otherwise end without it.
+# How much more than a plain said value a key pushed by name weighs (a switch the request gives
+# a sense for, a number it says) when the call would otherwise end without it; and, in the
+# second look, ending a call that has nothing said left.
 SWITCH_KEY = 4.0
 # Multiplier for copying the request into a free-text argument (a note, a message). A note is
 # the user's own words; an unsure small model makes up text instead ("the ch ch ch ..."). On
@@ -392,13 +393,18 @@ class MentionPrior:
         tools: Sequence[Mapping[str, Any]],
         token_bytes: Sequence[bytes],
         weight: float,
+        settle: bool = False,
     ) -> None:
         self.weight = float(weight)
+        # A call the model is made to give (the second look) is kept only if the request says
+        # all of it: there the prior also ends a call once nothing said is left for it.
+        self.settle = settle
         self.token_bytes = token_bytes
         self.query = words(query)
         self.raw = query.strip().encode()
         self.raw_lower = query.strip().lower().encode()
         self.clause = clause_numbers(query)
+        self._one_clause = len(set(self.clause)) <= 1
         self.tools: dict[str, Mapping[str, Any]] = {}
         self._desc_hit: dict[str, float] = {}
         self._desc_words: dict[str, set[str]] = {}
@@ -433,6 +439,7 @@ class MentionPrior:
         }
         self._senses = [(i, s) for i, s in switch_senses(self.query) if i not in in_names]
         self._opens_by_switching = any(w in OPENS_BY_SWITCHING for w in self.query)
+        self._any_full = any(self._mention(v)[0] == 1.0 for vs in self._things.values() for v in vs)
         self._first_clause: dict[str, int | None] = {}
         for name, things in self._things.items():
             said = [
@@ -520,8 +527,17 @@ class MentionPrior:
         evidence = self._name_hit.get(name, 0.0) if name not in called else 0.0
         if name not in called:
             evidence = max(evidence, self._desc_hit.get(name, 0.0))
+        part = 0.0
         for v in self._things[name]:
-            evidence = max(evidence, self._value_score(v, used))
+            sc = self._value_score(v, used)
+            evidence = max(evidence, sc)
+            part = max(part, sc if sc < 1.0 else 0.0)
+        if part > 0 and self._name_hit.get(name, 0.0) > 0 and name not in called:
+            # two pieces that agree, a word of the tool's name and part of one of its names
+            # ("open Zoe's shades": set_shades, Zoe's room), are as good as a name in full
+            # when the request says no name of any tool in full
+            if not self._any_full:
+                evidence = max(evidence, 1.0)
         if evidence <= 0 and name in called:
             return SPENT  # called already, and nothing said is left for it
         return evidence
@@ -534,7 +550,7 @@ class MentionPrior:
             return None
         base, used, called = self._read(call_text)
         inner = self._bias(base, used, called, call_text, candidates)
-        if base.in_string and self._senses:
+        if base.in_string and (self._senses or self.numbers):
             # a value's closing token also chooses between ending the call and going on
             keyed = self._key_bias(base, call_text, candidates, used)
             if keyed is not None:
@@ -646,27 +662,44 @@ class MentionPrior:
             and (k.lower() in _NAMED_SETTINGS or k not in _SETTING_KEYS)
             and self._said_value(sch, used)
         }
-        # A switching boolean the request gives this call a sense for ("turn on the library
-        # lights"): the call is not done with only the room. Here the key itself is pushed, or
-        # the model goes on with whatever key it likes best ("color").
-        # Only a sense word of the call's own clause counts: "lights on in the bathroom, the
-        # bedroom to warm white" sets no switch in the second call.
-        sense = self._call_sense(call_text, inherit=False) if self._senses else None
+        # Keys pushed by name, where going on alone lets the model pick another key ("color")
+        # and the first key stays the model's choice:
+        # - a switching boolean the request gives this call a sense for in the call's own
+        #   clause ("turn on the library lights"; "lights on in the bathroom, the bedroom to
+        #   warm white" sets no switch in the second call);
+        # - a numeric key that fits a number the request says and no call holds yet ("front
+        #   counter light to 60%"), in a one-clause request, where the number can be for no
+        #   other call; keys whose name or description says the number's unit ("percent",
+        #   "degrees") first.
         switches: set[bytes] = set()
-        if sense and written:  # the first key stays the model's choice
-            switches = {
-                k.encode()
-                for k, sch in props.items()
-                if k not in written
-                and k.lower() in _SWITCH_KEYS
-                and isinstance(sch, Mapping)
-                and sch.get("type") == "boolean"
-                and sense & {_SWITCH_KEYS[k.lower()], _OPPOSITE[_SWITCH_KEYS[k.lower()]]}
-            }
+        numbers_left = (
+            bool(self.numbers) and self._one_clause and not _NUMBER_BEGUN.search(call_text)
+        )
+        pending = self._numbers_for(used) if numbers_left else []
+        if not written and self.settle and pending:
+            # made to call, the model picks a first key at random ("mode" for "make it 22
+            # degrees"): a numeric key whose description names the number's unit goes first
+            switches = self._number_keys(props, written, pending, by_unit_only=True)
+        if written:
+            sense = self._call_sense(call_text, inherit=False) if self._senses else None
+            if sense:
+                switches = {
+                    k.encode()
+                    for k, sch in props.items()
+                    if k not in written
+                    and k.lower() in _SWITCH_KEYS
+                    and isinstance(sch, Mapping)
+                    and sch.get("type") == "boolean"
+                    and sense & {_SWITCH_KEYS[k.lower()], _OPPOSITE[_SWITCH_KEYS[k.lower()]]}
+                }
+            if pending:
+                switches |= self._number_keys(props, written, pending)
         if not wanted and not switches:
+            if self.settle and written and not self._left_to_say(props, written, used):
+                return self._close_bias(base, candidates)
             return None
         if base.in_string and not (base.is_key and switches):
-            wanted = set()  # a value being written: only its close may go on to a switch
+            wanted = set()  # a value being written: only its close may go on to a pushed key
             if not switches:
                 return None
         out = np.zeros(len(candidates), dtype=np.float64)
@@ -680,12 +713,22 @@ class MentionPrior:
                 continue  # the value goes on: its own choice
             if switches:
                 if scan.in_string and scan.is_key:
+                    # a key begun (or typed on); not one begun after a value this token wrote
                     key = bytes(scan.buf)
-                    hit = any(k.startswith(key) for k in switches)
+                    data = self.token_bytes[int(tid)]
+                    hit = b":" not in data and any(k.startswith(key) for k in switches)
                 elif top.expect_key:  # a comma: any key may follow
                     hit = not base.stack[2].expect_key
-                else:  # a key written whole in this token
-                    hit = top.key != base.stack[2].key and (top.key or "").encode() in switches
+                else:
+                    # a key begun and ended in this token (',"on":'), with no digit of its
+                    # value; the close of a key typed so far is left to the number's choice
+                    data = self.token_bytes[int(tid)]
+                    hit = (
+                        not base.in_string
+                        and top.key != base.stack[2].key
+                        and (top.key or "").encode() in switches
+                        and not _DIGIT_AFTER_COLON.search(data)
+                    )
                 if hit:
                     out[i] = self.weight * SWITCH_KEY
                 if not wanted:
@@ -696,6 +739,62 @@ class MentionPrior:
             if top.expect_key or scan.is_key:
                 out[i] = self.weight
         return out if out.any() else None
+
+    def _left_to_say(
+        self, props: Mapping[str, Any], written: set[str], used: Sequence[str]
+    ) -> bool:
+        """Whether the request says in full a value of an unwritten enum key of this tool (a
+        mode too: the second look keeps a call only if it leaves nothing said out)."""
+        for k, sch in props.items():
+            if k in written or not isinstance(sch, Mapping):
+                continue
+            if _enum_strings(sch) and self._said_value(sch, used):
+                return True
+        return False
+
+    def _close_bias(self, base: _Scan, candidates: np.ndarray) -> np.ndarray | None:
+        """The weight for a token that ends the call's arguments (or writes no more of them)."""
+        out = np.zeros(len(candidates), dtype=np.float64)
+        for i, tid in enumerate(candidates):
+            scan = base.copy()
+            scan.feed(self.token_bytes[int(tid)])
+            if len(scan.stack) < 3:
+                out[i] = self.weight * SWITCH_KEY
+        return out if out.any() else None
+
+    def _numbers_for(self, used: Sequence[str]) -> list[Said]:
+        """The said numbers that are not part of a name the calls hold ("guest rom 1")."""
+        taken = {w for v in used for w in words(v)}
+        return [n for n in self.numbers if _fmt(n.value) not in taken]
+
+    def _number_keys(
+        self,
+        props: Mapping[str, Any],
+        written: set[str],
+        numbers: Sequence[Said],
+        by_unit_only: bool = False,
+    ) -> set[bytes]:
+        """The unwritten numeric keys a said number fits: those whose name or description
+        says its unit, else the first numeric key in the schema's order (a light's brightness
+        before its transition time) if the number fits it ("light at 150" is no transition)."""
+        numeric = {
+            k: sch
+            for k, sch in props.items()
+            if k not in written
+            and isinstance(sch, Mapping)
+            and sch.get("type") in ("integer", "number")
+        }
+        fit = {k: sch for k, sch in numeric.items() if any(_fits(n.value, sch) for n in numbers)}
+        said = set(self.query) | ({"percent"} if any(n.percent for n in numbers) else set())
+        unit = {
+            k
+            for k, sch in fit.items()
+            if said & set(words(k.replace("_", " ") + " " + str(sch.get("description") or "")))
+        }
+        if unit or by_unit_only:
+            return {k.encode() for k in unit}
+        first = next(iter(numeric), None)
+        return {first.encode()} if first in fit else set()
 
     def _said_value(self, schema: Any, used: Sequence[str]) -> bool:
         """Whether the request says one of an enum's values in full (not a bare on/off word)
@@ -1046,6 +1145,21 @@ class MentionPrior:
         return out if out.any() else None
 
 
+def _fits(value: float, schema: Mapping[str, Any]) -> bool:
+    """Whether a said number lies in a numeric parameter's range (a percentage may fill a
+    0..1 one)."""
+    lo, hi = schema.get("minimum"), schema.get("maximum")
+    if is_fraction_param(schema):
+        value = value / 100 if value > 1 else value
+    if isinstance(lo, int | float) and value < lo:
+        return False
+    return not (isinstance(hi, int | float) and value > hi)
+
+
+# a token that begins a number after a key ('":1'): the number's choice, not the key's
+_DIGIT_AFTER_COLON = re.compile(rb":\s*-?[0-9]")
+# a number written or begun anywhere in the call list
+_NUMBER_BEGUN = re.compile(rb'":\s*-?[0-9]')
 # a key and the first letter of the boolean after it
 _BOOL_START = re.compile(rb'"([^"\\]+)":\s*([tf])')
 
