@@ -212,3 +212,8 @@ def test_a_rooms_head_word_may_go_unsaid() -> None:
     call = [{"name": "set_light", "arguments": {"room": "Mia's room", "on": True}}]
     assert grounded("turn on Mia's light", TOOLS, call)
     assert not grounded("turn on the light", TOOLS, call)
+    # only a possessive stands for its room: "the laundry" is a chore, not the laundry room
+    laundry = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["laundry room"]}})
+    six = [{"name": "set_light", "arguments": {"room": "laundry room", "brightness": 6}}]
+    assert not grounded("remind me to do the laundry at six", laundry, six)
+    assert grounded("laundry room light to six", laundry, six)

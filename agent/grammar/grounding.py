@@ -148,8 +148,8 @@ def _value_said(
         sq = sense_words(q)
         return value.lower() in sq or any(w in sense for w in sq)
     ws = words(value)
-    if ws and len(ws) > 1 and ws[-1] in _HEAD_WORDS and _names_a_thing(value):
-        ws = ws[:-1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
+    if len(ws) == 2 and ws[-1] in _HEAD_WORDS and ws[0].endswith("'s"):
+        ws = ws[:1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
     return bool(ws) and all(said_near(w, q) for w in ws)
 
 
