@@ -906,3 +906,28 @@ def test_the_second_look_ends_a_call_with_nothing_said_left(
     assert (
         _decode(vocab, [LIGHTS], said, [(on, 3.0), (on_amber, 1.0)], 5.0, settle=True) == on_amber
     )
+
+
+def test_a_description_that_says_the_rivals_word_keeps_the_boost(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    shutters = {
+        "name": "adjust_shutters",
+        "description": "Open or close a room's blinds.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["Farah's office"]},
+                "position": {"type": "integer", "minimum": 0, "maximum": 100},
+            },
+            "required": ["room", "position"],
+        },
+    }
+    wrong = [{"name": "set_blinds", "arguments": {"room": "study", "position": 0}}]
+    right = [{"name": "adjust_shutters", "arguments": {"room": "Farah's office", "position": 0}}]
+    wants = [(wrong, 9.0), (right, 1.0)]
+    query = "shut the blinds in Farah's office"
+    assert _decode(vocab, [BLINDS, shutters], query, wants, 5.0) == right
+    # a description without the word leaves the rival's word in force
+    plain = {**shutters, "description": "Move a room's covers."}
+    assert _decode(vocab, [BLINDS, plain], query, wants, 5.0) == wrong

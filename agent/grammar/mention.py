@@ -510,9 +510,15 @@ class MentionPrior:
         scan.feed(call_text, on_value)
         return scan, values, tools
 
-    def _boosted(self, name: str, score: float, rival: bool, called: Sequence[str]) -> bool:
-        """Whether a tool's full evidence gets TOOL_BOOST for the call being started."""
-        if score < 1.0 or (rival and not self._name_hit[name]):
+    def _boosted(self, name: str, score: float, rival: set[str], called: Sequence[str]) -> bool:
+        """Whether a tool's full evidence gets TOOL_BOOST for the call being started; `rival`
+        holds the said name words of tools with less evidence."""
+        # A rival's name word withholds the boost, unless this tool's own description says that
+        # word too ("shut the blinds in Farah's office": adjust_shutters, "Open or close a
+        # room's blinds", over set_blinds, which lacks that room).
+        if score < 1.0 or (
+            rival and not self._name_hit[name] and not rival & self._desc_words[name]
+        ):
             return False
         # Call k is about clause k when the request has several ("nineteen degrees, then
         # Sami's study blinds"): a name said only in a later clause keeps its plain weight, or
@@ -986,7 +992,13 @@ class MentionPrior:
             # The evidence must agree: "open the blinds in Leo's room" says a room of the
             # lights and a word of set_blinds' name. Another tool named by a word, and not
             # this one, leaves this tool its plain weight (the call is likely a refusal).
-            rival = any(sc < 1.0 and self._name_hit[n] > 0 for n, sc in scores.items())
+            rival = {
+                w
+                for n, sc in scores.items()
+                if sc < 1.0 and self._name_hit[n] > 0
+                for w in words(n.replace("_", " "))
+                if w in self.query and w not in _GENERIC
+            }
             here = self._call_clause(len(called))
             if here is not None and any(here in c for c in self._tool_clauses.values()):
                 # a tool the request points at only in a later clause waits for its call
