@@ -931,3 +931,14 @@ def test_a_description_that_says_the_rivals_word_keeps_the_boost(
     # a description without the word leaves the rival's word in force
     plain = {**shutters, "description": "Move a room's covers."}
     assert _decode(vocab, [BLINDS, plain], query, wants, 5.0) == wrong
+
+
+def test_a_tool_named_twice_may_be_called_twice(vocab: tuple[list[bytes], list[int]]) -> None:
+    on = {"name": "set_fan", "arguments": {"on": True}}
+    off = {"name": "set_fan", "arguments": {"on": False}}
+    led = {"name": "set_led", "arguments": {"led": "status", "mode": "off"}}
+    wants = [([on, led], 2.0), ([on, off], 1.0)]
+    query = "fan on for a minute, then the fan off"
+    assert _decode(vocab, [FAN, LED], query, wants, 0.0) == [on, led]
+    # "fan" said twice: the second call may go to the fan again
+    assert _decode(vocab, [FAN, LED], query, wants, 5.0) == [on, off]

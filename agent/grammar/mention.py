@@ -418,11 +418,14 @@ class MentionPrior:
             self._desc_words[str(t["name"])] = desc
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
         self._name_hit: dict[str, float] = {}
+        self._name_says: dict[str, int] = {}
         for name in self.tools:
             content = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
             said = sum(w in self.query for w in content)
             # all of a two-word name ("diesel heater") is as strong as a value said in full
             self._name_hit[name] = 0.0 if not said else 1.0 if said == len(content) >= 2 else 0.7
+            # how many calls the name may point at: "fan on, change the fan to auto" says it twice
+            self._name_says[name] = max((self.query.count(w) for w in content), default=0)
         # each tool's enum values that name a thing (rooms, devices), and the clause where the
         # request first says one of them in full (None: it says none)
         self._things = {
@@ -529,8 +532,10 @@ class MentionPrior:
     def _tool_score(self, name: str, used: Sequence[str], called: Sequence[str]) -> float:
         """1 when a name among the tool's values is said (and not spent) or every content word
         of a two-word tool name is, 0.7 when one word of its name is, 0.5 when part of a value
-        is; the name counts only while the tool has not been called in this list."""
-        evidence = self._name_hit.get(name, 0.0) if name not in called else 0.0
+        is; the name counts only while the tool has been called fewer times in this list than
+        the request says it."""
+        named = called.count(name) < self._name_says.get(name, 0)
+        evidence = self._name_hit.get(name, 0.0) if named else 0.0
         if name not in called:
             evidence = max(evidence, self._desc_hit.get(name, 0.0))
         part = 0.0
