@@ -942,3 +942,15 @@ def test_a_tool_named_twice_may_be_called_twice(vocab: tuple[list[bytes], list[i
     assert _decode(vocab, [FAN, LED], query, wants, 0.0) == [on, led]
     # "fan" said twice: the second call may go to the fan again
     assert _decode(vocab, [FAN, LED], query, wants, 5.0) == [on, off]
+
+
+def test_a_value_said_in_a_later_clause_does_not_hold_the_first_call(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    on = {"name": "set_fan", "arguments": {"on": True}}
+    gale = {"name": "set_fan", "arguments": {"speed": "gale"}}
+    both = {"name": "set_fan", "arguments": {"on": True, "speed": "gale"}}
+    wants = [([on, gale], 2.0), ([both], 1.0)]
+    assert _decode(vocab, [FAN], "fan on, then change the fan to gale", wants, 5.0) == [on, gale]
+    # in one clause the speed is the call's own
+    assert _decode(vocab, [FAN], "fan on at gale", [([on], 2.0), ([both], 1.0)], 5.0) == [both]

@@ -563,7 +563,7 @@ class MentionPrior:
         inner = self._bias(base, used, called, call_text, candidates)
         if base.in_string and (self._senses or self.numbers):
             # a value's closing token also chooses between ending the call and going on
-            keyed = self._key_bias(base, call_text, candidates, used)
+            keyed = self._key_bias(base, call_text, candidates, used, called)
             if keyed is not None:
                 inner = keyed if inner is None else inner + keyed
         switching = self._switch_bias(base, call_text, candidates) if self._senses else None
@@ -597,7 +597,7 @@ class MentionPrior:
             # key only once the digits so far are a number the request says ("805", not "80").
             keyed = None
             if slot is None or slot[0].decode("ascii", "replace") in self._spelled(slot[1]):
-                keyed = self._key_bias(base, call_text, candidates, used)
+                keyed = self._key_bias(base, call_text, candidates, used, called)
             if keyed is not None and numbered is not None:
                 return keyed + numbered
             if keyed is not None or numbered is not None:
@@ -648,7 +648,12 @@ class MentionPrior:
         return out if any_bias else None
 
     def _key_bias(
-        self, base: _Scan, call_text: bytes, candidates: np.ndarray, used: Sequence[str]
+        self,
+        base: _Scan,
+        call_text: bytes,
+        candidates: np.ndarray,
+        used: Sequence[str],
+        called: Sequence[str] = (),
     ) -> np.ndarray | None:
         """Inside a call's arguments, between values: the weight for a token that goes on to
         another key while one is unwritten whose value the request says in full and no call
@@ -671,7 +676,7 @@ class MentionPrior:
             for k, sch in props.items()
             if k not in written
             and (k.lower() in _NAMED_SETTINGS or k not in _SETTING_KEYS)
-            and self._said_value(sch, used)
+            and self._said_value(sch, used, self._call_clause(len(called) - 1))
         }
         # Keys pushed by name, where going on alone lets the model pick another key ("color")
         # and the first key stays the model's choice:
@@ -807,14 +812,19 @@ class MentionPrior:
         first = next(iter(numeric), None)
         return {first.encode()} if first in fit else set()
 
-    def _said_value(self, schema: Any, used: Sequence[str]) -> bool:
+    def _said_value(self, schema: Any, used: Sequence[str], clause: int | None = None) -> bool:
         """Whether the request says one of an enum's values in full (not a bare on/off word)
-        that no call has used yet."""
+        that no call has used yet; with `clause`, in that clause ("fan on, then the fan to
+        gale": the first call does not wait for the second's speed)."""
         for v in _enum_strings(schema):
             ws = words(v)
             if not ws or set(ws) <= _SETTING_VALUES or len(v) < 3:
                 continue
-            if self._value_score(v, used) == 1.0:
+            if self._value_score(v, used) != 1.0:
+                continue
+            if clause is None or any(
+                self.clause[i] == clause for i in _starts(tuple(ws), self.query)
+            ):
                 return True
         return False
 
