@@ -954,3 +954,12 @@ def test_a_value_said_in_a_later_clause_does_not_hold_the_first_call(
     assert _decode(vocab, [FAN], "fan on, then change the fan to gale", wants, 5.0) == [on, gale]
     # in one clause the speed is the call's own
     assert _decode(vocab, [FAN], "fan on at gale", [([on], 2.0), ([both], 1.0)], 5.0) == [both]
+
+
+def test_a_setting_said_in_full_is_the_next_key(vocab: tuple[list[bytes], list[int]]) -> None:
+    on = _lit("library", on=True)
+    amber = _lit("library", color="amber")
+    wants = [(on, 3.0), (amber, 1.0)]
+    assert _decode(vocab, [LIGHTS], "make the library amber", wants, 0.0) == on
+    # going on alone let the model write "on"; the said colour's own key is pushed
+    assert _decode(vocab, [LIGHTS], "make the library amber", wants, 5.0) == amber

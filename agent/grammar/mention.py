@@ -561,7 +561,7 @@ class MentionPrior:
             return None
         base, used, called = self._read(call_text)
         inner = self._bias(base, used, called, call_text, candidates)
-        if base.in_string and (self._senses or self.numbers):
+        if base.in_string:
             # a value's closing token also chooses between ending the call and going on
             keyed = self._key_bias(base, call_text, candidates, used, called)
             if keyed is not None:
@@ -710,6 +710,9 @@ class MentionPrior:
                 }
             if pending:
                 switches |= self._number_keys(props, written, pending)
+            # a setting value said in full ("make Nadia's kitchen ember"): its key, not "on"
+            switches |= {k.encode() for k in wanted}
+            wanted = set()
         if not wanted and not switches:
             if self.settle and written and not self._left_to_say(props, written, used):
                 return self._close_bias(base, candidates)
