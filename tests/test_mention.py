@@ -963,3 +963,20 @@ def test_a_setting_said_in_full_is_the_next_key(vocab: tuple[list[bytes], list[i
     assert _decode(vocab, [LIGHTS], "make the library amber", wants, 0.0) == on
     # going on alone let the model write "on"; the said colour's own key is pushed
     assert _decode(vocab, [LIGHTS], "make the library amber", wants, 5.0) == amber
+
+
+def test_each_clause_keeps_its_own_number(vocab: tuple[list[bytes], list[int]]) -> None:
+    token_bytes, _ = vocab
+    tid = {t: np.array([token_bytes.index(t)]) for t in (b",", b"2", b"6")}
+    prior = MentionPrior(
+        "library light on at sixty, and the study light to 20", [LIGHTS], token_bytes, 5.0
+    )
+    first = b'[{"name":"set_light","arguments":{"room":"library","on":true'
+    # the library's clause says sixty: the call goes on to its number, and writes 60, not 20
+    assert prior(first, tid[b","]) is not None
+    digits = first + b',"brightness":'
+    assert prior(digits, tid[b"6"]) is not None
+    assert prior(digits, tid[b"2"]) is None
+    second = first + b',"brightness":60}},{"name":"set_light","arguments":{"room":"study"'
+    assert prior(second, tid[b","]) is not None
+    assert prior(second + b',"brightness":', tid[b"6"]) is None

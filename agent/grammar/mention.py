@@ -466,6 +466,13 @@ class MentionPrior:
         # numbers said (digits or words); names that hold digits ("bedroom 2") are not ones
         names = [v for p in self.tools.values() for sch in _props(p) for v in _enum_strings(sch)]
         self.numbers = said_numbers(query, names)
+        # the values of the numbers each clause says ("lights to sixty five and the thermostat
+        # to 22": 65 is the first call's)
+        self._clause_values: dict[int, set[float]] = {}
+        if self.numbers and not self._one_clause:
+            for k in set(self.clause):
+                text = " ".join(w for w, c in zip(self.query, self.clause, strict=True) if c == k)
+                self._clause_values[k] = {n.value for n in said_numbers(text, names)}
         self._said_spelled = [_fmt(n.value) for n in self.numbers]  # as a call writes them
         # no number, but "open" or "close": a bounded number (a blind's position) is its
         # maximum or its minimum
@@ -592,7 +599,9 @@ class MentionPrior:
             slot = self._number_slot(base, call_text)
             numbered = None
             if slot is not None and (self.numbers or self.bound):
-                numbered = self._number_bias(*slot, candidates, _written_numbers(call_text))
+                numbered = self._number_bias(
+                    *slot, candidates, _written_numbers(call_text), call_text
+                )
             # In a number, ending it is the number's own choice: the call may go on to a said
             # key only once the digits so far are a number the request says ("805", not "80").
             keyed = None
@@ -688,16 +697,15 @@ class MentionPrior:
         #   other call; keys whose name or description says the number's unit ("percent",
         #   "degrees") first.
         switches: set[bytes] = set()
-        numbers_left = (
-            bool(self.numbers) and self._one_clause and not _NUMBER_BEGUN.search(call_text)
-        )
-        pending = self._numbers_for(used) if numbers_left else []
+        pending = self._numbers_pending(call_text, used, called)
         if not written and self.settle and pending:
             # made to call, the model picks a first key at random ("mode" for "make it 22
             # degrees"): a numeric key whose description names the number's unit goes first
             switches = self._number_keys(props, written, pending, by_unit_only=True)
         if written:
-            sense = self._call_sense(call_text, inherit=False) if self._senses else None
+            # at a value's closing token, the value as if closed names the call's thing
+            closed = call_text + b'"' if base.in_string and not base.is_key else call_text
+            sense = self._call_sense(closed, inherit=False) if self._senses else None
             if sense:
                 switches = {
                     k.encode()
@@ -713,6 +721,9 @@ class MentionPrior:
             # a setting value said in full ("make Nadia's kitchen ember"): its key, not "on"
             switches |= {k.encode() for k in wanted}
             wanted = set()
+            # keys follow the schema's order: the first pushed one, or it would be skipped
+            first = next((k.encode() for k in props if k.encode() in switches), None)
+            switches = {first} if first is not None else set()
         if not wanted and not switches:
             if self.settle and written and not self._left_to_say(props, written, used):
                 return self._close_bias(base, candidates)
@@ -780,6 +791,25 @@ class MentionPrior:
             if len(scan.stack) < 3:
                 out[i] = self.weight * SWITCH_KEY
         return out if out.any() else None
+
+    def _numbers_pending(
+        self, call_text: bytes, used: Sequence[str], called: Sequence[str]
+    ) -> list[Said]:
+        """The said numbers the call being written may still take: in a one-clause request
+        those of the request while no call holds a number; else those its own clause says
+        while it holds none."""
+        if not self.numbers:
+            return []
+        if self._one_clause:
+            return [] if _NUMBER_BEGUN.search(call_text) else self._numbers_for(used)
+        # the clause of the thing the call names, else the clause the call is about
+        anchor = self._anchor(call_text)
+        here = self.clause[anchor] if anchor is not None else self._call_clause(len(called) - 1)
+        own = call_text[call_text.rfind(b'{"name"') :]
+        if here is None or _NUMBER_BEGUN.search(own):
+            return []
+        values = self._clause_values.get(here, set())
+        return [n for n in self._numbers_for(used) if n.value in values]
 
     def _numbers_for(self, used: Sequence[str]) -> list[Said]:
         """The said numbers that are not part of a name the calls hold ("guest rom 1")."""
@@ -935,14 +965,24 @@ class MentionPrior:
             slot = slots[head]
             if slot is None:
                 continue
-            if opening or _extends_said(b"", data[colon + 1 :], self._unspent(slot[1], written)):
+            if opening or _extends_said(
+                b"", data[colon + 1 :], self._unspent(slot[1], written, call_text)
+            ):
                 out[i] = self.weight
         return out if out.any() else None
 
-    def _unspent(self, schema: Mapping[str, Any], written: Sequence[str]) -> set[str]:
+    def _unspent(
+        self, schema: Mapping[str, Any], written: Sequence[str], call_text: bytes = b""
+    ) -> set[str]:
         """The numbers the argument may take from the request, less those said once that an
-        earlier argument already holds (all of them if none is left)."""
+        earlier argument already holds (all of them if none is left); in a request of several
+        clauses, those of the clause that names the call's thing when it says any ("lights to
+        sixty five and the thermostat to 22": the lights take 65)."""
         spelled = self._spelled(schema)
+        if call_text and not self._one_clause and (anchor := self._anchor(call_text)) is not None:
+            values = self._clause_values.get(self.clause[anchor], set())
+            own = {_fmt(v) for v in values} | {_fmt(v / 100) for v in values}
+            spelled = (spelled & own) or spelled
         if not written:
             return spelled
         said = self._said_spelled
@@ -967,13 +1007,14 @@ class MentionPrior:
         schema: Mapping[str, Any],
         candidates: np.ndarray,
         written: Sequence[str] = (),
+        call_text: bytes = b"",
     ) -> np.ndarray | None:
         """The weight for a token that keeps the number a prefix of one the request says, or
         ends it on one: "805" is not cut to 80, "seventy two" is not written 2. A number the
         request says once and an earlier argument already holds is spent, as a name is: the
         second call of "depth 78, then ... fifty four" is after 54, and its "1" is not the
         start of the first call's 10 ("cool and ten, then 9" written 19)."""
-        spelled = self._unspent(schema, written)
+        spelled = self._unspent(schema, written, call_text)
         out = np.zeros(len(candidates), dtype=np.float64)
         for i, tid in enumerate(candidates):
             if _extends_said(partial, self.token_bytes[int(tid)], spelled):
@@ -1090,6 +1131,23 @@ class MentionPrior:
         ev = self._evidence_clauses
         return ev[k] if len(ev) > 1 and 0 <= k < len(ev) else None
 
+    def _anchor(self, call_text: bytes) -> int | None:
+        """Where the request says the thing the call being written names (a room, a device
+        said in full), as an index into its words; None when the call names none yet."""
+        start = call_text.rfind(b'{"name"')
+        if start < 0:
+            return None
+        _, values, _ = self._read(b"[" + call_text[start:])
+        _, every, _ = self._read(call_text)
+        found = []
+        for v in values:
+            at = _starts(tuple(words(v)), self.query) if _names_a_thing(v) else []
+            if at:
+                # a name said twice: the second call naming it is about the second saying
+                earlier = every.count(v) - values.count(v)
+                found.append(at[min(earlier, len(at) - 1)])
+        return min(found) if found else None
+
     def _call_sense(self, call_text: bytes, inherit: bool = True) -> frozenset[str] | None:
         """The switching sense the request gives the call being written: that of the sense
         word nearest to the thing the call names (a room, a device said in full) within its
@@ -1098,19 +1156,7 @@ class MentionPrior:
         several."""
         if not self._senses:
             return None
-        start = call_text.rfind(b'{"name"')
-        anchor = None
-        if start >= 0:
-            _, values, _ = self._read(b"[" + call_text[start:])
-            _, every, _ = self._read(call_text)
-            found = []
-            for v in values:
-                at = _starts(tuple(words(v)), self.query) if _names_a_thing(v) else []
-                if at:
-                    # a name said twice: the second call naming it is about the second saying
-                    earlier = every.count(v) - values.count(v)
-                    found.append(at[min(earlier, len(at) - 1)])
-            anchor = min(found) if found else None
+        anchor = self._anchor(call_text)
         if anchor is None:
             # call k is about clause k ("fan off and then the heating on"): its own sense word
             k = max(len(self._read(call_text)[2]) - 1, 0)
