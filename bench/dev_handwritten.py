@@ -248,11 +248,16 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
 }
 
 
-def rows() -> list[dict[str, Any]]:
-    """The cases as `needled eval` reads them (vendor JSONL, tools on each case)."""
+def rows(
+    cases_by_home: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] | None = None,
+    homes: dict[str, dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """The cases as `needled eval` reads them (vendor JSONL, tools on each case); another dev
+    set's cases and homes in the same shape when given."""
     out = []
-    for home, cases in CASES.items():
-        tools = home_tools(HOMES[home])
+    homes = HOMES if homes is None else homes
+    for home, cases in (CASES if cases_by_home is None else cases_by_home).items():
+        tools = home_tools(homes[home])
         for category, query, answers in cases:
             out.append(
                 {

@@ -9,11 +9,12 @@ call's switch and picks between tools that share a name. No name here is a held-
 
 from __future__ import annotations
 
-import importlib.util
+import sys
 from pathlib import Path
 from typing import Any
 
-from agent.train.homes import home_tools
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dev_handwritten  # noqa: E402  (a sibling script, not a package)
 
 HOMES: dict[str, dict[str, Any]] = {
     "boat_shed": {
@@ -129,33 +130,11 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
 
 def rows() -> list[dict[str, Any]]:
     """The cases as `needled eval` reads them (vendor JSONL, tools on each case)."""
-    out = []
-    for home, cases in CASES.items():
-        tools = home_tools(HOMES[home])
-        for category, query, answers in cases:
-            out.append(
-                {
-                    "query": query,
-                    "tools": tools,
-                    "answers": answers,
-                    "category": category,
-                    "home": home,
-                }
-            )
-    return out
-
-
-def _handwritten() -> Any:
-    spec = importlib.util.spec_from_file_location(
-        "dev_handwritten", Path(__file__).with_name("dev_handwritten.py")
-    )
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return dev_handwritten.rows(CASES, HOMES)
 
 
 def main() -> int:
-    return _handwritten().main(rows, __doc__)
+    return dev_handwritten.main(rows, __doc__)
 
 
 if __name__ == "__main__":
