@@ -217,3 +217,24 @@ def test_a_rooms_head_word_may_go_unsaid() -> None:
     six = [{"name": "set_light", "arguments": {"room": "laundry room", "brightness": 6}}]
     assert not grounded("remind me to do the laundry at six", laundry, six)
     assert grounded("laundry room light to six", laundry, six)
+
+
+def test_a_named_flag_takes_the_word_right_after_it() -> None:
+    table = [
+        {
+            "name": "create_table",
+            "parameters": {
+                "type": "object",
+                "properties": {"eco": {"type": "boolean"}, "night_mode": {"type": "boolean"}},
+            },
+        }
+    ]
+
+    def call(**args: bool) -> list[dict]:
+        return [{"name": "create_table", "arguments": args}]
+
+    assert grounded("create the table eco yes", table, call(eco=True))
+    assert grounded("create the table with night mode off", table, call(night_mode=False))
+    assert not grounded("create the table eco yes", table, call(eco=False))
+    # a flag the request names with no value after it says nothing about its value
+    assert not grounded("create the eco table", table, call(eco=True))
