@@ -269,6 +269,13 @@ def is_fraction_param(schema: Mapping[str, Any] | None) -> bool:
     return high is not None and high <= 1
 
 
+def fits(said: Said, schema: Mapping[str, Any]) -> bool:
+    """Whether a said number lies in a parameter's range; a percentage fills a 0..1 parameter
+    as a fraction ("50 percent" is 0.5 there)."""
+    fraction = said.percent and is_fraction_param(schema)
+    return not _outside(said.value / 100 if fraction else said.value, schema)
+
+
 def _outside(v: float, schema: Mapping[str, Any]) -> bool:
     low, high, low_x, high_x = _bounds(schema)
     if low is not None and (v < low or (low_x and v == low)):
@@ -310,10 +317,8 @@ def find_remapped(
         if any(s.matches(value, sub) for s in said):
             continue
         for s in unaccounted:
-            low, high, _, _ = _bounds(sub)
-            # a percentage fills a 0..1 parameter as a fraction: "50 percent" is 0.5 there
-            fraction = s.percent and is_fraction_param(sub)
-            if _outside(s.value / 100 if fraction else s.value, sub):
+            if not fits(s, sub):
+                low, high, _, _ = _bounds(sub)
                 return Remapped(index, name, path, s, value, low, high)
     return None
 

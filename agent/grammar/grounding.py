@@ -39,7 +39,9 @@ from .mention import (
     _enum_strings,
     _names_a_thing,
     _starts,
+    param_words,
     said_near,
+    said_with_units,
     sense_words,
     words,
 )
@@ -186,9 +188,7 @@ def _unit_points(
             continue
         if not isinstance(schema, Mapping) or not any(s.matches(float(value)) for s in said):
             continue
-        own = set(words(key.replace("_", " ") + " " + str(schema.get("description") or "")))
-        units = set(q) | ({"percent"} if any(s.percent for s in said) else set())
-        if own & units & _UNITS:
+        if param_words(key, schema) & said_with_units(q, said) & _UNITS:
             return True
     return False
 

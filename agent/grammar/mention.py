@@ -91,7 +91,7 @@ from typing import Any
 
 import numpy as np
 
-from agent.rangecheck import Said, is_fraction_param, said_numbers
+from agent.rangecheck import Said, fits, is_fraction_param, said_numbers
 from agent.rangecheck import fmt_number as _fmt
 
 # Words that name an action or a generic part of any device, so they say nothing about which
@@ -241,6 +241,16 @@ _SWITCH_KEYS = {"on": "on", "power": "on", "enabled": "on", "active": "on", "ope
 _OPPOSITE = {"on": "off", "open": "close"}
 # Things that open and close by switching on and off: "open the irrigation valve" is on.
 OPENS_BY_SWITCHING = frozenset("valve valves gate gates tap taps sluice damper hatch".split())
+
+
+def param_words(key: str, schema: Mapping[str, Any]) -> set[str]:
+    """The words of a parameter's name and description ("Target temperature in degrees")."""
+    return set(words(key.replace("_", " ") + " " + str(schema.get("description") or "")))
+
+
+def said_with_units(q: Sequence[str], numbers: Sequence[Said]) -> set[str]:
+    """The request's words, with "percent" when a number comes with "%"."""
+    return set(q) | ({"percent"} if any(n.percent for n in numbers) else set())
 
 
 def words(text: str) -> list[str]:
@@ -433,6 +443,8 @@ class MentionPrior:
             self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & set(self.query) else 0.0
             self._desc_words[str(t["name"])] = desc
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
+        # `_anchor` by call text: a step asks for it up to three times (sense, numbers, digits)
+        self._anchors: dict[bytes, int | None] = {}
         self._name_hit: dict[str, float] = {}
         self._name_says: dict[str, int] = {}
         for name in self.tools:
@@ -690,6 +702,9 @@ class MentionPrior:
             return None
         if base.stack[2].expect_key and not base.in_string:
             return None  # not between two arguments, nor in a string that may end one
+        value_string = base.in_string and not base.is_key
+        if value_string and not any(b'"' in self.token_bytes[int(t)] for t in candidates):
+            return None  # no token can end the value here: it goes on, its own choice
         props = (self.tools.get(base.stack[1].name or "") or {}).get("properties") or {}
         opened = b'"arguments":{'
         at = call_text.rfind(opened) + len(opened)
@@ -720,7 +735,7 @@ class MentionPrior:
             switches = self._number_keys(props, written, pending, by_unit_only=True)
         if written:
             # at a value's closing token, the value as if closed names the call's thing
-            closed = call_text + b'"' if base.in_string and not base.is_key else call_text
+            closed = call_text + b'"' if value_string else call_text
             sense = self._call_sense(closed, inherit=False) if self._senses else None
             if sense:
                 switches = {
@@ -755,7 +770,7 @@ class MentionPrior:
             if len(scan.stack) != 3:
                 continue  # the arguments (or the call) end here
             top = scan.stack[2]
-            if base.in_string and not base.is_key and scan.in_string and not scan.is_key:
+            if value_string and scan.in_string and not scan.is_key:
                 continue  # the value goes on: its own choice
             if switches:
                 if scan.in_string and scan.is_key:
@@ -773,7 +788,7 @@ class MentionPrior:
                         not base.in_string
                         and top.key != base.stack[2].key
                         and (top.key or "").encode() in switches
-                        and not _DIGIT_AFTER_COLON.search(data)
+                        and not _NUMBER_BEGUN.search(data)
                     )
                 if hit:
                     out[i] = self.weight * SWITCH_KEY
@@ -849,13 +864,9 @@ class MentionPrior:
             and isinstance(sch, Mapping)
             and sch.get("type") in ("integer", "number")
         }
-        fit = {k: sch for k, sch in numeric.items() if any(_fits(n.value, sch) for n in numbers)}
-        said = set(self.query) | ({"percent"} if any(n.percent for n in numbers) else set())
-        unit = {
-            k
-            for k, sch in fit.items()
-            if said & set(words(k.replace("_", " ") + " " + str(sch.get("description") or "")))
-        }
+        fit = {k: sch for k, sch in numeric.items() if any(fits(n, sch) for n in numbers)}
+        said = said_with_units(self.query, numbers)
+        unit = {k for k, sch in fit.items() if said & param_words(k, sch)}
         if unit or by_unit_only:
             return {k.encode() for k in unit}
         first = next(iter(numeric), None)
@@ -1150,6 +1161,8 @@ class MentionPrior:
     def _anchor(self, call_text: bytes) -> int | None:
         """Where the request says the thing the call being written names (a room, a device
         said in full), as an index into its words; None when the call names none yet."""
+        if call_text in self._anchors:
+            return self._anchors[call_text]
         start = call_text.rfind(b'{"name"')
         if start < 0:
             return None
@@ -1162,7 +1175,8 @@ class MentionPrior:
                 # a name said twice: the second call naming it is about the second saying
                 earlier = every.count(v) - values.count(v)
                 found.append(at[min(earlier, len(at) - 1)])
-        return min(found) if found else None
+        self._anchors[call_text] = min(found) if found else None
+        return self._anchors[call_text]
 
     def _call_sense(self, call_text: bytes, inherit: bool = True) -> frozenset[str] | None:
         """The switching sense the request gives the call being written: that of the sense
@@ -1237,20 +1251,7 @@ class MentionPrior:
         return out if out.any() else None
 
 
-def _fits(value: float, schema: Mapping[str, Any]) -> bool:
-    """Whether a said number lies in a numeric parameter's range (a percentage may fill a
-    0..1 one)."""
-    lo, hi = schema.get("minimum"), schema.get("maximum")
-    if is_fraction_param(schema):
-        value = value / 100 if value > 1 else value
-    if isinstance(lo, int | float) and value < lo:
-        return False
-    return not (isinstance(hi, int | float) and value > hi)
-
-
-# a token that begins a number after a key ('":1'): the number's choice, not the key's
-_DIGIT_AFTER_COLON = re.compile(rb":\s*-?[0-9]")
-# a number written or begun anywhere in the call list
+# a number begun after a key's colon ('":1'): in a call list, or in one token
 _NUMBER_BEGUN = re.compile(rb'":\s*-?[0-9]')
 # a key and the first letter of the boolean after it
 _BOOL_START = re.compile(rb'"([^"\\]+)":\s*([tf])')
