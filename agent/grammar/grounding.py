@@ -29,12 +29,13 @@ from typing import Any
 from agent.rangecheck import Said, is_fraction_param, said_numbers
 
 from .mention import (
+    _FULL_WORDS,
     _GENERIC,
     _HEAD_WORDS,
-    _SENSE,
     _SETTING_KEYS,
     _SETTING_VALUES,
     _SWITCH_KEYS,
+    _VALUE_SENSE,
     OPENS_BY_SWITCHING,
     _enum_strings,
     _names_a_thing,
@@ -43,6 +44,7 @@ from .mention import (
     said_near,
     said_with_units,
     sense_words,
+    switch_senses,
     words,
 )
 
@@ -137,7 +139,7 @@ def _value_said(
         senses = ["on" if value else "off"]
         if _SWITCH_KEYS.get(key.lower()) == "on" and any(w in OPENS_BY_SWITCHING for w in q):
             senses.append("open" if value else "close")  # "open the irrigation valve"
-        if any(w in _SENSE[s] for s in senses for w in sense_words(q)):
+        if any(s in said_senses for _, said_senses in switch_senses(q) for s in senses):
             return True
         return _flag_said(q, key, value)
     if isinstance(value, int | float):
@@ -146,18 +148,17 @@ def _value_said(
         if is_fraction_param(schema):
             return False
         if value == schema.get("minimum"):
-            return any(w in _SENSE["close"] for w in q)
+            return any("close" in ss for _, ss in switch_senses(q))
         if value == schema.get("maximum"):
-            return any(w in _SENSE["open"] for w in q)
+            return any("open" in ss for _, ss in switch_senses(q)) or bool(_FULL_WORDS & set(q))
         return False
     if not isinstance(value, str):
         return False
     if not _enum_strings(schema):
         return bool(value.strip()) and value.lower() in query.lower()
-    sense = _SENSE.get(value.lower())
+    sense = _VALUE_SENSE.get(value.lower())
     if sense is not None:
-        sq = sense_words(q)
-        return value.lower() in sq or any(w in sense for w in sq)
+        return value.lower() in sense_words(q) or any(sense in ss for _, ss in switch_senses(q))
     ws = words(value)
     if len(ws) == 2 and ws[-1] in _HEAD_WORDS and ws[0].endswith("'s"):
         ws = ws[:1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid

@@ -176,9 +176,9 @@ _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 # Clause breaks: punctuation, and the words that join two commands ("..., then ...").
 _BREAK = re.compile(r"[0-9a-z]+(?:'[a-z]+)?|[,;.!?]")
 _JOINERS = frozenset("then and also plus".split())
-# Words that put a bounded number (a blind's position) at its maximum or its minimum.
-_OPEN_WORDS = frozenset("open raise".split())
-_CLOSE_WORDS = frozenset("close shut lower".split())
+# Words that put a bounded number at its maximum with no sense of opening ("the lights to
+# full"); "open", "raise", "roll out" do it through their sense (see `switch_senses`).
+_FULL_WORDS = frozenset("full max maximum".split())
 
 
 # Words that back a switch value: the value's own word, or one of these.
@@ -187,9 +187,13 @@ _SENSE = {
     "off": frozenset("off stop kill disable deactivate shut cut".split()),
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
-    "open": frozenset("open raise".split()),
-    "close": frozenset("close shut lower draw".split()),
+    "open": frozenset("open raise extend".split()),
+    "close": frozenset("close shut lower draw retract".split()),
 }
+# Verbs whose "out" and "in" open and close ("roll out the awning", "wind in the canopy").
+_ROLL_VERBS = frozenset("roll wind pull".split())
+# Things whose "out" is off ("lights out in the den").
+_GOES_OUT = frozenset("light lamp".split())
 
 
 # "on" naming a place, not a switch: "the lights on the porch", "a note on the board". It is
@@ -218,8 +222,13 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
         if place and not (i > 0 and q[i - 1] in _SWITCH_VERBS):
             continue
         senses = frozenset(s for s, ws in _SENSE.items() if w in ws)
-        if w == "up" and i and q[i - 1] == "light":
+        before = q[i - 1] if i else ""
+        if w == "up" and before == "light":
             senses = frozenset({"on"})  # "light up the office"
+        elif w == "out" and before in _GOES_OUT:
+            senses = frozenset({"off"})
+        elif w in ("out", "in") and before in _ROLL_VERBS:
+            senses = frozenset({"open" if w == "out" else "close"})
         if senses:
             out.append((i, senses))
     return out
@@ -504,8 +513,8 @@ class MentionPrior:
         self._said_spelled = [_fmt(n.value) for n in self.numbers]  # as a call writes them
         # no number, but "open" or "close": a bounded number (a blind's position) is its
         # maximum or its minimum
-        opens = any(w in _OPEN_WORDS for w in self.query)
-        closes = any(w in _CLOSE_WORDS for w in self.query)
+        opens = any("open" in ss for _, ss in self._senses) or bool(_FULL_WORDS & set(self.query))
+        closes = any("close" in ss for _, ss in self._senses)
         self.bound = None if self.numbers or opens == closes else "maximum" if opens else "minimum"
 
     # -- scores -------------------------------------------------------------------------------
