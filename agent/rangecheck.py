@@ -34,6 +34,9 @@ _TENS = {
     if w != "_"
 }
 _SCALES = {"hundred": 100, "thousand": 1000}
+# "half" alone is 50 percent, but not "half past", "half an hour", "half of them"
+_HALF = {"half", "halfway"}
+_NOT_HALF_AFTER = {"past", "an", "a", "of", "the"}
 _NEGATIVE = {"minus", "negative"}
 # "the one in the kitchen", "this one": a pronoun, not the number 1
 _ONE_PRONOUN_BEFORE = {"the", "this", "that", "which", "any", "each", "every", "no", "another"}
@@ -141,9 +144,17 @@ def said_numbers(text: str, protected: Iterable[str] = ()) -> list[Said]:
             if prev in _NEGATIVE:
                 value = -value
                 first -= 1
+        elif tok in _HALF and _peek(toks, i + 1) not in _NOT_HALF_AFTER:
+            # "open the blinds half way", "at half brightness": half of a percentage
+            i += 1 + (tok == "half" and _peek(toks, i + 1) == "way")
+            out.append(Said(50.0, True))
+            continue
         else:
             i += 1
             continue
+        if [_peek(toks, i + k) for k in range(3)] == ["and", "a", "half"]:
+            value += math.copysign(0.5, value) if value else 0.5  # "nineteen and a half"
+            i += 3
         pct, i = _percent(toks, i)
         if _peek(toks, first - 1) == "by":  # a relative amount ("up by 2")
             continue

@@ -238,3 +238,21 @@ def test_a_named_flag_takes_the_word_right_after_it() -> None:
     assert not grounded("create the table eco yes", table, call(eco=False))
     # a flag the request names with no value after it says nothing about its value
     assert not grounded("create the eco table", table, call(eco=True))
+
+
+def test_idioms_give_their_sense() -> None:
+    off = [light(room="sunroom", on=False)]
+    assert grounded("lights out in the sunroom", TOOLS, off)
+    assert not grounded("lights out in the sunroom", TOOLS, [light(room="sunroom", on=True)])
+    # "out" after anything but a light is no switch word
+    assert not grounded("the sunroom light is out", TOOLS, off)
+
+    def awning(position: int) -> list[dict]:
+        return [{"name": "set_blinds", "arguments": {"room": "attic", "position": position}}]
+
+    assert grounded("roll out the attic blinds", TOOLS, awning(100))
+    assert grounded("wind in the attic blinds", TOOLS, awning(0))
+    assert grounded("retract the attic blinds", TOOLS, awning(0))
+    assert not grounded("roll out the attic blinds", TOOLS, awning(0))
+    assert grounded("attic light to full", TOOLS, [light(room="attic", brightness=100)])
+    assert grounded("attic blinds half way", TOOLS, awning(50))

@@ -980,3 +980,29 @@ def test_each_clause_keeps_its_own_number(vocab: tuple[list[bytes], list[int]]) 
     second = first + b',"brightness":60}},{"name":"set_light","arguments":{"room":"study"'
     assert prior(second, tid[b","]) is not None
     assert prior(second + b',"brightness":', tid[b"6"]) is None
+
+
+def test_a_bound_said_by_a_word_outweighs_the_models_number(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    four = [{"name": "set_blinds", "arguments": {"room": "study", "position": 4}}]
+    full = [{"name": "set_blinds", "arguments": {"room": "study", "position": 100}}]
+    wants = [(four, 6.0), (full, 1.0)]
+    query = "raise the blinds in the study"
+    assert _decode(vocab, [BLINDS], query, wants, 0.0) == four
+    assert _decode(vocab, [BLINDS], query, wants, 5.0) == full
+    # "wind in" closes
+    closed = [{"name": "set_blinds", "arguments": {"room": "study", "position": 0}}]
+    wants = [(four, 6.0), (closed, 1.0)]
+    assert _decode(vocab, [BLINDS], "wind in the study blinds", wants, 5.0) == closed
+
+
+def test_each_clause_keeps_its_own_bound(vocab: tuple[list[bytes], list[int]]) -> None:
+    half = {"name": "set_blinds", "arguments": {"room": "study", "position": 50}}
+    ana_half = {"name": "set_blinds", "arguments": {"room": "Ana's room", "position": 50}}
+    ana_open = {"name": "set_blinds", "arguments": {"room": "Ana's room", "position": 100}}
+    wants = [([half, ana_half], 2.0), ([half, ana_open], 1.0)]
+    query = "open the study blinds half way, then open the blinds in Ana's room"
+    assert _decode(vocab, [BLINDS], query, wants, 0.0) == [half, ana_half]
+    # the second clause says no number: its "open" is the maximum
+    assert _decode(vocab, [BLINDS], query, wants, 5.0) == [half, ana_open]

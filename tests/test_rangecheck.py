@@ -51,6 +51,12 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
         ("seven o'clock", []),
         ("turn it up by 2", []),
         ("zone2 on the 2nd floor to 21c", [21]),
+        ("nineteen and a half degrees", [19.5]),
+        ("minus 2 and a half", [-2.5]),
+        ("open the blinds half way", [50]),
+        ("blinds halfway and the fan to 3", [50, 3]),
+        ("in half an hour", []),
+        ("half of the lights", []),
     ],
 )
 def test_said_numbers(text: str, values: list[float]) -> None:
@@ -63,6 +69,10 @@ def test_said_numbers_reads_what_the_synthesiser_writes() -> None:
         for hyphen in (False, True):
             text = f"set it to {number_words(n, hyphen)} please"
             assert [s.value for s in said_numbers(text)] == [n], text
+
+
+def test_half_is_half_of_a_percentage() -> None:
+    assert said_numbers("at half brightness") == [Said(50.0, True)]
 
 
 def test_percent_is_noted() -> None:
