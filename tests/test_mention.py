@@ -16,10 +16,12 @@ from agent.grammar.mention import (
     ONLY_NAME,
     TOOL_BOOST,
     MentionPrior,
+    _unheld,
     clause_numbers,
     unnamed_arguments,
     words,
 )
+from agent.rangecheck import Said
 
 RELAY = {
     "name": "set_relay",
@@ -1006,3 +1008,25 @@ def test_each_clause_keeps_its_own_bound(vocab: tuple[list[bytes], list[int]]) -
     assert _decode(vocab, [BLINDS], query, wants, 0.0) == [half, ana_half]
     # the second clause says no number: its "open" is the maximum
     assert _decode(vocab, [BLINDS], query, wants, 5.0) == [half, ana_open]
+
+
+def test_a_second_number_goes_on_to_the_next_numeric_key(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    lights = json.loads(json.dumps(LIGHTS))
+    lights["parameters"]["properties"]["transition"] = {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 600,
+    }
+    thirty = _lit("library", brightness=30)
+    both = _lit("library", brightness=30, transition=5)
+    wants = [(thirty, 3.0), (both, 1.0)]
+    query = "fade the library to 30 percent over 5 seconds"
+    assert _decode(vocab, [lights], query, wants, 0.0) == thirty
+    assert _decode(vocab, [lights], query, wants, 5.0) == both
+    # a number cut to fit its range holds what it was cut from: 11 is no transition
+    eleven = [Said(11.0), Said(5.0)]
+    assert _unheld(eleven, b'{"arguments":{"speed":1,') == [Said(5.0)]
+    assert _unheld(eleven, b'{"arguments":{"speed":11') == [Said(5.0)]
+    assert _unheld(eleven, b'{"arguments":{"speed":2,') == eleven

@@ -39,7 +39,7 @@ from .mention import (
     OPENS_BY_SWITCHING,
     _enum_strings,
     _names_a_thing,
-    _starts,
+    flag_value,
     param_words,
     said_near,
     said_with_units,
@@ -50,12 +50,6 @@ from .mention import (
 
 # Units that tie a said number to the parameter whose description names them.
 _UNITS = frozenset(words("degrees celsius fahrenheit minutes seconds hours percent"))
-# Words that give a named boolean its value when they follow its name, and filler between.
-_FLAG_WORDS = {
-    **dict.fromkeys(words("yes on enabled enable true"), True),
-    **dict.fromkeys(words("no off disabled disable false"), False),
-}
-_FLAG_FILLER = frozenset(words("set to is with at mode"))
 # Words that turn a command into its refusal.
 _NEGATIONS = frozenset("don't dont not never no leave without cancel nevermind".split())
 # First words of a question about the home rather than a command to it.
@@ -141,7 +135,7 @@ def _value_said(
             senses.append("open" if value else "close")  # "open the irrigation valve"
         if any(s in said_senses for _, said_senses in switch_senses(q) for s in senses):
             return True
-        return _flag_said(q, key, value)
+        return flag_value(q, key) == value
     if isinstance(value, int | float):
         if any(s.matches(float(value), schema) for s in said):
             return True
@@ -163,19 +157,6 @@ def _value_said(
     if len(ws) == 2 and ws[-1] in _HEAD_WORDS and ws[0].endswith("'s"):
         ws = ws[:1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
     return bool(ws) and all(said_near(w, q) for w in ws)
-
-
-def _flag_said(q: Sequence[str], key: str, value: bool) -> bool:
-    """Whether the request names a boolean's key and gives its value right after it ("eco
-    yes", "shuffle enabled", "night mode off")."""
-    kw = words(key.replace("_", " "))
-    if not kw:
-        return False
-    for at in _starts(tuple(kw), q):
-        after = [w for w in q[at + len(kw) : at + len(kw) + 3] if w not in _FLAG_FILLER]
-        if after and after[0] in _FLAG_WORDS:
-            return _FLAG_WORDS[after[0]] == value
-    return False
 
 
 def _unit_points(

@@ -772,6 +772,15 @@ class MentionPrior:
                 switches |= self._number_keys(props, written, pending)
             # a setting value said in full ("make Nadia's kitchen ember"): its key, not "on"
             switches |= {k.encode() for k in wanted}
+            # a flag named with its value ("eco yes"), or a later pushed key would skip it
+            switches |= {
+                k.encode()
+                for k, sch in props.items()
+                if k not in written
+                and isinstance(sch, Mapping)
+                and sch.get("type") == "boolean"
+                and flag_value(self.query, k) is not None
+            }
             wanted = set()
             # keys follow the schema's order: the first pushed one, or it would be skipped
             first = next((k.encode() for k in props if k.encode() in switches), None)
@@ -848,20 +857,20 @@ class MentionPrior:
         self, call_text: bytes, used: Sequence[str], called: Sequence[str]
     ) -> list[Said]:
         """The said numbers the call being written may still take: in a one-clause request
-        those of the request while no call holds a number; else those its own clause says
-        while it holds none."""
+        those of the request that no call holds; else those its own clause says that the call
+        does not hold ("fade the stock room to 30 percent over 5 seconds": the 5 too)."""
         if not self.numbers:
             return []
         if self._one_clause:
-            return [] if _NUMBER_BEGUN.search(call_text) else self._numbers_for(used)
+            return _unheld(self._numbers_for(used), call_text)
         # the clause of the thing the call names, else the clause the call is about
         anchor = self._anchor(call_text)
         here = self.clause[anchor] if anchor is not None else self._call_clause(len(called) - 1)
-        own = call_text[call_text.rfind(b'{"name"') :]
-        if here is None or _NUMBER_BEGUN.search(own):
+        if here is None:
             return []
         values = self._clause_values.get(here, set())
-        return [n for n in self._numbers_for(used) if n.value in values]
+        own = call_text[call_text.rfind(b'{"name"') :]
+        return _unheld([n for n in self._numbers_for(used) if n.value in values], own)
 
     def _numbers_for(self, used: Sequence[str]) -> list[Said]:
         """The said numbers that are not part of a name the calls hold ("guest rom 1")."""
@@ -1309,6 +1318,28 @@ def _extends_said(partial: bytes, data: bytes, spelled: set[str]) -> bool:
     return bool(number) and any(sp.startswith(number) for sp in spelled)
 
 
+# the digits of a number still being written at the end of the text
+_NUMBER_AT_END = re.compile(rb'":\s*(-?[0-9][0-9.eE+-]*)$')
+
+
+def _unheld(numbers: Sequence[Said], call_text: bytes) -> list[Said]:
+    """`numbers` less those the text holds (written in full, or being written), each holding
+    one ("50 percent" is held by 50 or by 0.5)."""
+    held = _written_numbers(call_text)
+    if m := _NUMBER_AT_END.search(call_text):
+        held.append(m.group(1).decode("ascii"))
+    out = []
+    for n in numbers:
+        match = next((h for h in held if h in (_fmt(n.value), _fmt(n.value / 100))), None)
+        if match is None:
+            out.append(n)
+        else:
+            held.remove(match)
+    # a number cut to fit its range ("speed to eleven" written 1) holds what it was cut from:
+    # it is not for another key to take
+    return [n for n in out if not any(_fmt(n.value).startswith(h) for h in held)]
+
+
 def _written_numbers(call_text: bytes) -> list[str]:
     """The numbers the call list so far holds as complete argument values, as written."""
     return [m.group(1).decode("ascii") for m in _WRITTEN_NUMBER.finditer(call_text)]
@@ -1359,6 +1390,27 @@ _SPEED_WORDS = {
     "max": ("maximum", "full"),
     "min": ("minimum",),
 }
+
+
+# Words that give a named boolean its value when they follow its name, and filler between.
+_FLAG_WORDS = {
+    **dict.fromkeys(words("yes on enabled enable true"), True),
+    **dict.fromkeys(words("no off disabled disable false"), False),
+}
+_FLAG_FILLER = frozenset(words("set to is with at mode"))
+
+
+def flag_value(q: Sequence[str], key: str) -> bool | None:
+    """The value the request gives a boolean by naming its key with the value right after it
+    ("eco yes", "shuffle enabled", "night mode off"); None when it gives none."""
+    kw = words(key.replace("_", " "))
+    if not kw:
+        return None
+    for at in _starts(tuple(kw), q):
+        after = [w for w in q[at + len(kw) : at + len(kw) + 3] if w not in _FLAG_FILLER]
+        if after and after[0] in _FLAG_WORDS:
+            return _FLAG_WORDS[after[0]]
+    return None
 
 
 def _setting_said(value: str, q: Sequence[str]) -> bool:
