@@ -794,24 +794,30 @@ def _bias(prior: MentionPrior, text: bytes) -> dict[bytes, float]:
 def test_a_number_begun_with_the_keys_close_is_judged_as_a_number() -> None:
     prior = MentionPrior("stop the pool at depth 54", [POOL], MERGED, 5.0)
     key = b'[{"name":"stop_pool","arguments":{"depth'
-    # '":5' starts the 54 the request says; '":1' and '":100}},"' start or write one it does not;
-    # closing the key alone leaves every number open
-    assert _bias(prior, key) == {b'":5': 5.0, b'"': 5.0, b'":': 5.0}
+    # '":5' starts the 54 the request says; '":1' and '":100}},"' start or write one it does not
+    # and are held back; closing the key alone leaves every number open
+    assert _bias(prior, key) == {
+        b'":5': 5.0,
+        b'"': 5.0,
+        b'":': 5.0,
+        b'":1': -5.0,
+        b'":100}},"': -5.0,
+    }
 
 
 def test_a_number_said_once_and_written_is_spent() -> None:
     first = b'[{"name":"stop_pool","arguments":{"depth":10}},'
     second = first + b'{"name":"stop_pool","arguments":{"depth'
     prior = MentionPrior("depth ten, then depth 9", [POOL], MERGED, 5.0)
-    # the second call's number is the 9, not the 10 again: "1" of "19" gets nothing
-    assert b'":1' not in _bias(prior, second)
+    # the second call's number is the 9, not the 10 again: "1" of "19" is held back
+    assert _bias(prior, second)[b'":1'] < 0
     assert _bias(prior, second + b'":') == {b"9": 5.0}
     # a number said twice may be written twice
     twice = MentionPrior("depth 10, then depth 10 again", [POOL], MERGED, 5.0)
-    assert b'":1' in _bias(twice, second)
+    assert _bias(twice, second)[b'":1'] > 0
     # with every said number spent, the bias still points at them rather than at nothing
     spent = MentionPrior("depth 10, then the same", [POOL], MERGED, 5.0)
-    assert b'":1' in _bias(spent, second)
+    assert _bias(spent, second)[b'":1'] > 0
 
 
 LIGHTS = {
@@ -1030,3 +1036,52 @@ def test_a_second_number_goes_on_to_the_next_numeric_key(
     assert _unheld(eleven, b'{"arguments":{"speed":1,') == [Said(5.0)]
     assert _unheld(eleven, b'{"arguments":{"speed":11') == [Said(5.0)]
     assert _unheld(eleven, b'{"arguments":{"speed":2,') == eleven
+
+
+def test_a_numeric_key_the_request_gives_no_number_is_held_back(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    heater = {
+        "name": "heater",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "temperature": {"type": "number", "minimum": 5, "maximum": 25},
+                "mode": {"type": "string", "enum": ["heat", "auto", "off"]},
+            },
+        },
+    }
+    guess = [{"name": "heater", "arguments": {"temperature": 6, "mode": "auto"}}]
+    auto = [{"name": "heater", "arguments": {"mode": "auto"}}]
+    wants = [(guess, 3.0), (auto, 1.0)]
+    assert _decode(vocab, [heater], "set the heater to auto", wants, 0.0) == guess
+    assert _decode(vocab, [heater], "set the heater to auto", wants, 5.0) == auto
+    # a number said backs the key, even one out of range (the range check must see it)
+    warm = [{"name": "heater", "arguments": {"temperature": 20, "mode": "auto"}}]
+    assert _decode(vocab, [heater], "heater to auto at 20", [(warm, 3.0), (auto, 1.0)], 5.0) == warm
+    token_bytes, _ = vocab
+    key = np.array([token_bytes.index(b"t")])
+    start = b'[{"name":"heater","arguments":{"'
+    assert MentionPrior("heater to auto at 30", [heater], token_bytes, 5.0)(start, key) is None
+    assert MentionPrior("heater to auto", [heater], token_bytes, 5.0)(start, key)[0] < 0
+
+
+def test_a_clause_that_says_only_the_thing_takes_the_verb_before_it(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    off = {"name": "set_light", "arguments": {"room": "library", "on": False}}
+    bare = {"name": "set_light", "arguments": {"room": "study"}}
+    amber = {"name": "set_light", "arguments": {"room": "study", "color": "amber"}}
+    study_off = {"name": "set_light", "arguments": {"room": "study", "on": False}}
+    wants = [([off, amber], 3.0), ([off, bare], 2.0), ([off, study_off], 1.0)]
+    query = "turn off the library and study lights"
+    assert _decode(vocab, [LIGHTS], query, wants, 0.0) == [off, amber]
+    assert _decode(vocab, [LIGHTS], query, wants, 5.0) == [off, study_off]
+
+
+def test_a_clause_of_only_a_number_belongs_to_the_one_before() -> None:
+    lights = MentionPrior("make the library dimmer, say 25 percent", [LIGHTS], [b"a"], 5.0)
+    assert len(set(lights.clause)) == 1
+    # a clause that says a thing is its own, number or not
+    two = MentionPrior("library light please, then the heating to 20", [LIGHTS], [b"a"], 5.0)
+    assert len(set(two.clause)) == 2

@@ -32,15 +32,14 @@ from .mention import (
     _FULL_WORDS,
     _GENERIC,
     _HEAD_WORDS,
-    _SETTING_KEYS,
     _SETTING_VALUES,
     _SWITCH_KEYS,
     _VALUE_SENSE,
     OPENS_BY_SWITCHING,
     _enum_strings,
-    _names_a_thing,
     flag_value,
     param_words,
+    picks_a_thing,
     said_near,
     said_with_units,
     sense_words,
@@ -97,7 +96,7 @@ def grounded(
         args = call.get("arguments") or {}
         if props is None or not isinstance(args, Mapping):
             return False
-        picks = {k for k in args if _picks_a_thing(k, props.get(k))}
+        picks = {k for k in args if picks_a_thing(k, props.get(k))}
         if not set(args) - picks:
             return False  # picks a room or device and sets nothing
         tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
@@ -192,7 +191,7 @@ def _nothing_left(
     for c in calls:
         for key, schema in by_name[str(c["name"])].items():
             kw = words(key.replace("_", " "))
-            if not kw or key in set_keys[str(c["name"])] or _picks_a_thing(key, schema):
+            if not kw or key in set_keys[str(c["name"])] or picks_a_thing(key, schema):
                 continue
             if key.lower() not in _SWITCH_KEYS and all(w in q for w in kw):
                 return False
@@ -211,7 +210,7 @@ def _nothing_left(
     text = " ".join(q)
     for props, _ in args:
         for key, schema in props.items():
-            if _picks_a_thing(key, schema):
+            if picks_a_thing(key, schema):
                 continue
             for v in _enum_strings(schema):
                 ws = words(v)
@@ -220,13 +219,6 @@ def _nothing_left(
                 if f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
                     return False
     return True
-
-
-def _picks_a_thing(key: str, schema: Any) -> bool:
-    """An argument that chooses a room or a device (an enum of names), not a setting."""
-    if key.lower() in _SETTING_KEYS or key.lower() in ("color", "colour"):
-        return False
-    return any(_names_a_thing(v) for v in _enum_strings(schema))
 
 
 def _props(tool: Mapping[str, Any]) -> Mapping[str, Any]:

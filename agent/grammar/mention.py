@@ -406,6 +406,20 @@ class _Scan:
         return None
 
 
+# Words a clause that only adds a number may say besides it ("say 25 percent", "and 20").
+_NUMBER_FILLER = frozenset(
+    "and then also plus say to at about around maybe make it that please degree celsius "
+    "percent per cent".split()
+)
+
+
+def _only_a_number(clause: Sequence[str]) -> bool:
+    """Whether a clause's words are a number said and filler around it."""
+    if not said_numbers(" ".join(clause)):
+        return False
+    return all(w in _NUMBER_FILLER or w.isdigit() or said_numbers(w) for w in clause)
+
+
 def _spelling(value: str) -> bytes:
     """The bytes between the quotes, as the call grammar writes the string (schema.py:
     ``json.dumps(..., ensure_ascii=False)``, the only spelling it allows)."""
@@ -483,6 +497,28 @@ class MentionPrior:
         self._senses = [(i, s) for i, s in switch_senses(self.query) if i not in in_names]
         self._opens_by_switching = any(w in OPENS_BY_SWITCHING for w in self.query)
         self._any_full = any(self._mention(v)[0] == 1.0 for vs in self._things.values() for v in vs)
+        # where the request points at each tool: a word of its name or of its description,
+        # one of its names said in full
+        points: dict[str, set[int]] = {}
+        for name in self.tools:
+            own = {w for w in words(name.replace("_", " ")) if w not in _GENERIC}
+            own |= self._desc_words.get(name, set())
+            at = {i for i, w in enumerate(self.query) if w in own}
+            for v in self._things[name]:
+                ws = tuple(words(v))
+                at |= {i for s in _starts(ws, self.query) for i in range(s, s + len(ws))}
+            points[name] = at
+        # A clause that only adds a number to the one before it goes on that one: "make the
+        # chart room a bit dimmer, say 25 percent", "switch the thermostat to cool and 20"
+        # are one command each ("then the heating to 20" is not: it says a thing).
+        merged, k = [], 0
+        for i, c in enumerate(self.clause):
+            if i and c != self.clause[i - 1]:
+                clause = [w for w, d in zip(self.query, self.clause, strict=True) if d == c]
+                k += not _only_a_number(clause)
+            merged.append(k)
+        self.clause = merged
+        self._one_clause = len(set(self.clause)) <= 1
         self._first_clause: dict[str, int | None] = {}
         for name, things in self._things.items():
             said = [
@@ -493,15 +529,7 @@ class MentionPrior:
         # description, one of its names said in full), and those that point at any: call k
         # is about the k-th of these ("thermostat to 13.5 and after that the main monitor
         # off" starts with the thermostat, although the monitor is the name said in full).
-        self._tool_clauses: dict[str, set[int]] = {}
-        for name in self.tools:
-            own = {w for w in words(name.replace("_", " ")) if w not in _GENERIC}
-            own |= self._desc_words.get(name, set())
-            at = {i for i, w in enumerate(self.query) if w in own}
-            for v in self._things[name]:
-                ws = tuple(words(v))
-                at |= {i for s in _starts(ws, self.query) for i in range(s, s + len(ws))}
-            self._tool_clauses[name] = {self.clause[i] for i in at}
+        self._tool_clauses = {n: {self.clause[i] for i in at} for n, at in points.items()}
         self._evidence_clauses = sorted(set().union(*self._tool_clauses.values()))
         # numbers said (digits or words); names that hold digits ("bedroom 2") are not ones
         names = [v for p in self.tools.values() for sch in _props(p) for v in _enum_strings(sch)]
@@ -622,6 +650,9 @@ class MentionPrior:
             keyed = self._key_bias(base, call_text, candidates, used, called)
             if keyed is not None:
                 inner = keyed if inner is None else inner + keyed
+        unbacked = self._unbacked_key_bias(base, call_text, candidates, used, called)
+        if unbacked is not None:
+            inner = unbacked if inner is None else inner + unbacked
         switching = self._switch_bias(base, call_text, candidates) if self._senses else None
         if switching is not None:
             inner = switching if inner is None else inner + switching
@@ -758,6 +789,11 @@ class MentionPrior:
             # at a value's closing token, the value as if closed names the call's thing
             closed = call_text + b'"' if value_string else call_text
             sense = self._call_sense(closed, inherit=False) if self._senses else None
+            thing_only = all(picks_a_thing(k, props.get(k)) for k in written)
+            if sense is None and self._senses and thing_only and not wanted and not pending:
+                # a clause that says nothing but the thing takes the verb before it ("turn
+                # off the cellar stairs and cake counter lights")
+                sense = self._call_sense(closed, inherit=True)
             if sense:
                 switches = {
                     k.encode()
@@ -782,8 +818,11 @@ class MentionPrior:
                 and flag_value(self.query, k) is not None
             }
             wanted = set()
-            # keys follow the schema's order: the first pushed one, or it would be skipped
-            first = next((k.encode() for k in props if k.encode() in switches), None)
+            # keys follow the schema's order: the first pushed one, or it would be skipped;
+            # none before the last key written, which the grammar no longer allows
+            order = list(props)
+            last = max(order.index(k) for k in written if k in props) if written else -1
+            first = next((k.encode() for k in order[last + 1 :] if k.encode() in switches), None)
             switches = {first} if first is not None else set()
         if not wanted and not switches:
             if self.settle and written and not self._left_to_say(props, written, used):
@@ -829,6 +868,53 @@ class MentionPrior:
             # in pink")
             if top.expect_key or scan.is_key:
                 out[i] = self.weight
+        return out if out.any() else None
+
+    def _unbacked_key_bias(
+        self,
+        base: _Scan,
+        call_text: bytes,
+        candidates: np.ndarray,
+        used: Sequence[str],
+        called: Sequence[str],
+    ) -> np.ndarray | None:
+        """A penalty on a token that writes a numeric key while the request gives the call no
+        number (none said and left for it, no "open"/"close"/"full"): the model's own number
+        ("set the heater to auto" as temperature 6, "bedroom 6" as brightness 6) is a guess."""
+        if len(base.stack) < 2 or not base._is_call(1) or base.stack[1].key != "arguments":
+            return None
+        props = (self.tools.get(base.stack[1].name or "") or {}).get("properties") or {}
+        numeric = {
+            k
+            for k, sch in props.items()
+            if isinstance(sch, Mapping) and sch.get("type") in ("integer", "number")
+        }
+        if not numeric or self._bounds:
+            return None
+        # a said number no call holds backs every numeric key: its clause is the push's
+        # business, and one out of range must still be written for the range check to see
+        if _unheld(self._numbers_for(used), call_text):
+            return None
+        before = base.stack[2].key if len(base.stack) > 2 else None
+        if base.in_string and base.is_key:
+            typed = base.buf.decode("utf-8", errors="replace")
+            if all(k in numeric for k in props if k.startswith(typed)):
+                return None  # the key is chosen already; this token only finishes it
+        out = np.zeros(len(candidates), dtype=np.float64)
+        for i, tid in enumerate(candidates):
+            scan = base.copy()
+            scan.feed(self.token_bytes[int(tid)])
+            if len(scan.stack) != 3 or scan.stack[2].kind != "obj":
+                continue
+            if scan.in_string and scan.is_key:
+                typed = scan.buf.decode("utf-8", errors="replace")
+                keys = [k for k in props if k.startswith(typed)]
+            elif scan.stack[2].key is not None and scan.stack[2].key != before:
+                keys = [scan.stack[2].key]  # a key begun and closed in this token
+            else:
+                continue
+            if keys and all(k in numeric for k in keys):
+                out[i] = -self.weight
         return out if out.any() else None
 
     def _left_to_say(
@@ -1026,6 +1112,10 @@ class MentionPrior:
                 out[i] = self.weight
             elif _extends_said(b"", data[colon + 1 :], self._unspent(slot[1], written, call_text)):
                 out[i] = self.weight * self._number_weight(call_text)
+            else:
+                # a merged number the request does not say ('":100' for "say 25 percent"):
+                # held back, or the model's favourite wins before any digit is judged
+                out[i] = -self.weight
         return out if out.any() else None
 
     def _number_weight(self, call_text: bytes) -> float:
@@ -1411,6 +1501,13 @@ def flag_value(q: Sequence[str], key: str) -> bool | None:
         if after and after[0] in _FLAG_WORDS:
             return _FLAG_WORDS[after[0]]
     return None
+
+
+def picks_a_thing(key: str, schema: Any) -> bool:
+    """An argument that chooses a room or a device (an enum of names), not a setting."""
+    if key.lower() in _SETTING_KEYS or key.lower() in ("color", "colour"):
+        return False
+    return any(_names_a_thing(v) for v in _enum_strings(schema))
 
 
 def _setting_said(value: str, q: Sequence[str]) -> bool:
