@@ -18,6 +18,7 @@ from agent.grammar.mention import (
     MentionPrior,
     _unheld,
     clause_numbers,
+    resolve_there,
     unnamed_arguments,
     words,
 )
@@ -1085,3 +1086,14 @@ def test_a_clause_of_only_a_number_belongs_to_the_one_before() -> None:
     # a clause that says a thing is its own, number or not
     two = MentionPrior("library light please, then the heating to 20", [LIGHTS], [b"a"], 5.0)
     assert len(set(two.clause)) == 2
+
+
+def test_there_points_back_at_the_last_thing_said() -> None:
+    things = ["veranda", "bunk room"]
+    assert (
+        resolve_there("veranda lamp on and close the curtains there", things)
+        == "veranda lamp on and close the curtains in the veranda"
+    )
+    # a "there" that points at nothing said, or asks, is left alone
+    for q in ("is there a lamp in the veranda", "over there, the veranda", "close it there"):
+        assert resolve_there(q, things) == q

@@ -420,6 +420,34 @@ def _only_a_number(clause: Sequence[str]) -> bool:
     return all(w in _NUMBER_FILLER or w.isdigit() or said_numbers(w) for w in clause)
 
 
+# "there" that points back at a place, not "is there", "there is", "over there"
+_THERE = re.compile(r"\bthere\b(?!\s*(?:is|are|was|were|'s)\b)", re.IGNORECASE)
+_NOT_BACK = re.compile(r"\b(?:is|are|was|were|over|out|from)\s*$", re.IGNORECASE)
+
+
+def resolve_there(query: str, things: Sequence[str]) -> str:
+    """`query` with each "there" that points back replaced by the last thing said before it
+    (a room or device among `things`, said in full)."""
+    if "there" not in query.lower():
+        return query
+    found = []
+    for v in things:
+        if len(v) >= 3:
+            pat = re.compile(r"\b" + re.escape(v) + r"s?\b", re.IGNORECASE)
+            found += [(m.end(), v) for m in pat.finditer(query)]
+    if not found:
+        return query
+    out, last = [], 0
+    for m in _THERE.finditer(query):
+        if _NOT_BACK.search(query[: m.start()]):
+            continue
+        before = [(end, v) for end, v in found if end <= m.start()]
+        if before:
+            out.append(query[last : m.start()] + "in the " + max(before)[1])
+            last = m.end()
+    return "".join(out) + query[last:]
+
+
 def _spelling(value: str) -> bytes:
     """The bytes between the quotes, as the call grammar writes the string (schema.py:
     ``json.dumps(..., ensure_ascii=False)``, the only spelling it allows)."""
@@ -452,9 +480,19 @@ class MentionPrior:
         # all of it: there the prior also ends a call once nothing said is left for it.
         self.settle = settle
         self.token_bytes = token_bytes
-        self.query = words(query)
         self.raw = query.strip().encode()
         self.raw_lower = query.strip().lower().encode()
+        # "there" after a thing said is that thing again ("veranda lamp on and close the
+        # curtains there"): the request is read as if it said it twice
+        things = [
+            v
+            for t in tools
+            for sch in _props(t.get("parameters") or {})
+            for v in _enum_strings(sch)
+            if _names_a_thing(v)
+        ]
+        query = resolve_there(query, things)
+        self.query = words(query)
         self.clause = clause_numbers(query)
         self._one_clause = len(set(self.clause)) <= 1
         self.tools: dict[str, Mapping[str, Any]] = {}
