@@ -525,7 +525,7 @@ def test_a_note_is_copied_from_the_request(vocab: tuple[list[bytes], list[int]])
     ("query", "note", "first"),
     [
         ("pin a note: out of oat milk", "out of oat milk", "a note"),
-        ("post a warning on the board: card reader offline", "card reader offline", "the board"),
+        ("post a note on the board: card reader offline", "card reader offline", "the board"),
         (
             "heater on and note that the door sticks",
             "the door sticks",
@@ -1097,3 +1097,28 @@ def test_there_points_back_at_the_last_thing_said() -> None:
     # a "there" that points at nothing said, or asks, is left alone
     for q in ("is there a lamp in the veranda", "over there, the veranda", "close it there"):
         assert resolve_there(q, things) == q
+
+
+BOARD = {
+    "name": "staff_board",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "message": {"type": "string"},
+            "level": {"type": "string", "enum": ["info", "warning", "error"]},
+        },
+        "required": ["message"],
+    },
+}
+
+
+def test_a_log_level_is_written_only_when_said(vocab: tuple[list[bytes], list[int]]) -> None:
+    plain = [{"name": "staff_board", "arguments": {"message": "the door sticks"}}]
+    warned = [
+        {"name": "staff_board", "arguments": {"message": "the door sticks", "level": "warning"}}
+    ]
+    query = "note that the door sticks"
+    assert _decode(vocab, [BOARD], query, [(warned, 3.0), (plain, 1.0)], 0.0) == warned
+    assert _decode(vocab, [BOARD], query, [(warned, 3.0), (plain, 1.0)], 5.0) == plain
+    said = "post a warning: the door sticks"
+    assert _decode(vocab, [BOARD], said, [(plain, 3.0), (warned, 1.0)], 5.0) == warned
