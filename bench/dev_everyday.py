@@ -3,9 +3,10 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 90 requests to three homes of their own were
-written by hand, before the model was run on them, for choosing decoding rules on such
-phrasings. No name here is a held-out one, and nothing here is ever trained on.
+"vent fan" in a home without a fan tool. These 128 requests to five homes of their own
+were written by hand, before the model was run on them (80 at first, 48 more once those
+were solved), for choosing decoding rules on such phrasings. No name here is a held-out
+one, and nothing here is ever trained on.
 """
 
 from __future__ import annotations
@@ -67,6 +68,38 @@ HOMES: dict[str, dict[str, Any]] = {
             "tool": "heater",
         },
         "fan": {"kind": "simulated_fan", "speeds": ["low", "high"], "tool": "ceiling_fan"},
+    },
+    "loft_studio": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "mixing desk": "desk_bulb",
+                "vocal booth": "booth_bulb",
+                "green room": "green_bulb",
+            },
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"kiln": "kiln", "tea urn": "urn", "heat lamp": "lamp"},
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["slow", "fast"]},
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 16, "max_temperature": 30},
+    },
+    "barge": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["front cabin", "engine bay", "back deck", "Tom's bunk"],
+            "colors": ["white", "blue", "amber glow"],
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"deck pump": 5, "cabin heater": 6, "horn": 13},
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["front cabin", "Tom's bunk"],
+            "tool": "set_curtains",
+        },
     },
 }
 
@@ -242,6 +275,122 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "no need to open the curtains", []),
         (O, "tell me a story by the fire", []),
         (M, "set the lamp colour to ember", []),
+    ],
+    "loft_studio": [
+        (P, "switch the vocal booth light off", [c("set_light", room="vocal booth", on=False)]),
+        (P, "green room lights at 80%", [c("set_light", room="green room", brightness=80)]),
+        (
+            P,
+            "mixing desk light to purple please",
+            [c("set_light", room="mixing desk", color="purple")],
+        ),
+        (P, "dim the vocal booth down to 15", [c("set_light", room="vocal booth", brightness=15)]),
+        (P, "fire up the kiln", [c("set_switch", device="kiln", action="ON")]),
+        (P, "turn the tea urn on", [c("set_switch", device="tea urn", action="ON")]),
+        (P, "heat lamp off", [c("set_switch", device="heat lamp", action="OFF")]),
+        (P, "flip the heat lamp", [c("set_switch", device="heat lamp", action="TOGGLE")]),
+        (P, "fan on fast", [c("set_fan", on=True, speed="fast")]),
+        (P, "slow the fan down", [c("set_fan", speed="slow")]),
+        (P, "make it 23 degrees in here", [c("set_thermostat", temperature=23)]),
+        (P, "thermostat on cool", [c("set_thermostat", mode="cool")]),
+        (
+            P,
+            "set the temperature to twenty two and a half",
+            [c("set_thermostat", temperature=22.5)],
+        ),
+        (
+            P,
+            "green room light on at 40 percent",
+            [c("set_light", room="green room", on=True, brightness=40)],
+        ),
+        (
+            T,
+            "kiln off and the heat lamp on",
+            [
+                c("set_switch", device="kiln", action="OFF"),
+                c("set_switch", device="heat lamp", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "switch off the tea urn, then set the thermostat to 19",
+            [c("set_switch", device="tea urn", action="OFF"), c("set_thermostat", temperature=19)],
+        ),
+        (
+            T,
+            "vocal booth lights off and the fan off too",
+            [c("set_light", room="vocal booth", on=False), c("set_fan", on=False)],
+        ),
+        (
+            T,
+            "green room to orange and mixing desk to 50 percent",
+            [
+                c("set_light", room="green room", color="orange"),
+                c("set_light", room="mixing desk", brightness=50),
+            ],
+        ),
+        (U, "turn on the control room light", []),
+        (U, "fan on medium", []),
+        (U, "make the green room light teal", []),
+        (I, "thermostat to 40", []),
+        (I, "green room light to 300 percent", []),
+        (N, "don't switch on the kiln", []),
+        (N, "please do not turn the fan off", []),
+        (O, "record a new song", []),
+        (O, "what's the temperature in the vocal booth", []),
+        (M, "turn off the light", []),
+        (M, "set the fan speed", []),
+    ],
+    "barge": [
+        (P, "engine bay light on", [c("set_light", room="engine bay", on=True)]),
+        (P, "turn the back deck lights blue", [c("set_light", room="back deck", color="blue")]),
+        (
+            P,
+            "Tom's bunk light to amber glow",
+            [c("set_light", room="Tom's bunk", color="amber glow")],
+        ),
+        (
+            P,
+            "put the front cabin light on at 70",
+            [c("set_light", room="front cabin", on=True, brightness=70)],
+        ),
+        (P, "sound the horn", [c("set_relay", relay="horn", on=True)]),
+        (P, "cabin heater on", [c("set_relay", relay="cabin heater", on=True)]),
+        (P, "switch the deck pump off", [c("set_relay", relay="deck pump", on=False)]),
+        (P, "stop the deck pump", [c("set_relay", relay="deck pump", on=False)]),
+        (P, "close the curtains in Tom's bunk", [c("set_curtains", room="Tom's bunk", position=0)]),
+        (
+            P,
+            "open the front cabin curtains halfway",
+            [c("set_curtains", room="front cabin", position=50)],
+        ),
+        (
+            P,
+            "front cabin curtains fully open",
+            [c("set_curtains", room="front cabin", position=100)],
+        ),
+        (
+            T,
+            "cabin heater off and the engine bay light off",
+            [
+                c("set_relay", relay="cabin heater", on=False),
+                c("set_light", room="engine bay", on=False),
+            ],
+        ),
+        (
+            T,
+            "open the front cabin curtains and switch on the front cabin light",
+            [
+                c("set_curtains", room="front cabin", position=100),
+                c("set_light", room="front cabin", on=True),
+            ],
+        ),
+        (U, "turn on the wheelhouse light", []),
+        (U, "open the engine bay curtains", []),
+        (I, "front cabin light at 120 percent", []),
+        (N, "never sound the horn", []),
+        (O, "how deep is the canal here", []),
+        (M, "switch on the relay", []),
     ],
 }
 

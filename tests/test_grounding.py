@@ -256,3 +256,22 @@ def test_idioms_give_their_sense() -> None:
     assert not grounded("roll out the attic blinds", TOOLS, awning(0))
     assert grounded("attic light to full", TOOLS, [light(room="attic", brightness=100)])
     assert grounded("attic blinds half way", TOOLS, awning(50))
+
+
+def test_a_colour_said_only_inside_a_name_is_not_said() -> None:
+    green = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["green room", "attic"],
+                "colors": ["white", "green", "orange"],
+            }
+        }
+    )
+    at_80 = [light(room="green room", brightness=80)]
+    # "green" is the room's word here: nothing is left out, and no colour is said
+    assert grounded("green room lights at 80%", green, at_80)
+    assert not grounded(
+        "make the green room light teal", green, [light(room="green room", color="green")]
+    )
+    assert grounded("make the attic green", green, [light(room="attic", color="green")])

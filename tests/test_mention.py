@@ -1122,3 +1122,25 @@ def test_a_log_level_is_written_only_when_said(vocab: tuple[list[bytes], list[in
     assert _decode(vocab, [BOARD], query, [(warned, 3.0), (plain, 1.0)], 5.0) == plain
     said = "post a warning: the door sticks"
     assert _decode(vocab, [BOARD], said, [(plain, 3.0), (warned, 1.0)], 5.0) == warned
+
+
+def test_a_colour_said_only_inside_a_name_is_not_said() -> None:
+    lights = json.loads(json.dumps(LIGHTS))
+    props = lights["parameters"]["properties"]
+    props["room"]["enum"] = ["green room", "study"]
+    props["color"]["enum"] = ["green", "white"]
+    prior = MentionPrior("green room lights at 80%", [lights], [b"a"], 5.0)
+    assert prior._mention("green")[0] == 0.0
+    assert prior._mention("green room")[0] == 1.0
+    assert MentionPrior("make the study green", [lights], [b"a"], 5.0)._mention("green")[0] == 1.0
+    flagged = unnamed_arguments(
+        "green room lights to green",
+        [lights],
+        [{"name": "set_light", "arguments": {"room": "green room", "color": "green"}}],
+    )
+    assert flagged == []
+    assert unnamed_arguments(
+        "green room lights at 80%",
+        [lights],
+        [{"name": "set_light", "arguments": {"room": "green room", "color": "green"}}],
+    ) == [{"name": "set_light", "argument": "color", "value": "green"}]

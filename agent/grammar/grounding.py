@@ -44,6 +44,8 @@ from .mention import (
     said_with_units,
     sense_words,
     switch_senses,
+    thing_names,
+    without_names,
     words,
 )
 
@@ -90,6 +92,7 @@ def grounded(
     names = [v for t in tools for v in _all_enums(t)]
     said = said_numbers(query, names)
     by_name = {str(t.get("name")): _props(t) for t in tools}
+    unnamed = without_names(q, thing_names(tools)[0])
     for call in calls:
         name = str(call.get("name"))
         props = by_name.get(name)
@@ -109,7 +112,7 @@ def grounded(
         for key, value in args.items():
             schema = props.get(key)
             if not isinstance(schema, Mapping) or not _value_said(
-                query, q, said, schema, value, key
+                query, q, said, schema, value, key, unnamed
             ):
                 return False
             if isinstance(value, str) and not _enum_strings(schema):
@@ -117,7 +120,7 @@ def grounded(
                 # -> "carer") says nothing to send
                 if not [w for w in words(value) if w not in tool_words and w not in _GENERIC]:
                     return False
-    return _nothing_left(q, said, calls, by_name)
+    return _nothing_left(unnamed, said, calls, by_name)
 
 
 def _value_said(
@@ -127,7 +130,10 @@ def _value_said(
     schema: Mapping[str, Any],
     value: Any,
     key: str = "",
+    unnamed: Sequence[str] | None = None,
 ) -> bool:
+    """Whether the request says (or backs) one argument's value; `unnamed` is the request
+    without the names it says, where a setting's value is looked for."""
     if isinstance(value, bool):
         senses = ["on" if value else "off"]
         if _SWITCH_KEYS.get(key.lower()) == "on" and any(w in OPENS_BY_SWITCHING for w in q):
@@ -155,6 +161,8 @@ def _value_said(
     ws = words(value)
     if len(ws) == 2 and ws[-1] in _HEAD_WORDS and ws[0].endswith("'s"):
         ws = ws[:1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
+    if unnamed is not None and not picks_a_thing(key, schema):
+        q = unnamed  # a colour said only inside a name ("the green room") is not said
     return bool(ws) and all(said_near(w, q) for w in ws)
 
 

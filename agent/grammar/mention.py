@@ -459,6 +459,29 @@ def _spelling(value: str) -> bytes:
     return json.dumps(value, ensure_ascii=False)[1:-1].encode()
 
 
+def thing_names(tools: Sequence[Mapping[str, Any]]) -> tuple[set[str], set[str]]:
+    """The enum values of the tools' arguments that pick a thing (rooms, devices), and those
+    of their other enum arguments (colours, speeds, modes)."""
+    names: set[str] = set()
+    settings: set[str] = set()
+    for t in tools:
+        for key, sch in ((t.get("parameters") or {}).get("properties") or {}).items():
+            values = _enum_strings(sch)
+            (names if picks_a_thing(key, sch) else settings).update(values)
+    return names, settings
+
+
+def without_names(q: Sequence[str], names: set[str]) -> list[str]:
+    """`q` with the words of each name it says in full blanked ("the green room light" has
+    no colour in it)."""
+    out = list(q)
+    for v in names:
+        ws = tuple(words(v))
+        for at in _starts(ws, q):
+            out[at : at + len(ws)] = [""] * len(ws)
+    return out
+
+
 def _names_a_thing(value: str) -> bool:
     """Whether an enum value is a name (a room, a device) rather than a setting or a number."""
     return not (set(words(value)) <= _SETTING_VALUES or value.isdigit())
@@ -538,6 +561,11 @@ class MentionPrior:
             for k in range(len(words(v)))
         }
         self._senses = [(i, s) for i, s in switch_senses(self.query) if i not in in_names]
+        # a setting's value said only inside a name ("green room lights at 80%": no colour)
+        # is not said; the request is read without the names for it
+        names, settings = thing_names(tools)
+        self._setting_values = settings - names
+        self._unnamed = without_names(self.query, names)
         self._opens_by_switching = any(w in OPENS_BY_SWITCHING for w in self.query)
         self._any_full = any(self._mention(v)[0] == 1.0 for vs in self._things.values() for v in vs)
         # where the request points at each tool: a word of its name or of its description,
@@ -605,10 +633,11 @@ class MentionPrior:
         hit = self._phrase_cache.get(value)
         if hit is None:
             ws = tuple(words(value))
-            if ws and _count(ws, self.query):
+            q = self._unnamed if value in self._setting_values else self.query
+            if ws and _count(ws, q):
                 hit = (1.0, ws)
             else:
-                shared = [w for w in _content(ws) if w in self.query]
+                shared = [w for w in _content(ws) if w in q]
                 hit = (0.5 if shared else 0.0, ws)
             self._phrase_cache[value] = hit
         return hit
@@ -1509,6 +1538,7 @@ def unnamed_arguments(
     calls naming nothing the request says were wrong on the hand-written unseen homes, and 45
     of 46 on the unseen-names dev set."""
     q = words(query)
+    unnamed = without_names(q, thing_names(tools)[0])  # "the green room" says no colour
     numbers = {_fmt(s.value) for s in said_numbers(query)}
     by_name = {str(t["name"]): (t.get("parameters") or {}).get("properties") or {} for t in tools}
     out: list[dict[str, str]] = []
@@ -1519,7 +1549,7 @@ def unnamed_arguments(
             if len(values) < 2 or not isinstance(value, str):
                 continue
             if key.lower() in _NAMED_SETTINGS:
-                if not _setting_said(value, q):
+                if not _setting_said(value, unnamed):
                     out.append({"name": str(call.get("name")), "argument": key, "value": value})
                 continue
             if key in _SETTING_KEYS:
