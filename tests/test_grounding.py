@@ -275,3 +275,9 @@ def test_a_colour_said_only_inside_a_name_is_not_said() -> None:
         "make the green room light teal", green, [light(room="green room", color="green")]
     )
     assert grounded("make the attic green", green, [light(room="attic", color="green")])
+
+
+def test_fire_up_is_on_and_turn_up_is_not() -> None:
+    kettle = [{"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}]
+    assert grounded("fire up the kettle", TOOLS, kettle)
+    assert not grounded("turn up the kettle", TOOLS, kettle)

@@ -1144,3 +1144,18 @@ def test_a_colour_said_only_inside_a_name_is_not_said() -> None:
         [lights],
         [{"name": "set_light", "arguments": {"room": "green room", "color": "green"}}],
     ) == [{"name": "set_light", "argument": "color", "value": "green"}]
+
+
+def test_a_setting_said_with_no_switching_word_sets_no_switch(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    fan = json.loads(json.dumps(FAN))
+    fan["parameters"]["properties"]["speed"]["enum"] = ["slow", "fast"]
+    both = [{"name": "set_fan", "arguments": {"on": False, "speed": "slow"}}]
+    slow = [{"name": "set_fan", "arguments": {"speed": "slow"}}]
+    wants = [(both, 3.0), (slow, 1.0)]
+    assert _decode(vocab, [fan], "slow the fan down", wants, 0.0) == both
+    assert _decode(vocab, [fan], "slow the fan down", wants, 5.0) == slow
+    # "fire up" is a switching word: the switch stays
+    on = [{"name": "set_fan", "arguments": {"on": True, "speed": "fast"}}]
+    assert _decode(vocab, [fan], "fire up the fan on fast", [(on, 3.0)], 5.0) == on

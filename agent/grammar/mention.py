@@ -198,6 +198,8 @@ _SENSE = {
     "open": frozenset("open raise extend".split()),
     "close": frozenset("close shut lower draw retract".split()),
 }
+# Verbs whose "up" is on ("fire up the kiln"; "turn up" is no switch).
+_UP_ON = frozenset("light fire power start boot".split())
 # Verbs whose "out" and "in" open and close ("roll out the awning", "wind in the canopy").
 _ROLL_VERBS = frozenset("roll wind pull".split())
 # Things whose "out" is off ("lights out in the den").
@@ -231,8 +233,8 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             continue
         senses = frozenset(s for s, ws in _SENSE.items() if w in ws)
         before = q[i - 1] if i else ""
-        if w == "up" and before == "light":
-            senses = frozenset({"on"})  # "light up the office"
+        if w == "up" and before in _UP_ON:
+            senses = frozenset({"on"})  # "light up the office", "fire up the kiln"
         elif w == "out" and before in _GOES_OUT:
             senses = frozenset({"off"})
         elif w in ("out", "in") and before in _ROLL_VERBS:
@@ -970,6 +972,22 @@ class MentionPrior:
                 k
                 for k, sch in props.items()
                 if isinstance(sch, Mapping) and sch.get("type") in ("integer", "number")
+            }
+        setting_said = any(
+            self._said_value(sch, used)
+            for k, sch in props.items()
+            if isinstance(sch, Mapping) and _enum_strings(sch) and not picks_a_thing(k, sch)
+        )
+        if not self._senses and setting_said:
+            # the request says a setting and no switching word: "slow the fan down" sets no
+            # "on" ("I can't see anything in the garage", saying none, may imply one)
+            numeric |= {
+                k
+                for k, sch in props.items()
+                if k.lower() in _SWITCH_KEYS
+                and isinstance(sch, Mapping)
+                and sch.get("type") == "boolean"
+                and flag_value(self.query, k) is None
             }
         numeric |= {
             k
