@@ -1159,3 +1159,24 @@ def test_a_setting_said_with_no_switching_word_sets_no_switch(
     # "fire up" is a switching word: the switch stays
     on = [{"name": "set_fan", "arguments": {"on": True, "speed": "fast"}}]
     assert _decode(vocab, [fan], "fire up the fan on fast", [(on, 3.0)], 5.0) == on
+
+
+def test_a_said_number_that_fits_is_not_cut_short(vocab: tuple[list[bytes], list[int]]) -> None:
+    heat = {
+        "name": "set_thermostat",
+        "parameters": {
+            "type": "object",
+            "properties": {"temperature": {"type": "number", "minimum": 16, "maximum": 30}},
+        },
+    }
+    cut = [{"name": "set_thermostat", "arguments": {"temperature": 22}}]
+    whole = [{"name": "set_thermostat", "arguments": {"temperature": 22.5}}]
+    wants = [(cut, 12.0), (whole, 1.0)]
+    query = "set the temperature to twenty two and a half"
+    assert _decode(vocab, [heat], query, wants, 0.0) == cut
+    assert _decode(vocab, [heat], query, wants, 5.0) == whole
+    # one out of range is left to the grammar's cut, for the range check to see
+    token_bytes, _ = vocab
+    close = np.array([token_bytes.index(b"}")])
+    text = b'[{"name":"set_thermostat","arguments":{"temperature":3'
+    assert MentionPrior("thermostat to 35", [heat], token_bytes, 5.0)(text, close) is None

@@ -180,6 +180,7 @@ _PHRASE_END = frozenset([b'"', b"'", b".", b",", b"!", b"?", b";", b":"])
 _NOTE_START = re.compile(rb"(?::|\b(?:that|saying))[ \t]+")
 # the bytes of a JSON number
 _NUMBER_BYTES = frozenset(b"-0123456789.eE+")
+_NUMBER_BYTES_B = {bytes([b]) for b in _NUMBER_BYTES}
 _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 # Clause breaks: punctuation, and the words that join two commands ("..., then ...").
 _BREAK = re.compile(r"[0-9a-z]+(?:'[a-z]+)?|[,;.!?]")
@@ -1287,10 +1288,21 @@ class MentionPrior:
         second call of "depth 78, then ... fifty four" is after 54, and its "1" is not the
         start of the first call's 10 ("cool and ten, then 9" written 19)."""
         spelled = self._unspent(schema, written, call_text)
+        # digits that begin a said number that fits and are none ("22" of 22.5): ending there
+        # cuts it (one out of range is cut by the grammar, for the range check to see)
+        typed = partial.decode("ascii", "replace")
+        cutting = (
+            bool(typed)
+            and typed not in spelled
+            and any(sp.startswith(typed) and fits(Said(float(sp)), schema) for sp in spelled)
+        )
         out = np.zeros(len(candidates), dtype=np.float64)
         for i, tid in enumerate(candidates):
-            if _extends_said(partial, self.token_bytes[int(tid)], spelled):
+            data = self.token_bytes[int(tid)]
+            if _extends_said(partial, data, spelled):
                 out[i] = self.weight * self._number_weight(call_text)
+            elif cutting and data[:1] not in _NUMBER_BYTES_B:
+                out[i] = -self.weight * SWITCH_KEY
         return out if out.any() else None
 
     def _spelled(self, schema: Mapping[str, Any]) -> set[str]:
