@@ -37,6 +37,7 @@ _SCALES = {"hundred": 100, "thousand": 1000}
 # "half" alone is 50 percent, but not "half past", "half an hour", "half of them"
 _HALF = {"half", "halfway"}
 _NOT_HALF_AFTER = {"past", "an", "a", "of", "the"}
+_QUARTERS = {"a": 25.0, "one": 25.0, "three": 75.0}
 _NEGATIVE = {"minus", "negative"}
 # "the one in the kitchen", "this one": a pronoun, not the number 1
 _ONE_PRONOUN_BEFORE = {"the", "this", "that", "which", "any", "each", "every", "no", "another"}
@@ -121,6 +122,15 @@ def said_numbers(text: str, protected: Iterable[str] = ()) -> list[Said]:
     while i < len(toks):
         tok, start, end = toks[i]
         first = i
+        if (
+            tok in _QUARTERS
+            and _peek(toks, i + 1) in ("quarter", "quarters")
+            and (_peek(toks, i + 2) not in _NOT_HALF_AFTER | {"to", "hour"})
+        ):
+            # "a quarter open", "three quarters": of a percentage
+            out.append(Said(_QUARTERS[tok], True))
+            i += 2
+            continue
         if tok[0].isdigit():
             i += 1
             if _glued(low, start, end):

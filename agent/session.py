@@ -35,7 +35,7 @@ from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.grounding import grounded
-from .grammar.mention import MentionPrior, clause_numbers, unnamed_arguments
+from .grammar.mention import MentionPrior, clause_numbers, picks_a_thing, unnamed_arguments
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -81,6 +81,34 @@ def without_repeats(calls: list[Any]) -> list[Any]:
         seen.add(key)
         out.append(call)
     return out
+
+
+def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The call list without a call that only picks a thing (a room, a device) the request
+    never names, of a tool that has settings, when other calls remain: a small model often
+    trails a right call with an empty one ("too bright in the den, make it 30 percent" -> the
+    den at 30, then bedroom 7 with nothing set), which a handler can only run as nothing."""
+    if len(calls) < 2 or not text:
+        return calls
+    unnamed = {
+        (u["name"], u["argument"], u["value"]) for u in unnamed_arguments(text, schemas, calls)
+    }
+    props = {
+        str(t.get("name")): (t.get("parameters") or {}).get("properties") or {} for t in schemas
+    }
+
+    def no_op(call: Any) -> bool:
+        p = props.get(str(call.get("name"))) if isinstance(call, dict) else None
+        args = call.get("arguments") if isinstance(call, dict) else None
+        if not p or not isinstance(args, dict) or not args:
+            return False
+        picks = all(picks_a_thing(k, p.get(k)) for k in args)
+        settings = any(not picks_a_thing(k, sch) for k, sch in p.items())
+        named = any((call.get("name"), k, v) not in unnamed for k, v in args.items())
+        return picks and settings and not named
+
+    kept = [c for c in calls if not no_op(c)]
+    return kept or calls
 
 
 class Session:
@@ -413,7 +441,7 @@ class Session:
         )
         written = len(res.calls or [])
         if res.ok and res.calls:
-            res.calls = without_repeats(res.calls)
+            res.calls = without_no_ops(without_repeats(res.calls), schemas, text)
         confidence = None
         tail_s, tail_n = 0.0, 0
         if res.ok and (self.has_confidence or self._conversation):

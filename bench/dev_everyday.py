@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 128 requests to five homes of their own
-were written by hand, before the model was run on them (80 at first, 48 more once those
-were solved), for choosing decoding rules on such phrasings. No name here is a held-out
+"vent fan" in a home without a fan tool. These 170 requests to seven homes of their own
+were written by hand, before the model was run on them (80 at first, then 48 and 42 more
+once those were solved), for choosing decoding rules on such phrasings. No name here is a held-out
 one, and nothing here is ever trained on.
 """
 
@@ -99,6 +99,35 @@ HOMES: dict[str, dict[str, Any]] = {
             "kind": "simulated_blinds",
             "rooms": ["front cabin", "Tom's bunk"],
             "tool": "set_curtains",
+        },
+    },
+    "fisher_cottage": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["den", "Ada's room", "bedroom 7", "mud hall"],
+            "colors": ["white", "warm white", "red", "seafoam"],
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 28,
+            "tool": "boiler",
+            "description": "The cottage boiler: target temperature in degrees Celsius, or mode.",
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["den", "Ada's room"]},
+        "plugs": {"kind": "tasmota", "switches": {"dishwasher": "dw", "slow cooker": "sc"}},
+    },
+    "repair_cafe": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"solder station": "solder_bulb", "front till": "till_bulb"},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"alarm": 20, "queue": 21}},
+        "relays": {"kind": "gpio_relays", "relays": {"extractor": 5, "air line": 6}},
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["low", "medium", "high"],
+            "tool": "ceiling_fan",
         },
     },
 }
@@ -391,6 +420,79 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "never sound the horn", []),
         (O, "how deep is the canal here", []),
         (M, "switch on the relay", []),
+    ],
+    "fisher_cottage": [
+        (P, "crank the boiler up to 24", [c("boiler", temperature=24)]),
+        (P, "bump the heat to 21 degrees", [c("boiler", temperature=21)]),
+        (P, "set heating to 20\u00b0C", [c("boiler", temperature=20)]),
+        (P, "turn the heat down to 18", [c("boiler", temperature=18)]),
+        (P, "knock the den lights down to 10 percent", [c("set_light", room="den", brightness=10)]),
+        (P, "can I get the lights on in Ada's room", [c("set_light", room="Ada's room", on=True)]),
+        (
+            P,
+            "it's too bright in the den, make it 30 percent",
+            [c("set_light", room="den", brightness=30)],
+        ),
+        (P, "den blinds down", [c("set_blinds", room="den", position=0)]),
+        (P, "blinds up in Ada's room", [c("set_blinds", room="Ada's room", position=100)]),
+        (P, "den blinds a quarter open", [c("set_blinds", room="den", position=25)]),
+        (P, "bedroom 7 light red", [c("set_light", room="bedroom 7", color="red")]),
+        (P, "make bedroom 7 seafoam", [c("set_light", room="bedroom 7", color="seafoam")]),
+        (P, "start the dishwasher", [c("set_switch", device="dishwasher", action="ON")]),
+        (P, "switch the slow cooker off", [c("set_switch", device="slow cooker", action="OFF")]),
+        (P, "boiler off", [c("boiler", mode="off")]),
+        (P, "put the boiler on auto", [c("boiler", mode="auto")]),
+        (
+            T,
+            "start the dishwasher and set the boiler to 19",
+            [c("set_switch", device="dishwasher", action="ON"), c("boiler", temperature=19)],
+        ),
+        (
+            T,
+            "Ada's room light on, bedroom 7 light off",
+            [
+                c("set_light", room="Ada's room", on=True),
+                c("set_light", room="bedroom 7", on=False),
+            ],
+        ),
+        (U, "turn on the kitchen lights", []),
+        (U, "make the den purple", []),
+        (U, "open the bedroom 7 blinds", []),
+        (I, "boiler to 40 degrees", []),
+        (N, "don't start the dishwasher", []),
+        (O, "what's on TV tonight", []),
+        (M, "open the blinds", []),
+    ],
+    "repair_cafe": [
+        (P, "solder station light on", [c("set_light", room="solder station", on=True)]),
+        (
+            P,
+            "front till light to 60 percent over 2 seconds",
+            [c("set_light", room="front till", brightness=60, transition=2)],
+        ),
+        (P, "blink the queue led", [c("set_led", led="queue", mode="blink")]),
+        (P, "alarm led off", [c("set_led", led="alarm", mode="off")]),
+        (P, "turn the alarm light on", [c("set_led", led="alarm", mode="on")]),
+        (P, "extractor on", [c("set_relay", relay="extractor", on=True)]),
+        (P, "shut off the air line", [c("set_relay", relay="air line", on=False)]),
+        (P, "ceiling fan to medium", [c("ceiling_fan", speed="medium")]),
+        (P, "fan on high please", [c("ceiling_fan", on=True, speed="high")]),
+        (P, "kill the fan", [c("ceiling_fan", on=False)]),
+        (
+            T,
+            "extractor on and fan on low",
+            [c("set_relay", relay="extractor", on=True), c("ceiling_fan", on=True, speed="low")],
+        ),
+        (
+            T,
+            "queue led blink, alarm led off",
+            [c("set_led", led="queue", mode="blink"), c("set_led", led="alarm", mode="off")],
+        ),
+        (U, "turn on the back room light", []),
+        (U, "fan on max", []),
+        (N, "never turn the extractor off", []),
+        (O, "how long is the queue", []),
+        (M, "turn the led on", []),
     ],
 }
 

@@ -281,3 +281,31 @@ def test_fire_up_is_on_and_turn_up_is_not() -> None:
     kettle = [{"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}]
     assert grounded("fire up the kettle", TOOLS, kettle)
     assert not grounded("turn up the kettle", TOOLS, kettle)
+
+
+def test_covers_go_up_and_down_and_a_degree_sign_is_a_unit() -> None:
+    def blinds(position: int) -> list[dict]:
+        return [{"name": "set_blinds", "arguments": {"room": "attic", "position": position}}]
+
+    assert grounded("attic blinds down", TOOLS, blinds(0))
+    assert grounded("pull the blinds up in the attic", TOOLS, blinds(100))
+    assert not grounded("attic blinds down", TOOLS, blinds(100))
+    heat = [
+        {
+            "name": "boiler",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "temperature": {
+                        "type": "number",
+                        "minimum": 10,
+                        "maximum": 28,
+                        "description": "Target temperature in degrees Celsius",
+                    }
+                },
+            },
+        }
+    ]
+    call = [{"name": "boiler", "arguments": {"temperature": 20}}]
+    assert grounded("set heating to 20\u00b0C", heat, call)
+    assert not grounded("set heating to 20", heat, call)

@@ -1180,3 +1180,16 @@ def test_a_said_number_that_fits_is_not_cut_short(vocab: tuple[list[bytes], list
     close = np.array([token_bytes.index(b"}")])
     text = b'[{"name":"set_thermostat","arguments":{"temperature":3'
     assert MentionPrior("thermostat to 35", [heat], token_bytes, 5.0)(text, close) is None
+
+
+def test_the_one_name_said_in_the_calls_clause_counts_as_the_only_one(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    wifi_blink = {"name": "set_led", "arguments": {"led": "wifi", "mode": "blink"}}
+    status_off = {"name": "set_led", "arguments": {"led": "status", "mode": "off"}}
+    status_blink = {"name": "set_led", "arguments": {"led": "status", "mode": "blink"}}
+    wifi_off = {"name": "set_led", "arguments": {"led": "wifi", "mode": "off"}}
+    wants = [([wifi_blink, status_off], 9.0), ([status_blink, wifi_off], 1.0)]
+    query = "status led blink, wifi led off"
+    assert _decode(vocab, [LED], query, wants, 0.0) == [wifi_blink, status_off]
+    assert _decode(vocab, [LED], query, wants, 5.0) == [status_blink, wifi_off]

@@ -56,6 +56,10 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
         ("open the blinds half way", [50]),
         ("blinds halfway and the fan to 3", [50, 3]),
         ("in half an hour", []),
+        ("den blinds a quarter open", [25]),
+        ("three quarters", [75]),
+        ("a quarter of an hour", []),
+        ("set heating to 20\u00b0C", [20]),
         ("half of the lights", []),
     ],
 )

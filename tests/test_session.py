@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from agent import cact
-from agent.session import Session, without_repeats
+from agent.session import Session, without_no_ops, without_repeats
 from tests.conftest import GOLDEN
 
 LIGHT = {
@@ -217,3 +217,38 @@ def test_a_call_repeated_exactly_is_dropped_but_a_second_toggle_is_kept() -> Non
     assert without_repeats([off, light]) == [off, light]
     toggle = {"name": "set_switch", "arguments": {"device": "kettle", "action": "TOGGLE"}}
     assert without_repeats([toggle, toggle]) == [toggle, toggle]
+
+
+def test_a_trailing_call_that_picks_an_unsaid_room_and_sets_nothing_is_dropped() -> None:
+    tools = [
+        {
+            "name": "set_light",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "room": {"type": "string", "enum": ["den", "bedroom 7"]},
+                    "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
+                },
+            },
+        },
+        {
+            "name": "schedule",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "zone": {"type": "string", "enum": ["front lawn", "back lawn"]},
+                    "minutes": {"type": "integer"},
+                },
+            },
+        },
+    ]
+    den = {"name": "set_light", "arguments": {"room": "den", "brightness": 30}}
+    empty = {"name": "set_light", "arguments": {"room": "bedroom 7"}}
+    text = "too bright in the den, make it 30 percent"
+    assert without_no_ops([den, empty], tools, text) == [den]
+    # alone it stays (the confidence cap refuses it); a room the request names stays too
+    assert without_no_ops([empty], tools, text) == [empty]
+    said = {"name": "set_light", "arguments": {"room": "bedroom 7"}}
+    assert without_no_ops([den, said], tools, "den to 30 and bedroom 7") == [den, said]
+    lawn = {"name": "schedule", "arguments": {"zone": "front lawn"}}
+    assert without_no_ops([den, lawn], tools, "den to 30, schedule the front lawn") == [den, lawn]

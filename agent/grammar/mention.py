@@ -217,6 +217,9 @@ _SENSE = {
 _UP_ON = frozenset("light fire power start boot".split())
 # Verbs whose "out" and "in" open and close ("roll out the awning", "wind in the canopy").
 _ROLL_VERBS = frozenset("roll wind pull".split())
+# Things that open and close by rolling or sliding: just after one, "up" opens and "down"
+# closes ("den blinds down", "pull the shades up").
+_COVERS = frozenset("blind shade curtain shutter awning screen louvre canopy".split())
 # Things whose "out" is off ("lights out in the den").
 _GOES_OUT = frozenset("light lamp".split())
 
@@ -250,6 +253,8 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
         before = q[i - 1] if i else ""
         if w == "up" and before in _UP_ON:
             senses = frozenset({"on"})  # "light up the office", "fire up the kiln"
+        elif w in ("up", "down") and _COVERS & set(q[max(0, i - 3) : i]):
+            senses = frozenset({"open" if w == "up" else "close"})  # "den blinds down"
         elif w == "out" and before in _GOES_OUT:
             senses = frozenset({"off"})
         elif w in ("out", "in") and before in _ROLL_VERBS:
@@ -287,10 +292,15 @@ def said_with_units(q: Sequence[str], numbers: Sequence[Said]) -> set[str]:
     return set(q) | ({"percent"} if any(n.percent for n in numbers) else set())
 
 
+def _normal(text: str) -> str:
+    """Lower case, a curly apostrophe straight, a degree sign a word ("20\u00b0C")."""
+    return text.lower().replace("\u2019", "'").replace("\u00b0", " degrees ")
+
+
 def words(text: str) -> list[str]:
     """Lower-case words with a plural ``s`` dropped ("Lights" -> "light", "Ana's" kept)."""
     out = []
-    for w in _WORD.findall(text.lower().replace("\u2019", "'")):
+    for w in _WORD.findall(_normal(text)):
         if len(w) > 3 and w.endswith("s") and not w.endswith("ss") and "'" not in w:
             w = w[:-1]
         out.append(w)
@@ -302,7 +312,7 @@ def clause_numbers(text: str) -> list[int]:
     and at a joining word ("nineteen degrees, then Sami's study blinds" -> 0 0 0 1 1 1 1)."""
     out: list[int] = []
     clause, broken = 0, False
-    for m in _BREAK.finditer(text.lower().replace("\u2019", "'")):
+    for m in _BREAK.finditer(_normal(text)):
         token = m.group()
         if token in _JOINERS:
             clause += bool(out)
@@ -1414,6 +1424,15 @@ class MentionPrior:
                         (sp, 0.0 if i in full and min(clauses[i]) > here else sc)
                         for i, (sp, sc) in enumerate(scored)
                     ]
+                    # the one name said in full in the call's own clause is as good as the
+                    # request's only one ("queue led blink, alarm led off": the queue first)
+                    own = [i for i in full if here in clauses[i]]
+                    if (
+                        len(own) == 1
+                        and scored[own[0]][1] >= 1.0
+                        and _names_a_thing(values[own[0]])
+                    ):
+                        scored[own[0]] = (scored[own[0]][0], ONLY_NAME)
         if any(v.lower() in _VALUE_SENSE for v in values):
             sense = self._call_sense(call_text)
             if sense is not None:
