@@ -3,10 +3,10 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 170 requests to seven homes of their own
-were written by hand, before the model was run on them (80 at first, then 48 and 42 more
-once those were solved), for choosing decoding rules on such phrasings. No name here is a held-out
-one, and nothing here is ever trained on.
+"vent fan" in a home without a fan tool. These 202 requests to nine homes of their own
+were written by hand, before the model was run on them (80 at first, then 48, 42 and 32
+more once those were solved), for choosing decoding rules on such phrasings. No name here
+is a held-out one, and nothing here is ever trained on.
 """
 
 from __future__ import annotations
@@ -129,6 +129,24 @@ HOMES: dict[str, dict[str, Any]] = {
             "speeds": ["low", "medium", "high"],
             "tool": "ceiling_fan",
         },
+    },
+    "mill_loft": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["loft", "Kai's room", "games room", "utility"],
+            "colors": ["white", "cool white", "amber", "violet"],
+            "tool": "room_lights",
+            "description": "Lights in each room: on or off, brightness in percent, colour.",
+        },
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 12, "max_temperature": 28},
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "high", "max"]},
+    },
+    "allotment_shed": {
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"water butt pump": 5, "propagator": 6, "shed fan": 13},
+        },
+        "plugs": {"kind": "tasmota", "switches": {"tea maker": "tea", "radio": "radio"}},
     },
 }
 
@@ -493,6 +511,79 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "never turn the extractor off", []),
         (O, "how long is the queue", []),
         (M, "turn the led on", []),
+    ],
+    "mill_loft": [
+        (
+            P,
+            "would you mind turning off the loft lights",
+            [c("room_lights", room="loft", on=False)],
+        ),
+        (P, "lihgts on in the games room", [c("room_lights", room="games room", on=True)]),
+        (P, "games room brightness 40", [c("room_lights", room="games room", brightness=40)]),
+        (
+            P,
+            "set the colour in Kai's room to cool white",
+            [c("room_lights", room="Kai's room", color="cool white")],
+        ),
+        (
+            P,
+            "utility lights to twenty-five per cent",
+            [c("room_lights", room="utility", brightness=25)],
+        ),
+        (P, "switch to cool mode", [c("set_thermostat", mode="cool")]),
+        (P, "cooling on", [c("set_thermostat", mode="cool")]),
+        (P, "heat mode please", [c("set_thermostat", mode="heat")]),
+        (P, "can you make it warmer? 22 please", [c("set_thermostat", temperature=22)]),
+        (P, "set the speed to max", [c("set_fan", speed="max")]),
+        (P, "fan speed low", [c("set_fan", speed="low")]),
+        (P, "turn off the fan please", [c("set_fan", on=False)]),
+        (
+            T,
+            "loft lights off and then the fan on",
+            [c("room_lights", room="loft", on=False), c("set_fan", on=True)],
+        ),
+        (
+            T,
+            "Kai's room violet as well as the loft at 50%",
+            [
+                c("room_lights", room="Kai's room", color="violet"),
+                c("room_lights", room="loft", brightness=50),
+            ],
+        ),
+        (U, "turn on the attic lights", []),
+        (U, "fan to medium", []),
+        (I, "loft lights to 150%", []),
+        (N, "don't turn the fan on", []),
+        (O, "tell me a joke", []),
+        (M, "set the brightness to 40", []),
+    ],
+    "allotment_shed": [
+        (P, "start the water butt pump", [c("set_relay", relay="water butt pump", on=True)]),
+        (P, "propagator off", [c("set_relay", relay="propagator", on=False)]),
+        (P, "turn the shed fan on", [c("set_relay", relay="shed fan", on=True)]),
+        (P, "switch off the tea maker", [c("set_switch", device="tea maker", action="OFF")]),
+        (P, "radio on please", [c("set_switch", device="radio", action="ON")]),
+        (P, "toggle the radio", [c("set_switch", device="radio", action="TOGGLE")]),
+        (
+            T,
+            "propagator on and the radio off",
+            [
+                c("set_relay", relay="propagator", on=True),
+                c("set_switch", device="radio", action="OFF"),
+            ],
+        ),
+        (
+            T,
+            "stop the water butt pump, then start the shed fan",
+            [
+                c("set_relay", relay="water butt pump", on=False),
+                c("set_relay", relay="shed fan", on=True),
+            ],
+        ),
+        (U, "turn on the greenhouse heater", []),
+        (N, "leave the propagator on", []),
+        (O, "when did it last rain", []),
+        (M, "switch it on", []),
     ],
 }
 

@@ -307,5 +307,18 @@ def test_covers_go_up_and_down_and_a_degree_sign_is_a_unit() -> None:
         }
     ]
     call = [{"name": "boiler", "arguments": {"temperature": 20}}]
-    assert grounded("set heating to 20\u00b0C", heat, call)
-    assert not grounded("set heating to 20", heat, call)
+    assert grounded("set it to 20\u00b0C", heat, call)
+    assert not grounded("set it to 20", heat, call)
+
+
+def test_warmth_words_and_a_named_setting_point_at_their_tool() -> None:
+    heat = home_tools({"heating": {"kind": "simulated_thermostat"}})
+    name = heat[0]["name"]
+    off = [{"name": name, "arguments": {"mode": "off"}}]
+    assert grounded("heating off please", heat, off)
+    assert not grounded("everything off please", heat, off)
+    fan = home_tools({"fan": {"kind": "simulated_fan", "speeds": ["low", "max"], "tool": "air"}})
+    top = [{"name": "air", "arguments": {"speed": "max"}}]
+    # "speed" names the setting and "max" is its value said in full
+    assert grounded("set the speed to max", fan, top)
+    assert not grounded("set it to max", fan, top)

@@ -1193,3 +1193,21 @@ def test_the_one_name_said_in_the_calls_clause_counts_as_the_only_one(
     query = "status led blink, wifi led off"
     assert _decode(vocab, [LED], query, wants, 0.0) == [wifi_blink, status_off]
     assert _decode(vocab, [LED], query, wants, 5.0) == [status_blink, wifi_off]
+
+
+def test_as_well_as_joins_two_commands() -> None:
+    assert clause_numbers("the den violet as well as the loft at 50%") == [0] * 3 + [1] * 7
+    assert clause_numbers("the den violet as well") == [0, 0, 0, 0, 0]
+
+
+def test_warmth_words_point_at_the_tool_that_takes_a_temperature() -> None:
+    heat = {
+        "name": "boiler",
+        "parameters": {"type": "object", "properties": {"temperature": {"type": "number"}}},
+    }
+    prior = MentionPrior("can you make it warmer", [heat, LIGHTS], [b"a"], 5.0)
+    assert prior._tool_score("boiler", [], []) > 0
+    assert (
+        MentionPrior("can you make it", [heat, LIGHTS], [b"a"], 5.0)._tool_score("boiler", [], [])
+        == 0
+    )

@@ -35,6 +35,7 @@ from .mention import (
     _SETTING_VALUES,
     _SWITCH_KEYS,
     _VALUE_SENSE,
+    _WARMTH_WORDS,
     OPENS_BY_SWITCHING,
     _enum_strings,
     flag_value,
@@ -44,6 +45,7 @@ from .mention import (
     said_with_units,
     sense_words,
     switch_senses,
+    takes_temperature,
     thing_names,
     without_names,
     words,
@@ -92,6 +94,7 @@ def grounded(
     names = [v for t in tools for v in _all_enums(t)]
     said = said_numbers(query, names)
     by_name = {str(t.get("name")): _props(t) for t in tools}
+    by_params = {str(t.get("name")): t.get("parameters") or {} for t in tools}
     unnamed = without_names(q, thing_names(tools)[0])
     for call in calls:
         name = str(call.get("name"))
@@ -107,6 +110,8 @@ def grounded(
             not picks
             and not any(said_near(w, q) for w in tool_words)
             and not _unit_points(q, said, props, args)
+            and not _setting_points(q, unnamed, props, args)
+            and not (takes_temperature(by_params[name]) and _WARMTH_WORDS & set(q))
         ):
             return False  # nothing in the request points at this tool
         for key, value in args.items():
@@ -164,6 +169,25 @@ def _value_said(
     if unnamed is not None and not picks_a_thing(key, schema):
         q = unnamed  # a colour said only inside a name ("the green room") is not said
     return bool(ws) and all(said_near(w, q) for w in ws)
+
+
+def _setting_points(
+    q: Sequence[str], unnamed: Sequence[str], props: Mapping[str, Any], args: Mapping[str, Any]
+) -> bool:
+    """Whether the request names a setting of the call and says its value in full ("set the
+    speed to max")."""
+    for key, value in args.items():
+        schema = props.get(key)
+        if not isinstance(value, str) or not isinstance(schema, Mapping):
+            continue
+        if picks_a_thing(key, schema) or value not in _enum_strings(schema):
+            continue
+        ws, kw = words(value), words(key.replace("_", " "))
+        if len(value) < 3 or not ws or set(ws) <= _SETTING_VALUES:
+            continue
+        if all(w in unnamed for w in ws) and kw and all(w in q for w in kw):
+            return True
+    return False
 
 
 def _unit_points(

@@ -159,6 +159,18 @@ _PLAIN = frozenset(
 )
 
 
+# Words that point at a tool that sets a temperature (not "heat" or "cool": modes and colours
+# say those).
+_WARMTH_WORDS = frozenset(
+    "warm warmer warmth cold colder cooler chilly hot hotter heating temperature freezing".split()
+)
+
+
+def takes_temperature(params: Mapping[str, Any]) -> bool:
+    """Whether a tool's parameters include a temperature (by the key's name)."""
+    return any("temp" in str(k).lower() for k in (params.get("properties") or {}))
+
+
 def _telling(word: str) -> bool:
     """Whether a word of a tool's description can point at that tool."""
     return len(word) >= 4 and word not in _GENERIC and word not in _PLAIN and word.isalpha()
@@ -312,8 +324,10 @@ def clause_numbers(text: str) -> list[int]:
     and at a joining word ("nineteen degrees, then Sami's study blinds" -> 0 0 0 1 1 1 1)."""
     out: list[int] = []
     clause, broken = 0, False
-    for m in _BREAK.finditer(_normal(text)):
-        token = m.group()
+    tokens = [m.group() for m in _BREAK.finditer(_normal(text))]
+    for at, token in enumerate(tokens):
+        if token == "as" and tokens[at + 1 : at + 3] == ["well", "as"]:
+            token = "and"  # "Kai's room violet as well as the loft at 50%"
         if token in _JOINERS:
             clause += bool(out)
             broken = False
@@ -559,6 +573,8 @@ class MentionPrior:
             # heating: ..."): a content word of it that the request says is weak evidence
             desc = {w.split("'")[0] for w in words(str(t.get("description") or ""))}
             desc = {w for w in desc if _telling(w)}  # "the cafe's lights": cafe, light
+            if takes_temperature(t.get("parameters") or {}):
+                desc |= _WARMTH_WORDS  # "make it warmer" is the thermostat's
             self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & set(self.query) else 0.0
             self._desc_words[str(t["name"])] = desc
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
@@ -1112,7 +1128,8 @@ class MentionPrior:
     ) -> set[bytes]:
         """The unwritten numeric keys a said number fits: those whose name or description
         says its unit, else the first numeric key in the schema's order (a light's brightness
-        before its transition time) if the number fits it ("light at 150" is no transition)."""
+        before its transition time) if the number fits it ("light at 150" is no transition).
+        `by_unit_only` (a call's first key): the unit's key, or the tool's only numeric key."""
         numeric = {
             k: sch
             for k, sch in props.items()
@@ -1123,6 +1140,8 @@ class MentionPrior:
         fit = {k: sch for k, sch in numeric.items() if any(fits(n, sch) for n in numbers)}
         said = said_with_units(self.query, numbers)
         unit = {k for k, sch in fit.items() if said & param_words(k, sch)}
+        if by_unit_only and not unit and len(numeric) == len(fit) == 1:
+            unit = set(fit)  # the tool's one numeric key ("make it warmer? 22 please")
         if unit or by_unit_only:
             return {k.encode() for k in unit}
         first = next(iter(numeric), None)
