@@ -113,7 +113,10 @@ def said_numbers(text: str, protected: Iterable[str] = ()) -> list[Said]:
     low = text.lower()
     names = {p.lower() for p in protected if _has_number(p.lower())}
     for p in sorted(names, key=len, reverse=True):
-        low = low.replace(p, " " * len(p))
+        # whole words only: a fan speed "2" is no part of "20"
+        low = re.sub(
+            r"(?<![0-9a-z])" + re.escape(p) + r"(?![0-9a-z])", lambda m: " " * len(m.group()), low
+        )
     low = _TIME.sub(lambda m: " " * len(m.group()), low)
     low = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", low)  # "twenty-one"
     toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(low)]

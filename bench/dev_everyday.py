@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 202 requests to nine homes of their own
-were written by hand, before the model was run on them (80 at first, then 48, 42 and 32
-more once those were solved), for choosing decoding rules on such phrasings. No name here
+"vent fan" in a home without a fan tool. These 222 requests to ten homes of their own
+were written by hand, before the model was run on them (80 at first, then 48, 42, 32 and
+20 more once those were solved), for choosing decoding rules on such phrasings. No name here
 is a held-out one, and nothing here is ever trained on.
 """
 
@@ -147,6 +147,15 @@ HOMES: dict[str, dict[str, Any]] = {
             "relays": {"water butt pump": 5, "propagator": 6, "shed fan": 13},
         },
         "plugs": {"kind": "tasmota", "switches": {"tea maker": "tea", "radio": "radio"}},
+    },
+    "river_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["bedroom 8", "office", "loo", "hallway"],
+            "colors": ["white", "pink", "lime"],
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["1", "2", "3"]},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["office", "bedroom 8"]},
     },
 }
 
@@ -584,6 +593,44 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "leave the propagator on", []),
         (O, "when did it last rain", []),
         (M, "switch it on", []),
+    ],
+    "river_flat": [
+        (P, "turn on bedroom eight", [c("set_light", room="bedroom 8", on=True)]),
+        (P, "bedroom 8 lights off", [c("set_light", room="bedroom 8", on=False)]),
+        (P, "needle, the loo light on please", [c("set_light", room="loo", on=True)]),
+        (
+            P,
+            "set the office to 70 percent brightness",
+            [c("set_light", room="office", brightness=70)],
+        ),
+        (P, "brightness of the hallway to 20", [c("set_light", room="hallway", brightness=20)]),
+        (P, "the hallway light, turn it off", [c("set_light", room="hallway", on=False)]),
+        (P, "make the office lime", [c("set_light", room="office", color="lime")]),
+        (P, "fan at speed 2", [c("set_fan", speed="2")]),
+        (P, "fan to 3", [c("set_fan", speed="3")]),
+        (P, "close the office blinds halfway", [c("set_blinds", room="office", position=50)]),
+        (
+            P,
+            "open the blinds in bedroom 8 to 80",
+            [c("set_blinds", room="bedroom 8", position=80)],
+        ),
+        (P, "office blinds fully closed", [c("set_blinds", room="office", position=0)]),
+        (
+            T,
+            "turn on bedroom eight and the loo",
+            [c("set_light", room="bedroom 8", on=True), c("set_light", room="loo", on=True)],
+        ),
+        (
+            T,
+            "fan off and office blinds up",
+            [c("set_fan", on=False), c("set_blinds", room="office", position=100)],
+        ),
+        (U, "turn on the garage light", []),
+        (U, "fan to speed 5", []),
+        (I, "office blinds to 130", []),
+        (N, "please don't open the blinds", []),
+        (O, "what's my schedule", []),
+        (M, "lights on", []),
     ],
 }
 

@@ -322,3 +322,8 @@ def test_warmth_words_and_a_named_setting_point_at_their_tool() -> None:
     # "speed" names the setting and "max" is its value said in full
     assert grounded("set the speed to max", fan, top)
     assert not grounded("set it to max", fan, top)
+
+
+def test_closed_is_a_close() -> None:
+    shut = [{"name": "set_blinds", "arguments": {"room": "attic", "position": 0}}]
+    assert grounded("attic blinds fully closed", TOOLS, shut)

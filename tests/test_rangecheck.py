@@ -75,6 +75,14 @@ def test_said_numbers_reads_what_the_synthesiser_writes() -> None:
             assert [s.value for s in said_numbers(text)] == [n], text
 
 
+def test_a_protected_name_is_blanked_as_a_whole_word_only() -> None:
+    speeds = ["1", "2", "3", "bedroom 8"]
+    assert [s.value for s in said_numbers("office blinds to 130", speeds)] == [130]
+    assert [s.value for s in said_numbers("hallway to 20", speeds)] == [20]
+    assert said_numbers("fan at speed 2", speeds) == []
+    assert [s.value for s in said_numbers("bedroom 8 to 40", speeds)] == [40]
+
+
 def test_half_is_half_of_a_percentage() -> None:
     assert said_numbers("at half brightness") == [Said(50.0, True)]
 

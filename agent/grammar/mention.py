@@ -222,8 +222,8 @@ _SENSE = {
     "off": frozenset("off stop kill disable deactivate shut cut".split()),
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
-    "open": frozenset("open raise extend".split()),
-    "close": frozenset("close shut lower draw retract".split()),
+    "open": frozenset("open opened raise extend".split()),
+    "close": frozenset("close closed shut lower draw retract".split()),
 }
 # Verbs whose "up" is on ("fire up the kiln"; "turn up" is no switch).
 _UP_ON = frozenset("light fire power start boot".split())
