@@ -34,7 +34,7 @@ from .backend import Engine, open_engine
 from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
-from .grammar.grounding import grounded
+from .grammar.grounding import grounded, points_elsewhere
 from .grammar.mention import MentionPrior, clause_numbers, picks_a_thing, unnamed_arguments
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
@@ -475,7 +475,12 @@ class Session:
         ):
             confidence = GROUNDED_CONFIDENCE
         unnamed = unnamed_arguments(text, schemas, res.calls) if res.ok and text else []
-        if confidence is not None and unnamed:
+        # a call to a tool the request points nowhere near, while it names another ("lights
+        # on" as the fan): as doubtful as a room the request never says
+        elsewhere = bool(res.ok and text and res.calls) and points_elsewhere(
+            text, schemas, res.calls or []
+        )
+        if confidence is not None and (unnamed or elsewhere):
             # The head judges the call's shape; a thing the request never names is doubt it
             # cannot see. A model without a head (trained on its home, synonyms included) is
             # left alone.

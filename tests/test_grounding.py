@@ -327,3 +327,23 @@ def test_warmth_words_and_a_named_setting_point_at_their_tool() -> None:
 def test_closed_is_a_close() -> None:
     shut = [{"name": "set_blinds", "arguments": {"room": "attic", "position": 0}}]
     assert grounded("attic blinds fully closed", TOOLS, shut)
+
+
+def test_a_call_to_a_tool_nothing_points_at_while_another_is_named() -> None:
+    from agent.grammar.grounding import points_elsewhere
+
+    fan_on = [{"name": "set_fan", "arguments": {"on": True}}]
+    # "lights" names the light tool; nothing names the fan
+    assert points_elsewhere("lights on", TOOLS, fan_on)
+    assert not points_elsewhere("fan on", TOOLS, fan_on)
+    # nothing named at all: the model may have read an implied request
+    assert not points_elsewhere("it's so stuffy in here", TOOLS, fan_on)
+    # a head word ("house") names no tool
+    house = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["den"], "tool": "house_lights"},
+            "heat": {"kind": "simulated_thermostat"},
+        }
+    )
+    heat = [{"name": house[1]["name"], "arguments": {"temperature": 18}}]
+    assert not points_elsewhere("bring the house down to 18", house, heat)

@@ -171,6 +171,45 @@ def _value_said(
     return bool(ws) and all(said_near(w, q) for w in ws)
 
 
+def points_elsewhere(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call goes to a tool nothing in the request points at (no room or device of
+    it, no word of its name or description, no unit or setting of it) while the request says
+    a word of another tool's name that no call uses: "lights on" (no room) is no call to the
+    fan."""
+    q = words(query)
+    said = said_numbers(query, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    called = {str(c.get("name")) for c in calls}
+    others = {
+        w
+        for t in tools
+        if str(t.get("name")) not in called
+        for w in words(str(t.get("name")).replace("_", " "))
+        if w not in _GENERIC and w not in _HEAD_WORDS and w in q
+    }
+    if not others:
+        return False
+    by_tool = {str(t.get("name")): t for t in tools}
+    for call in calls:
+        tool = by_tool.get(str(call.get("name")))
+        args = call.get("arguments") or {}
+        if tool is None or not isinstance(args, Mapping):
+            continue
+        props = _props(tool)
+        own = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC}
+        own |= {w for w in words(str(tool.get("description") or "")) if len(w) >= 4}
+        if own & set(q) or any(picks_a_thing(k, props.get(k)) for k in args):
+            continue
+        if _unit_points(q, said, props, args) or _setting_points(q, unnamed, props, args):
+            continue
+        if takes_temperature(tool.get("parameters") or {}) and _WARMTH_WORDS & set(q):
+            continue
+        return True
+    return False
+
+
 def _setting_points(
     q: Sequence[str], unnamed: Sequence[str], props: Mapping[str, Any], args: Mapping[str, Any]
 ) -> bool:
@@ -261,4 +300,4 @@ def _all_enums(tool: Mapping[str, Any]) -> list[str]:
     return [v for sch in _props(tool).values() for v in _enum_strings(sch)]
 
 
-__all__ = ["grounded", "is_command"]
+__all__ = ["grounded", "is_command", "points_elsewhere"]
