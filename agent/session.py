@@ -34,7 +34,7 @@ from .backend import Engine, open_engine
 from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
-from .grammar.grounding import grounded, points_elsewhere
+from .grammar.grounding import grounded, points_elsewhere, says_a_setting
 from .grammar.mention import MentionPrior, clause_numbers, picks_a_thing, unnamed_arguments
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
@@ -84,31 +84,34 @@ def without_repeats(calls: list[Any]) -> list[Any]:
 
 
 def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
-    """The call list without a call that only picks a thing (a room, a device) the request
-    never names, of a tool that has settings, when other calls remain: a small model often
-    trails a right call with an empty one ("too bright in the den, make it 30 percent" -> the
-    den at 30, then bedroom 7 with nothing set), which a handler can only run as nothing."""
+    """The call list without a call after the first that picks a thing (a room, a device) the
+    request never names and sets nothing it says, of a tool that has settings: a small model
+    often trails a right call with an empty or made-up one ("too bright in the
+    den, make it 30 percent" -> the den at 30, then bedroom 7 with nothing set; "counter light
+    to orange and 60%" -> then Ivy's room on). A made-up call for a thing the home lacks
+    ("the kitchen and the garage on") says its setting, so it stays, and is doubted."""
     if len(calls) < 2 or not text:
         return calls
     unnamed = {
         (u["name"], u["argument"], u["value"]) for u in unnamed_arguments(text, schemas, calls)
     }
-    props = {
-        str(t.get("name")): (t.get("parameters") or {}).get("properties") or {} for t in schemas
-    }
+    tools = {str(t.get("name")): t for t in schemas}
+    props = {n: (t.get("parameters") or {}).get("properties") or {} for n, t in tools.items()}
 
     def no_op(call: Any) -> bool:
         p = props.get(str(call.get("name"))) if isinstance(call, dict) else None
         args = call.get("arguments") if isinstance(call, dict) else None
         if not p or not isinstance(args, dict) or not args:
             return False
-        picks = all(picks_a_thing(k, p.get(k)) for k in args)
+        things = [k for k in args if picks_a_thing(k, p.get(k))]
         settings = any(not picks_a_thing(k, sch) for k, sch in p.items())
-        named = any((call.get("name"), k, v) not in unnamed for k, v in args.items())
-        return picks and settings and not named
+        named = any((call.get("name"), k, args[k]) not in unnamed for k in things)
+        if not things or not settings or named:
+            return False
+        return not says_a_setting(text, tools[str(call.get("name"))], args)
 
-    kept = [c for c in calls if not no_op(c)]
-    return kept or calls
+    kept = calls[:1] + [c for c in calls[1:] if not no_op(c)]
+    return kept
 
 
 class Session:
@@ -440,8 +443,12 @@ class Session:
             else None,
         )
         written = len(res.calls or [])
+        made_up = False
         if res.ok and res.calls:
-            res.calls = without_no_ops(without_repeats(res.calls), schemas, text)
+            listed = without_repeats(res.calls)
+            res.calls = without_no_ops(listed, schemas, text)
+            # a dropped call that set something was made up: the rest stays in doubt
+            made_up = any(c not in res.calls and len(c.get("arguments") or {}) > 1 for c in listed)
         confidence = None
         tail_s, tail_n = 0.0, 0
         if res.ok and (self.has_confidence or self._conversation):
@@ -480,7 +487,7 @@ class Session:
         elsewhere = bool(res.ok and text and res.calls) and points_elsewhere(
             text, schemas, res.calls or []
         )
-        if confidence is not None and (unnamed or elsewhere):
+        if confidence is not None and (unnamed or elsewhere or made_up):
             # The head judges the call's shape; a thing the request never names is doubt it
             # cannot see. A model without a head (trained on its home, synonyms included) is
             # left alone.

@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 222 requests to ten homes of their own
-were written by hand, before the model was run on them (80 at first, then 48, 42, 32 and
-20 more once those were solved), for choosing decoding rules on such phrasings. No name here
+"vent fan" in a home without a fan tool. These 243 requests to eleven homes of their
+own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
+20 and 21 more once those were solved), for choosing decoding rules on such phrasings. No name here
 is a held-out one, and nothing here is ever trained on.
 """
 
@@ -156,6 +156,19 @@ HOMES: dict[str, dict[str, Any]] = {
         },
         "fan": {"kind": "simulated_fan", "speeds": ["1", "2", "3"]},
         "blinds": {"kind": "simulated_blinds", "rooms": ["office", "bedroom 8"]},
+    },
+    "bakehouse": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["flour store", "counter", "Ivy's room"],
+            "colors": ["white", "warm white", "orange"],
+        },
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 12, "max_temperature": 28},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"mixer": "mixer", "proof box": "proof", "radio": "radio"},
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["counter"]},
     },
 }
 
@@ -631,6 +644,60 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "please don't open the blinds", []),
         (O, "what's my schedule", []),
         (M, "lights on", []),
+    ],
+    "bakehouse": [
+        (
+            P,
+            "could you set the counter lights to orange",
+            [c("set_light", room="counter", color="orange")],
+        ),
+        (
+            P,
+            "I want the flour store at 45 percent",
+            [c("set_light", room="flour store", brightness=45)],
+        ),
+        (
+            P,
+            "Ivy's room should be warm white",
+            [c("set_light", room="Ivy's room", color="warm white")],
+        ),
+        (
+            P,
+            "let's have the counter at full brightness",
+            [c("set_light", room="counter", brightness=100)],
+        ),
+        (P, "flour store light at max", [c("set_light", room="flour store", brightness=100)]),
+        (
+            P,
+            "counter light to orange and 60%",
+            [c("set_light", room="counter", brightness=60, color="orange")],
+        ),
+        (P, "turn the heat up to 21", [c("set_thermostat", temperature=21)]),
+        (P, "set the thermostat to 19 degrees celsius", [c("set_thermostat", temperature=19)]),
+        (P, "thermostat 20 C", [c("set_thermostat", temperature=20)]),
+        (P, "make sure the mixer is off", [c("set_switch", device="mixer", action="OFF")]),
+        (P, "the proof box needs to be on", [c("set_switch", device="proof box", action="ON")]),
+        (P, "power down the radio", [c("set_switch", device="radio", action="OFF")]),
+        (P, "shut the counter blinds", [c("set_blinds", room="counter", position=0)]),
+        (P, "put the thermostat on heat mode", [c("set_thermostat", mode="heat")]),
+        (P, "change Ivy's room to orange", [c("set_light", room="Ivy's room", color="orange")]),
+        (
+            T,
+            "mixer off, radio on",
+            [
+                c("set_switch", device="mixer", action="OFF"),
+                c("set_switch", device="radio", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "set the thermostat to 22 and turn the counter lights on",
+            [c("set_thermostat", temperature=22), c("set_light", room="counter", on=True)],
+        ),
+        (U, "switch the oven on", []),
+        (N, "do not touch the mixer", []),
+        (O, "how warm is it outside", []),
+        (M, "set it to orange", []),
     ],
 }
 

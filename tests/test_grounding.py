@@ -347,3 +347,8 @@ def test_a_call_to_a_tool_nothing_points_at_while_another_is_named() -> None:
     )
     heat = [{"name": house[1]["name"], "arguments": {"temperature": 18}}]
     assert not points_elsewhere("bring the house down to 18", house, heat)
+
+
+def test_power_down_is_off() -> None:
+    kettle = [{"name": "set_switch", "arguments": {"device": "kettle", "action": "OFF"}}]
+    assert grounded("power down the kettle", TOOLS, kettle)

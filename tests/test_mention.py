@@ -1211,3 +1211,21 @@ def test_warmth_words_point_at_the_tool_that_takes_a_temperature() -> None:
         MentionPrior("can you make it", [heat, LIGHTS], [b"a"], 5.0)._tool_score("boiler", [], [])
         == 0
     )
+
+
+def test_full_or_max_pushes_the_first_bounded_number(vocab: tuple[list[bytes], list[int]]) -> None:
+    room = _lit("library")
+    full = _lit("library", brightness=100)
+    white = _lit("library", brightness=100, color="white")
+    assert _decode(vocab, [LIGHTS], "library light at max", [(room, 3.0), (full, 1.0)], 0.0) == room
+    assert _decode(vocab, [LIGHTS], "library light at max", [(room, 3.0), (full, 1.0)], 5.0) == full
+    # a colour nobody said, after a said setting, is held back ("at full brightness")
+    query = "the library at full brightness"
+    assert _decode(vocab, [LIGHTS], query, [(white, 3.0), (full, 1.0)], 5.0) == full
+    # after a switch alone it is not ("fan on medium", a speed the fan lacks, stays doubted)
+    on_amber = _lit("library", on=True, color="amber")
+    on = _lit("library", on=True)
+    assert (
+        _decode(vocab, [LIGHTS], "library light on please", [(on_amber, 3.0), (on, 1.0)], 5.0)
+        == on_amber
+    )

@@ -252,3 +252,9 @@ def test_a_trailing_call_that_picks_an_unsaid_room_and_sets_nothing_is_dropped()
     assert without_no_ops([den, said], tools, "den to 30 and bedroom 7") == [den, said]
     lawn = {"name": "schedule", "arguments": {"zone": "front lawn"}}
     assert without_no_ops([den, lawn], tools, "den to 30, schedule the front lawn") == [den, lawn]
+    # a made-up call (an unsaid room set to an unsaid value) goes too; a said value keeps it
+    made_up = {"name": "set_light", "arguments": {"room": "bedroom 7", "brightness": 80}}
+    assert without_no_ops([den, made_up], tools, "den to 30 percent") == [den]
+    assert without_no_ops([den, made_up], tools, "den to 30 and 80") == [den, made_up]
+    # the first call is never dropped
+    assert without_no_ops([made_up, den], tools, "den to 30 percent") == [made_up, den]

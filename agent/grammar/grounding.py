@@ -171,6 +171,20 @@ def _value_said(
     return bool(ws) and all(said_near(w, q) for w in ws)
 
 
+def says_a_setting(query: str, tool: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
+    """Whether the request says (or backs) any argument of a call besides the room or device
+    it picks."""
+    q = words(query)
+    said = said_numbers(query, _all_enums(tool))
+    props = _props(tool)
+    return any(
+        isinstance(props.get(k), Mapping)
+        and not picks_a_thing(k, props.get(k))
+        and _value_said(query, q, said, props[k], v, k)
+        for k, v in args.items()
+    )
+
+
 def points_elsewhere(
     query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
 ) -> bool:
@@ -300,4 +314,4 @@ def _all_enums(tool: Mapping[str, Any]) -> list[str]:
     return [v for sch in _props(tool).values() for v in _enum_strings(sch)]
 
 
-__all__ = ["grounded", "is_command", "points_elsewhere"]
+__all__ = ["grounded", "is_command", "points_elsewhere", "says_a_setting"]

@@ -265,6 +265,8 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
         before = q[i - 1] if i else ""
         if w == "up" and before in _UP_ON:
             senses = frozenset({"on"})  # "light up the office", "fire up the kiln"
+        elif w == "down" and before in ("power", "shut"):
+            senses = frozenset({"off"})  # "power down the radio"
         elif w in ("up", "down") and _COVERS & set(q[max(0, i - 3) : i]):
             senses = frozenset({"open" if w == "up" else "close"})  # "den blinds down"
         elif w == "out" and before in _GOES_OUT:
@@ -660,6 +662,7 @@ class MentionPrior:
         # blind's position) in its call is the maximum or the minimum ("open the study blinds
         # half way and then open the hall blinds": the hall's are at 100)
         self._bounds: dict[int, str] = {}
+        self._full: set[int] = set()  # clauses that say "full" or "max"
         for k in set(self.clause):
             if self.numbers and (self._one_clause or self._clause_values.get(k)):
                 continue
@@ -670,6 +673,8 @@ class MentionPrior:
             opens, closes = "open" in senses or full, "close" in senses
             if opens != closes:
                 self._bounds[k] = "maximum" if opens else "minimum"
+            if full and not closes:
+                self._full.add(k)
 
     # -- scores -------------------------------------------------------------------------------
     def _mention(self, value: str) -> tuple[float, tuple[str, ...]]:
@@ -923,6 +928,22 @@ class MentionPrior:
                 }
             if pending:
                 switches |= self._number_keys(props, written, pending)
+            elif not self.numbers and self._full:
+                # "flour store light at max": the first numeric key that has a maximum
+                anchor = self._anchor(closed)
+                if anchor is not None and self.clause[anchor] in self._full:
+                    first = next(
+                        (
+                            k
+                            for k, sch in props.items()
+                            if k not in written
+                            and isinstance(sch, Mapping)
+                            and sch.get("type") in ("integer", "number")
+                            and isinstance(sch.get("maximum"), int | float)
+                        ),
+                        None,
+                    )
+                    switches |= {first.encode()} if first else set()
             # a setting value said in full ("make Nadia's kitchen ember"): its key, not "on"
             switches |= {k.encode() for k in wanted}
             # a flag named with its value ("eco yes"), or a later pushed key would skip it
@@ -1033,6 +1054,23 @@ class MentionPrior:
                 and isinstance(sch, Mapping)
                 and sch.get("type") == "boolean"
                 and flag_value(self.query, k) is None
+            }
+        # a colour or speed nobody said, after a setting the request did say besides a switch
+        # ("the counter at full brightness" is no white as well); after none, or only a switch
+        # ("fan on medium", a speed the fan lacks), it is left to the unnamed cap
+        opened = b'"arguments":{'
+        written = re.findall(rb'"([^"\\]+)":', call_text[call_text.rfind(opened) + len(opened) :])
+        if any(
+            not picks_a_thing(k.decode(), props.get(k.decode()))
+            and k.decode().lower() not in _SWITCH_KEYS
+            for k in written
+        ):
+            numeric |= {
+                k
+                for k, sch in props.items()
+                if k.lower() in _NAMED_SETTINGS
+                and _enum_strings(sch)
+                and not any(self._mention(v)[0] > 0 for v in _enum_strings(sch))
             }
         numeric |= {
             k
