@@ -12,12 +12,12 @@ from agent.config import load_config, run_model, with_overrides
 from agent.train.synth import tools_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/train_report.json has the bundled model at 88.2% and 90.4% (unseen homes, exact), and
-# at 86.4%, 90.4% and 96.3% of refusals with the daemon's min_confidence 0.5
-POSITIVE_FLOOR = 0.86
-TWO_ACTIONS_FLOOR = 0.88
-GUARDED_POSITIVE_FLOOR = 0.84
-GUARDED_TWO_ACTIONS_FLOOR = 0.88
+# bench/train_report.json has the bundled model at 90.5% and 92.3% (unseen homes, exact), and
+# at 87.0%, 92.3% and 96.3% of refusals with the daemon's min_confidence 0.5
+POSITIVE_FLOOR = 0.88
+TWO_ACTIONS_FLOOR = 0.90
+GUARDED_POSITIVE_FLOOR = 0.85
+GUARDED_TWO_ACTIONS_FLOOR = 0.90
 
 
 def test_both_models_ship_with_their_training_reports() -> None:
