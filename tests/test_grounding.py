@@ -185,23 +185,20 @@ def test_open_and_close_switch_a_thing_that_only_switches() -> None:
     assert not grounded("open the kitchen shades", TOOLS, [light(room="sunroom", on=True)])
 
 
+def _heat_tool(name: str) -> list[dict]:
+    """A renamed thermostat whose temperature's description names its unit."""
+    temperature = {
+        "type": "number",
+        "minimum": 10,
+        "maximum": 30,
+        "description": "Target temperature in degrees Celsius",
+    }
+    properties = {"temperature": temperature}
+    return [{"name": name, "parameters": {"type": "object", "properties": properties}}]
+
+
 def test_a_unit_its_description_names_points_at_the_tool() -> None:
-    heat = [
-        {
-            "name": "heat_pump",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "temperature": {
-                        "type": "number",
-                        "minimum": 10,
-                        "maximum": 30,
-                        "description": "Target temperature in degrees Celsius",
-                    }
-                },
-            },
-        }
-    ]
+    heat = _heat_tool("heat_pump")
     call = [{"name": "heat_pump", "arguments": {"temperature": 22}}]
     assert grounded("make it 22 degrees", heat, call)
     # the number alone names no tool
@@ -290,22 +287,7 @@ def test_covers_go_up_and_down_and_a_degree_sign_is_a_unit() -> None:
     assert grounded("attic blinds down", TOOLS, blinds(0))
     assert grounded("pull the blinds up in the attic", TOOLS, blinds(100))
     assert not grounded("attic blinds down", TOOLS, blinds(100))
-    heat = [
-        {
-            "name": "boiler",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "temperature": {
-                        "type": "number",
-                        "minimum": 10,
-                        "maximum": 28,
-                        "description": "Target temperature in degrees Celsius",
-                    }
-                },
-            },
-        }
-    ]
+    heat = _heat_tool("boiler")
     call = [{"name": "boiler", "arguments": {"temperature": 20}}]
     assert grounded("set it to 20\u00b0C", heat, call)
     assert not grounded("set it to 20", heat, call)

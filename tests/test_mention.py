@@ -836,6 +836,18 @@ LIGHTS = {
 }
 
 
+def _with_transition(**schema: str) -> dict:
+    """LIGHTS with a fade time in seconds after its colour (a zigbee2mqtt light)."""
+    lights = json.loads(json.dumps(LIGHTS))
+    lights["parameters"]["properties"]["transition"] = {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 600,
+        **schema,
+    }
+    return lights
+
+
 def _lit(room: str, **more: object) -> list[dict]:
     return [{"name": "set_light", "arguments": {"room": room, **more}}]
 
@@ -873,13 +885,7 @@ def test_a_shared_name_goes_to_the_tool_whose_name_is_said_too(
 def test_a_number_said_goes_to_its_key_before_the_call_ends(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    lights = json.loads(json.dumps(LIGHTS))
-    lights["parameters"]["properties"]["transition"] = {
-        "type": "number",
-        "minimum": 0,
-        "maximum": 600,
-        "description": "Fade time in seconds",
-    }
+    lights = _with_transition(description="Fade time in seconds")
     room_only = _lit("library")
     amber = _lit("library", color="amber")
     bright = _lit("library", brightness=60)
@@ -1020,12 +1026,7 @@ def test_each_clause_keeps_its_own_bound(vocab: tuple[list[bytes], list[int]]) -
 def test_a_second_number_goes_on_to_the_next_numeric_key(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    lights = json.loads(json.dumps(LIGHTS))
-    lights["parameters"]["properties"]["transition"] = {
-        "type": "number",
-        "minimum": 0,
-        "maximum": 600,
-    }
+    lights = _with_transition()
     thirty = _lit("library", brightness=30)
     both = _lit("library", brightness=30, transition=5)
     wants = [(thirty, 3.0), (both, 1.0)]
