@@ -46,6 +46,7 @@ _TIME = re.compile(
     r"\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\b\.?)?"
     r"|\b\d{1,2}\s*(?:[ap]\.?m\b\.?|o'?clock\b)"
     r"|\b[a-z]+\s+o'?clock\b"
+    r"|\b(?:half|(?:a\s+)?quarter)\s+(?:past|to)\s+(?:\d{1,2}|[a-z]+)\b"
 )
 _TOKEN = re.compile(r"\d+(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|[a-z]+|%|[-\u2212]")
 
@@ -113,9 +114,11 @@ def said_numbers(text: str, protected: Iterable[str] = ()) -> list[Said]:
     low = text.lower()
     names = {p.lower() for p in protected if _has_number(p.lower())}
     for p in sorted(names, key=len, reverse=True):
-        # whole words only: a fan speed "2" is no part of "20"
+        # whole words only: a fan speed "2" is no part of "20" or of "20.2"
         low = re.sub(
-            r"(?<![0-9a-z])" + re.escape(p) + r"(?![0-9a-z])", lambda m: " " * len(m.group()), low
+            r"(?<![0-9a-z.,])" + re.escape(p) + r"(?![0-9a-z]|[.,][0-9])",
+            lambda m: " " * len(m.group()),
+            low,
         )
     low = _TIME.sub(lambda m: " " * len(m.group()), low)
     low = re.sub(r"(?<=[a-z])-(?=[a-z])", " ", low)  # "twenty-one"
@@ -125,13 +128,13 @@ def said_numbers(text: str, protected: Iterable[str] = ()) -> list[Said]:
     while i < len(toks):
         tok, start, end = toks[i]
         first = i
-        if (
-            tok in _QUARTERS
-            and _peek(toks, i + 1) in ("quarter", "quarters")
-            and (_peek(toks, i + 2) not in _NOT_HALF_AFTER | {"to", "hour"})
-        ):
-            # "a quarter open", "three quarters": of a percentage
-            out.append(Said(_QUARTERS[tok], True))
+        if tok in _QUARTERS and _peek(toks, i + 1) in ("quarter", "quarters"):
+            # "a quarter open", "three quarters of the way": of a percentage; "a quarter of an
+            # hour", "by a quarter" are none
+            after = [_peek(toks, i + 2), _peek(toks, i + 3)]
+            timed = after[0] in ("past", "to", "hour") or after in (["of", "an"], ["of", "a"])
+            if not timed and _peek(toks, i - 1) != "by":
+                out.append(Said(_QUARTERS[tok], True))
             i += 2
             continue
         if tok[0].isdigit():
@@ -158,9 +161,13 @@ def said_numbers(text: str, protected: Iterable[str] = ()) -> list[Said]:
                 value = -value
                 first -= 1
         elif tok in _HALF and _peek(toks, i + 1) not in _NOT_HALF_AFTER:
-            # "open the blinds half way", "at half brightness": half of a percentage
+            # "open the blinds half way", "at half brightness": half of a percentage; not "by
+            # half" (relative) nor "an hour and a half" (of whatever came before)
+            relative = _peek(toks, i - 1) == "by"
+            after_noun = [_peek(toks, i - 2), _peek(toks, i - 1)] == ["and", "a"]
             i += 1 + (tok == "half" and _peek(toks, i + 1) == "way")
-            out.append(Said(50.0, True))
+            if not relative and not after_noun:
+                out.append(Said(50.0, True))
             continue
         else:
             i += 1

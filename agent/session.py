@@ -105,7 +105,10 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
             return False
         things = [k for k in args if picks_a_thing(k, p.get(k))]
         settings = any(not picks_a_thing(k, sch) for k, sch in p.items())
-        named = any((call.get("name"), k, args[k]) not in unnamed for k in things)
+        named = any(
+            not isinstance(args[k], str) or (call.get("name"), k, args[k]) not in unnamed
+            for k in things
+        )
         if not things or not settings or named:
             return False
         return not says_a_setting(text, tools[str(call.get("name"))], args)

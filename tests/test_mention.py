@@ -1230,3 +1230,10 @@ def test_full_or_max_pushes_the_first_bounded_number(vocab: tuple[list[bytes], l
         _decode(vocab, [LIGHTS], "library light on please", [(on_amber, 3.0), (on, 1.0)], 5.0)
         == on_amber
     )
+
+
+def test_a_tool_without_properties_gets_no_key_push() -> None:
+    free = {"name": "note", "parameters": {"type": "object"}}
+    prior = MentionPrior("note hi there", [free], [b'"', b"a", b',"'], 5.0)
+    # a free object: nothing to push, and no crash on the keys written so far
+    assert prior(b'[{"name":"note","arguments":{"text":"hi', np.arange(3)) is None

@@ -60,6 +60,13 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
         ("three quarters", [75]),
         ("a quarter of an hour", []),
         ("set heating to 20\u00b0C", [20]),
+        ("open the blinds three quarters of the way", [75]),
+        ("fan for three quarters of an hour", []),
+        ("dim the kitchen lights by half", []),
+        ("raise it by a quarter", []),
+        ("run the fan for an hour and a half", []),
+        ("heating on at half past six", []),
+        ("lights to 40% at a quarter to seven", [40]),
         ("half of the lights", []),
     ],
 )
@@ -81,6 +88,7 @@ def test_a_protected_name_is_blanked_as_a_whole_word_only() -> None:
     assert [s.value for s in said_numbers("hallway to 20", speeds)] == [20]
     assert said_numbers("fan at speed 2", speeds) == []
     assert [s.value for s in said_numbers("bedroom 8 to 40", speeds)] == [40]
+    assert [s.value for s in said_numbers("thermostat to 20.3", speeds)] == [20.3]
 
 
 def test_half_is_half_of_a_percentage() -> None:

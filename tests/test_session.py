@@ -258,3 +258,24 @@ def test_a_trailing_call_that_picks_an_unsaid_room_and_sets_nothing_is_dropped()
     assert without_no_ops([den, made_up], tools, "den to 30 and 80") == [den, made_up]
     # the first call is never dropped
     assert without_no_ops([made_up, den], tools, "den to 30 percent") == [made_up, den]
+
+
+def test_odd_schemas_do_not_break_the_dropping_of_empty_calls() -> None:
+    # a room typed as an array of names: a list value counts as named, never as unhashable
+    tools = [
+        {
+            "name": "lights",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "room": {"type": "array", "items": {"type": "string", "enum": ["k", "den"]}},
+                    "on": {"type": "boolean"},
+                },
+            },
+        }
+    ]
+    calls = [
+        {"name": "lights", "arguments": {"room": ["k"], "on": True}},
+        {"name": "lights", "arguments": {"room": ["den"]}},
+    ]
+    assert without_no_ops(calls, tools, "k lights on") == calls

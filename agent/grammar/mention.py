@@ -966,7 +966,7 @@ class MentionPrior:
             # keys follow the schema's order: the first pushed one, or it would be skipped;
             # none before the last key written, which the grammar no longer allows
             order = list(props)
-            last = max(order.index(k) for k in written if k in props) if written else -1
+            last = max((order.index(k) for k in written if k in props), default=-1)
             first = next((k.encode() for k in order[last + 1 :] if k.encode() in switches), None)
             switches = {first} if first is not None else set()
         if not wanted and not switches:
