@@ -3,10 +3,10 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 243 requests to eleven homes of their
+"vent fan" in a home without a fan tool. These 260 requests to twelve homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20 and 21 more once those were solved), for choosing decoding rules on such phrasings. No name here
-is a held-out one, and nothing here is ever trained on.
+20, 21 and 17 more once those were solved), for choosing decoding rules on such
+phrasings. No name here is a held-out one, and nothing here is ever trained on.
 """
 
 from __future__ import annotations
@@ -169,6 +169,25 @@ HOMES: dict[str, dict[str, Any]] = {
             "switches": {"mixer": "mixer", "proof box": "proof", "radio": "radio"},
         },
         "blinds": {"kind": "simulated_blinds", "rooms": ["counter"]},
+    },
+    "signal_box": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "lever room": "lever_bulb",
+                "booth": "booth_bulb",
+                "stairwell": "stair_bulb",
+            },
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 26,
+            "tool": "warmth",
+            "description": "Heating for the signal box: target temperature in degrees, or mode.",
+        },
+        "relays": {"kind": "gpio_relays", "relays": {"urn": 5, "heater fan": 6}},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["booth"], "tool": "set_shutters"},
     },
 }
 
@@ -698,6 +717,37 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "do not touch the mixer", []),
         (O, "how warm is it outside", []),
         (M, "set it to orange", []),
+    ],
+    "signal_box": [
+        (P, "stairwell light on for me", [c("set_light", room="stairwell", on=True)]),
+        (P, "booth light to 35%", [c("set_light", room="booth", brightness=35)]),
+        (P, "lever room light purple", [c("set_light", room="lever room", color="purple")]),
+        (P, "warm the box up to 20", [c("warmth", temperature=20)]),
+        (P, "it's freezing, heating to 23", [c("warmth", temperature=23)]),
+        (P, "switch the heating to auto", [c("warmth", mode="auto")]),
+        (P, "urn on", [c("set_relay", relay="urn", on=True)]),
+        (P, "turn the heater fan off", [c("set_relay", relay="heater fan", on=False)]),
+        (P, "shutters down in the booth", [c("set_shutters", room="booth", position=0)]),
+        (P, "booth shutters half open", [c("set_shutters", room="booth", position=50)]),
+        (
+            P,
+            "fade the stairwell to 10% over 3 seconds",
+            [c("set_light", room="stairwell", brightness=10, transition=3)],
+        ),
+        (
+            T,
+            "urn off and stairwell light off",
+            [c("set_relay", relay="urn", on=False), c("set_light", room="stairwell", on=False)],
+        ),
+        (
+            T,
+            "heating to 19, booth light on",
+            [c("warmth", temperature=19), c("set_light", room="booth", on=True)],
+        ),
+        (U, "lever room shutters up", []),
+        (N, "don't turn the urn off", []),
+        (O, "when's the next train", []),
+        (M, "light to 35%", []),
     ],
 }
 

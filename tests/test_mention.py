@@ -1237,3 +1237,13 @@ def test_a_tool_without_properties_gets_no_key_push() -> None:
     prior = MentionPrior("note hi there", [free], [b'"', b"a", b',"'], 5.0)
     # a free object: nothing to push, and no crash on the keys written so far
     assert prior(b'[{"name":"note","arguments":{"text":"hi', np.arange(3)) is None
+
+
+def test_a_percentage_goes_to_the_key_in_percent(vocab: tuple[list[bytes], list[int]]) -> None:
+    lights = _with_transition()
+    swapped = _lit("library", brightness=3, transition=10)
+    right = _lit("library", brightness=10, transition=3)
+    wants = [(swapped, 3.0), (right, 1.0)]
+    query = "fade the library to 10% over 3 seconds"
+    assert _decode(vocab, [lights], query, wants, 0.0) == swapped
+    assert _decode(vocab, [lights], query, wants, 5.0) == right
