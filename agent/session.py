@@ -113,8 +113,7 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
             return False
         return not says_a_setting(text, tools[str(call.get("name"))], args)
 
-    kept = calls[:1] + [c for c in calls[1:] if not no_op(c)]
-    return kept
+    return calls[:1] + [c for c in calls[1:] if not no_op(c)]
 
 
 class Session:

@@ -94,7 +94,7 @@ def grounded(
     names = [v for t in tools for v in _all_enums(t)]
     said = said_numbers(query, names)
     by_name = {str(t.get("name")): _props(t) for t in tools}
-    by_params = {str(t.get("name")): t.get("parameters") or {} for t in tools}
+    by_tool = {str(t.get("name")): t for t in tools}
     unnamed = without_names(q, thing_names(tools)[0])
     for call in calls:
         name = str(call.get("name"))
@@ -109,9 +109,7 @@ def grounded(
         if (
             not picks
             and not any(said_near(w, q) for w in tool_words)
-            and not _unit_points(q, said, props, args)
-            and not _setting_points(q, unnamed, props, args)
-            and not (takes_temperature(by_params[name]) and _WARMTH_WORDS & set(q))
+            and not _setting_said_points(q, said, unnamed, by_tool[name], args)
         ):
             return False  # nothing in the request points at this tool
         for key, value in args.items():
@@ -216,12 +214,28 @@ def points_elsewhere(
         own |= {w for w in words(str(tool.get("description") or "")) if len(w) >= 4}
         if own & set(q) or any(picks_a_thing(k, props.get(k)) for k in args):
             continue
-        if _unit_points(q, said, props, args) or _setting_points(q, unnamed, props, args):
-            continue
-        if takes_temperature(tool.get("parameters") or {}) and _WARMTH_WORDS & set(q):
+        if _setting_said_points(q, said, unnamed, tool, args):
             continue
         return True
     return False
+
+
+def _setting_said_points(
+    q: Sequence[str],
+    said: Sequence[Said],
+    unnamed: Sequence[str],
+    tool: Mapping[str, Any],
+    args: Mapping[str, Any],
+) -> bool:
+    """Whether what the call sets points at its tool: a number with a unit the parameter
+    names, a setting named with its value, a warmth word for a tool that takes a
+    temperature."""
+    props = _props(tool)
+    return (
+        _unit_points(q, said, props, args)
+        or _setting_points(q, unnamed, props, args)
+        or (takes_temperature(tool.get("parameters") or {}) and bool(_WARMTH_WORDS & set(q)))
+    )
 
 
 def _setting_points(

@@ -214,7 +214,6 @@ _PHRASE_END = frozenset([b'"', b"'", b".", b",", b"!", b"?", b";", b":"])
 _NOTE_START = re.compile(rb"(?::|\b(?:that|saying))[ \t]+")
 # the bytes of a JSON number
 _NUMBER_BYTES = frozenset(b"-0123456789.eE+")
-_NUMBER_BYTES_B = {bytes([b]) for b in _NUMBER_BYTES}
 _WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
 # Clause breaks: punctuation, and the words that join two commands ("..., then ...").
 _BREAK = re.compile(r"[0-9a-z]+(?:'[a-z]+)?|[,;.!?]")
@@ -563,14 +562,8 @@ class MentionPrior:
         self.raw_lower = query.strip().lower().encode()
         # "there" after a thing said is that thing again ("veranda lamp on and close the
         # curtains there"): the request is read as if it said it twice
-        things = [
-            v
-            for t in tools
-            for sch in _props(t.get("parameters") or {})
-            for v in _enum_strings(sch)
-            if _names_a_thing(v)
-        ]
-        query = resolve_there(query, things)
+        picked, settings = thing_names(tools)
+        query = resolve_there(query, [v for v in picked | settings if _names_a_thing(v)])
         self.query = words(query)
         self.clause = clause_numbers(query)
         self._one_clause = len(set(self.clause)) <= 1
@@ -616,9 +609,8 @@ class MentionPrior:
         self._senses = [(i, s) for i, s in switch_senses(self.query) if i not in in_names]
         # a setting's value said only inside a name ("green room lights at 80%": no colour)
         # is not said; the request is read without the names for it
-        names, settings = thing_names(tools)
-        self._setting_values = settings - names
-        self._unnamed = without_names(self.query, names)
+        self._setting_values = settings - picked
+        self._unnamed = without_names(self.query, picked)
         self._opens_by_switching = any(w in OPENS_BY_SWITCHING for w in self.query)
         self._any_full = any(self._mention(v)[0] == 1.0 for vs in self._things.values() for v in vs)
         # where the request points at each tool: a word of its name or of its description,
@@ -888,9 +880,7 @@ class MentionPrior:
         if value_string and self._free_text(base):
             return None  # where a note ends is the copy's choice; the push waits for its close
         props = (self.tools.get(base.stack[1].name or "") or {}).get("properties") or {}
-        opened = b'"arguments":{'
-        at = call_text.rfind(opened) + len(opened)
-        written = {k.decode() for k in re.findall(rb'"([^"\\]+)":', call_text[at:])}
+        written = set(_written_keys(call_text))
         # A mode word is often a verb ("cool it down to 17"): only named settings (a colour, a
         # speed) and names wait for their key.
         wanted = {
@@ -1066,12 +1056,9 @@ class MentionPrior:
         # a colour or speed nobody said, after a setting the request did say besides a switch
         # ("the counter at full brightness" is no white as well); after none, or only a switch
         # ("fan on medium", a speed the fan lacks), it is left to the unnamed cap
-        opened = b'"arguments":{'
-        written = re.findall(rb'"([^"\\]+)":', call_text[call_text.rfind(opened) + len(opened) :])
         if any(
-            not picks_a_thing(k.decode(), props.get(k.decode()))
-            and k.decode().lower() not in _SWITCH_KEYS
-            for k in written
+            not picks_a_thing(k, props.get(k)) and k.lower() not in _SWITCH_KEYS
+            for k in _written_keys(call_text)
         ):
             numeric |= {
                 k
@@ -1402,7 +1389,7 @@ class MentionPrior:
             data = self.token_bytes[int(tid)]
             if _extends_said(partial, data, spelled):
                 out[i] = self.weight * self._number_weight(call_text)
-            elif cutting and data[:1] not in _NUMBER_BYTES_B:
+            elif cutting and (not data or data[0] not in _NUMBER_BYTES):
                 out[i] = -self.weight * SWITCH_KEY
         return out if out.any() else None
 
@@ -1669,6 +1656,13 @@ def _in_percent(schema: Mapping[str, Any]) -> bool:
     if "percent" in words(str(schema.get("description") or "")):
         return True
     return schema.get("minimum") == 0 and schema.get("maximum") in (1, 100)
+
+
+def _written_keys(call_text: bytes) -> list[str]:
+    """The keys the call being written has in its arguments so far."""
+    opened = b'"arguments":{'
+    args = call_text[call_text.rfind(opened) + len(opened) :]
+    return [k.decode() for k in re.findall(rb'"([^"\\]+)":', args)]
 
 
 def _written_numbers(call_text: bytes) -> list[str]:
