@@ -246,6 +246,52 @@ def test_a_renamed_tool_is_found_by_its_description(vocab: tuple[list[bytes], li
     assert _decode(vocab, [glow, air], "stop the ceiling fan", wants, 5.0) == lights_off
 
 
+def test_a_three_letter_word_of_a_description_points_at_its_tool(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    air = {**FAN, "name": "air_flow", "description": "Switch the fan on or off."}
+    glow = {
+        "name": "glow",
+        "description": "Switch or dim the cafe's lights.",
+        "parameters": {"type": "object", "properties": {"on": {"type": "boolean"}}},
+    }
+    fan_on = [{"name": "air_flow", "arguments": {"on": True}}]
+    lights_on = [{"name": "glow", "arguments": {"on": True}}]
+    wants = [(lights_on, 1.2), (fan_on, 1.0)]
+    assert _decode(vocab, [glow, air], "put on the fan", wants, 0.0) == lights_on
+    assert _decode(vocab, [glow, air], "put on the fan", wants, 5.0) == fan_on
+
+
+def _led(led: str, mode: str) -> dict:
+    return {"name": "set_led", "arguments": {"led": led, "mode": mode}}
+
+
+def test_the_list_goes_on_while_a_thing_named_in_full_is_left(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    one, both = [_led("status", "blink")], [_led("status", "blink"), _led("wifi", "off")]
+    wants = [(one, 1.0), (both, 0.9)]
+    query = "status led blink, wifi led off"
+    assert _decode(vocab, [LED], query, wants, 0.0) == one
+    assert _decode(vocab, [LED], query, wants, 5.0) == both
+    # a thing named in a negated clause is not left for a call
+    assert _decode(vocab, [LED], "status led blink, but not the wifi led", wants, 5.0) == one
+
+
+def test_the_list_ends_once_every_clause_has_its_call(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    both = [_led("status", "blink"), _led("wifi", "off")]
+    more = [*both, {"name": "set_relay", "arguments": {"relay": "kettle", "on": False}}]
+    wants = [(more, 1.0), (both, 0.9)]
+    query = "status led blink, wifi led off"
+    assert _decode(vocab, [LED, RELAY], query, wants, 0.0) == more
+    assert _decode(vocab, [LED, RELAY], query, wants, 5.0) == both
+    # a clause still without its call keeps the list going
+    query = "status led blink, wifi led off and the kettle off"
+    assert _decode(vocab, [LED, RELAY], query, wants, 5.0) == more
+
+
 def test_calls_follow_the_clauses_that_point_at_their_tools(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:

@@ -36,6 +36,7 @@ from .mention import (
     _SWITCH_KEYS,
     _VALUE_SENSE,
     _WARMTH_WORDS,
+    NEGATIONS,
     OPENS_BY_SWITCHING,
     _enum_strings,
     flag_value,
@@ -53,8 +54,6 @@ from .mention import (
 
 # Units that tie a said number to the parameter whose description names them.
 _UNITS = frozenset(words("degrees celsius fahrenheit minutes seconds hours percent"))
-# Words that turn a command into its refusal.
-_NEGATIONS = frozenset("don't dont not never no leave without cancel nevermind".split())
 # First words of a question about the home rather than a command to it.
 _QUESTIONS = frozenset(
     "is are was were why what how who when where which does did what's how's who's when's "
@@ -80,7 +79,7 @@ def is_command(query: str) -> bool:
     first = q[i] if i < len(q) else None
     if first is None or first in _QUESTIONS or (asked and first in ("if", "whether")):
         return False
-    return not any(w in _NEGATIONS for w in q)
+    return not any(w in NEGATIONS for w in q)
 
 
 def grounded(
