@@ -39,6 +39,7 @@ from .mention import (
     NEGATIONS,
     OPENS_BY_SWITCHING,
     _enum_strings,
+    _telling,
     flag_value,
     param_words,
     picks_a_thing,
@@ -210,7 +211,7 @@ def points_elsewhere(
             continue
         props = _props(tool)
         own = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC}
-        own |= {w for w in words(str(tool.get("description") or "")) if len(w) >= 4}
+        own |= {w for w in words(str(tool.get("description") or "")) if _telling(w)}
         if own & set(q) or any(picks_a_thing(k, props.get(k)) for k in args):
             continue
         if _setting_said_points(q, said, unnamed, tool, args):
