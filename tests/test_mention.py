@@ -262,6 +262,62 @@ def test_a_three_letter_word_of_a_description_points_at_its_tool(
     assert _decode(vocab, [glow, air], "put on the fan", wants, 5.0) == fan_on
 
 
+WARMTH = {
+    "name": "warmth",
+    "description": "Heating for the signal box.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "temperature": {
+                "type": "number",
+                "minimum": 10,
+                "maximum": 26,
+                "description": "Target temperature in degrees Celsius",
+            },
+            "mode": {"type": "string", "enum": ["heat", "auto", "off"]},
+        },
+    },
+}
+HEATERS = {
+    **RELAY,
+    "parameters": {
+        **RELAY["parameters"],
+        "properties": {
+            "relay": {"type": "string", "enum": ["heater fan", "towel warmer"]},
+            "on": {"type": "boolean"},
+        },
+    },
+}
+
+
+def test_a_said_number_goes_to_a_tool_with_a_place_for_it(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    fan_on = [{"name": "set_relay", "arguments": {"relay": "heater fan", "on": True}}]
+    to_20 = [{"name": "warmth", "arguments": {"temperature": 20}}]
+    wants = [(fan_on, 1.2), (to_20, 1.0)]
+    assert _decode(vocab, [HEATERS, WARMTH], "make it 20", wants, 0.0) == fan_on
+    assert _decode(vocab, [HEATERS, WARMTH], "make it 20", wants, 5.0) == to_20
+    # out of range but in the unit of the thermostat's key: still the thermostat's
+    assert not _decode(vocab, [HEATERS, WARMTH], "make it 30 degrees", [], 5.0)
+
+
+def test_a_warmth_word_with_what_a_thermostat_holds_names_it(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    fan_on = [{"name": "set_relay", "arguments": {"relay": "heater fan", "on": True}}]
+    auto = [{"name": "warmth", "arguments": {"mode": "auto"}}]
+    wants = [(fan_on, 6.0), (auto, 1.0)]
+    tools = [HEATERS, WARMTH]
+    assert _decode(vocab, tools, "switch the heating to auto", wants, 0.0) == fan_on
+    assert _decode(vocab, tools, "switch the heating to auto", wants, 5.0) == auto
+    # a warmth word inside a name said is that name's ("the towel warmer")
+    warmer_off = [{"name": "set_relay", "arguments": {"relay": "towel warmer", "on": False}}]
+    off = [{"name": "warmth", "arguments": {"mode": "off"}}]
+    wants = [(warmer_off, 1.0), (off, 0.9)]
+    assert _decode(vocab, tools, "switch off the towel warmer", wants, 5.0) == warmer_off
+
+
 def _led(led: str, mode: str) -> dict:
     return {"name": "set_led", "arguments": {"led": led, "mode": mode}}
 
@@ -782,6 +838,8 @@ def test_a_tool_named_in_full_counts_as_much_as_a_value(
             "properties": {
                 "relay": {"type": "string", "enum": ["inverter", "water pump"]},
                 "on": {"type": "boolean"},
+                # a timer: the switch has a place for the 21 too
+                "minutes": {"type": "integer", "minimum": 0, "maximum": 60},
             },
             "required": ["relay", "on"],
         },
@@ -792,7 +850,8 @@ def test_a_tool_named_in_full_counts_as_much_as_a_value(
     query = "set the diesel heater to 21"
     assert _decode(vocab, [boat, heater], query, wants, 5.0) == right
     # one word of it ("heater") is weaker evidence: 0.7 of the weight does not beat 3.5
-    assert _decode(vocab, [boat, heater], "set the heater to 21", wants, 5.0) == wrong
+    got = _decode(vocab, [boat, heater], "set the heater to 21", wants, 5.0)
+    assert [c["name"] for c in got] == ["set_boat_switch"]
 
 
 def test_a_second_call_does_not_repeat_what_was_said_once(

@@ -210,6 +210,10 @@ BOUND_BOOST = 3.0
 # generated log requests (an adapted model, dev data): exact notes 25.8% without, 31.8% at 1,
 # 37.9% at 3 (108 of 109 notes a piece of the request, against 54 without), 38.6% at 5 and 10.
 COPY_BOOST = 3.0
+# Units a number may be said with; a tool holds such a number only in a parameter naming it.
+_UNITS = frozenset("degrees degree celsius fahrenheit percent minutes seconds hours".split())
+# Score of a tool with no place for a number said for its call, while another tool has one.
+HOLDS_NONE = -0.5
 # Multiplier of the penalty on ending the call list while the request names a thing in full
 # that no call has taken ("queue led blink, alarm led off" ended after the queue LED, its
 # end a hair more likely than going on). See `_end_bias`. With END_DONE, at 1 each: dev sets
@@ -1517,6 +1521,21 @@ class MentionPrior:
                 ours = [n for n, c in self._tool_clauses.items() if here in c]
                 if len(ours) == 1 and scores[ours[0]] > 0:
                     scores[ours[0]] = max(scores[ours[0]], 1.0)
+            # A number the call's clause says goes to a tool with a place for it: "warm the box
+            # up to 20" is not the heater fan's relay, which holds no number.
+            said, units = self._call_numbers(len(called))
+            if said:
+                holds = {n: _holds_a_number(p, said, units) for n, p in self.tools.items()}
+                if any(holds.values()):
+                    scores = {
+                        n: sc if holds[n] else min(sc, 0.0) + HOLDS_NONE for n, sc in scores.items()
+                    }
+            # A warmth word with something a temperature tool holds ("warm the box up to 20",
+            # "switch the heating to auto") names that tool as well as its name would.
+            scores = {
+                n: max(sc, 1.0) if n not in called and self._warmed(n, said, len(called)) else sc
+                for n, sc in scores.items()
+            }
             # A name said in full that several tools have ("the study": its light and its
             # blinds) is decided by the tool whose own name the request says too ("blinds").
             scores = {
@@ -1581,6 +1600,38 @@ class MentionPrior:
                     for v, (sp, sc) in zip(values, scored, strict=True)
                 ]
         return scored
+
+    def _warmed(self, name: str, said: Sequence[Said], k: int) -> bool:
+        """Whether call `k`'s clause says a warmth word and a number or a setting value the
+        temperature tool `name` holds."""
+        params = self.tools[name]
+        if not takes_temperature(params):
+            return False
+        here = None if self._one_clause else self._call_clause(k)
+        if here is None and not self._one_clause:
+            return False
+        clause = [w for w, c in zip(self.query, self.clause, strict=True) if here in (None, c)]
+        free = [w for w, c in zip(self._unnamed, self.clause, strict=True) if here in (None, c)]
+        if not _WARMTH_WORDS & set(free):  # "the towel warmer" is a name, not a wish
+            return False
+        if said and _holds_a_number(params, said, said_with_units(clause, said) & _UNITS):
+            return True
+        return any(
+            _count(tuple(words(v)), clause) for sch in _props(params) for v in _enum_strings(sch)
+        )
+
+    def _call_numbers(self, k: int) -> tuple[list[Said], set[str]]:
+        """The numbers said for call `k` and the units said with them: the request's when it
+        has one clause, else those of the clause the call is about (none when that is
+        unknown)."""
+        if self._one_clause:
+            return list(self.numbers), said_with_units(self.query, self.numbers) & _UNITS
+        here = self._call_clause(k)
+        if here is None:
+            return [], set()
+        said = [n for n in self.numbers if n.value in self._clause_values.get(here, set())]
+        clause = [w for w, c in zip(self.query, self.clause, strict=True) if c == here]
+        return said, said_with_units(clause, said) & _UNITS
 
     def _call_clause(self, k: int) -> int | None:
         """The clause call `k` is about: the k-th that points at some tool (None: the request
@@ -1734,6 +1785,22 @@ def _unheld(numbers: Sequence[Said], call_text: bytes) -> list[Said]:
     # a number cut to fit its range ("speed to eleven" written 1) holds what it was cut from:
     # it is not for another key to take
     return [n for n in out if not any(_fmt(n.value).startswith(h) for h in held)]
+
+
+def _holds_a_number(params: Mapping[str, Any], said: Sequence[Said], units: set[str]) -> bool:
+    """Whether a tool has a numeric parameter for the said numbers: one that names a unit said
+    with them (in range or not: "heating to 30 degrees" is the thermostat's, out of range),
+    else one that a said number fits."""
+    for key, sch in (params.get("properties") or {}).items():
+        if not isinstance(sch, Mapping) or sch.get("type") not in ("integer", "number"):
+            continue
+        if units:
+            named = param_words(key, sch) | ({"percent"} if _in_percent(sch) else set())
+            if named & units:
+                return True
+        elif any(fits(n, sch) for n in said):
+            return True
+    return False
 
 
 def _in_percent(schema: Mapping[str, Any]) -> bool:
