@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 260 requests to twelve homes of their
+"vent fan" in a home without a fan tool. These 312 requests to fifteen homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20, 21 and 17 more once those were solved), for choosing decoding rules on such
+20, 21, 17 and 52 more once those were solved), for choosing decoding rules on such
 phrasings. No name here is a held-out one, and nothing here is ever trained on.
 """
 
@@ -188,6 +188,58 @@ HOMES: dict[str, dict[str, Any]] = {
         },
         "relays": {"kind": "gpio_relays", "relays": {"urn": 5, "heater fan": 6}},
         "blinds": {"kind": "simulated_blinds", "rooms": ["booth"], "tool": "set_shutters"},
+    },
+    "tea_room": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["parlour", "servery", "Bea's snug", "bay window"],
+            "colors": ["white", "amber", "rose"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"cake fridge": "fridge", "jukebox": "jukebox", "till": "till"},
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["bay window", "parlour"]},
+        "fan": {"kind": "simulated_fan", "speeds": ["gentle", "strong"]},
+    },
+    "dive_shop": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "fill station": "fill_bulb",
+                "wetsuit rack": "rack_bulb",
+                "shop floor": "floor_bulb",
+            },
+        },
+        "relays": {"kind": "gpio_relays", "relays": {"air compressor": 5, "drying fan": 6}},
+        "leds": {"kind": "gpio_leds", "leds": {"tank full": 20, "door bell": 21}},
+        "water": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 30,
+            "tool": "hot_water",
+            "description": "Water heating for the dive shop: target temperature in degrees "
+            "Celsius, or mode.",
+        },
+    },
+    "plot_shed": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["seed bench", "greenhouse 2", "Jim's corner"],
+            "colors": ["white", "daylight", "grow red"],
+            "tool": "shed_lamps",
+            "description": "Lamps in the shed and greenhouse: on or off, brightness, colour.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"water butt pump": 5, "propagator": 6, "radio": 13},
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["greenhouse 2", "seed bench"],
+            "tool": "vents",
+            "description": "Roof vents by area: position 0 is shut, 100 wide open.",
+        },
     },
 }
 
@@ -748,6 +800,107 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "don't turn the urn off", []),
         (O, "when's the next train", []),
         (M, "light to 35%", []),
+    ],
+    "tea_room": [
+        (P, "lights on in the parlour", [c("set_light", room="parlour", on=True)]),
+        (P, "servery light off please", [c("set_light", room="servery", on=False)]),
+        (P, "dim Bea's snug to 20 percent", [c("set_light", room="Bea's snug", brightness=20)]),
+        (P, "make the bay window amber", [c("set_light", room="bay window", color="amber")]),
+        (P, "can the parlour lights go rose", [c("set_light", room="parlour", color="rose")]),
+        (P, "bay window blinds up", [c("set_blinds", room="bay window", position=100)]),
+        (P, "parlour blinds to 30", [c("set_blinds", room="parlour", position=30)]),
+        (P, "fan on strong", [c("set_fan", on=True, speed="strong")]),
+        (P, "turn the fan down to gentle", [c("set_fan", speed="gentle")]),
+        (P, "stop the fan", [c("set_fan", on=False)]),
+        (P, "switch the cake fridge on", [c("set_switch", device="cake fridge", action="ON")]),
+        (P, "jukebox off", [c("set_switch", device="jukebox", action="OFF")]),
+        (P, "toggle the till", [c("set_switch", device="till", action="TOGGLE")]),
+        (
+            T,
+            "parlour lights on and the jukebox on",
+            [
+                c("set_light", room="parlour", on=True),
+                c("set_switch", device="jukebox", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "close the bay window blinds then turn off the servery light",
+            [
+                c("set_blinds", room="bay window", position=0),
+                c("set_light", room="servery", on=False),
+            ],
+        ),
+        (U, "turn on the kitchen lights", []),
+        (N, "leave the jukebox alone", []),
+        (O, "what's the soup of the day", []),
+        (M, "set the brightness to 40", []),
+    ],
+    "dive_shop": [
+        (P, "fill station light on", [c("set_light", room="fill station", on=True)]),
+        (P, "wetsuit rack lights to 70%", [c("set_light", room="wetsuit rack", brightness=70)]),
+        (P, "shop floor lights off", [c("set_light", room="shop floor", on=False)]),
+        (P, "start the air compressor", [c("set_relay", relay="air compressor", on=True)]),
+        (P, "kill the air compressor", [c("set_relay", relay="air compressor", on=False)]),
+        (P, "drying fan on", [c("set_relay", relay="drying fan", on=True)]),
+        (P, "tank full led on", [c("set_led", led="tank full", mode="on")]),
+        (P, "make the door bell led blink", [c("set_led", led="door bell", mode="blink")]),
+        (P, "hot water to 28 degrees", [c("hot_water", temperature=28)]),
+        (P, "put the water heating on auto", [c("hot_water", mode="auto")]),
+        (P, "turn the water heater off", [c("hot_water", mode="off")]),
+        (
+            T,
+            "air compressor on and the tank full led off",
+            [
+                c("set_relay", relay="air compressor", on=True),
+                c("set_led", led="tank full", mode="off"),
+            ],
+        ),
+        (
+            T,
+            "shop floor lights on, then the hot water to 25",
+            [c("set_light", room="shop floor", on=True), c("hot_water", temperature=25)],
+        ),
+        (U, "switch on the sauna", []),
+        (I, "hot water to 45 degrees", []),
+        (N, "don't start the air compressor", []),
+        (O, "how deep is the reef", []),
+    ],
+    "plot_shed": [
+        (P, "seed bench lamp on", [c("shed_lamps", room="seed bench", on=True)]),
+        (
+            P,
+            "greenhouse 2 lamps to grow red",
+            [c("shed_lamps", room="greenhouse 2", color="grow red")],
+        ),
+        (P, "Jim's corner to daylight", [c("shed_lamps", room="Jim's corner", color="daylight")]),
+        (P, "dim the seed bench to 15%", [c("shed_lamps", room="seed bench", brightness=15)]),
+        (P, "open the vents in greenhouse 2", [c("vents", room="greenhouse 2", position=100)]),
+        (P, "vents on the seed bench to 40", [c("vents", room="seed bench", position=40)]),
+        (P, "shut the greenhouse 2 vents", [c("vents", room="greenhouse 2", position=0)]),
+        (P, "water butt pump on", [c("set_relay", relay="water butt pump", on=True)]),
+        (P, "turn off the propagator", [c("set_relay", relay="propagator", on=False)]),
+        (P, "radio on please", [c("set_relay", relay="radio", on=True)]),
+        (
+            T,
+            "propagator on and open the greenhouse 2 vents",
+            [
+                c("set_relay", relay="propagator", on=True),
+                c("vents", room="greenhouse 2", position=100),
+            ],
+        ),
+        (
+            T,
+            "lamps off in Jim's corner and the radio off",
+            [
+                c("shed_lamps", room="Jim's corner", on=False),
+                c("set_relay", relay="radio", on=False),
+            ],
+        ),
+        (U, "turn on the sprinkler", []),
+        (I, "greenhouse 2 lamps to 150 percent", []),
+        (N, "never turn the propagator off", []),
+        (M, "open the vents", []),
     ],
 }
 

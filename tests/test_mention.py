@@ -318,6 +318,36 @@ def test_a_warmth_word_with_what_a_thermostat_holds_names_it(
     assert _decode(vocab, tools, "switch off the towel warmer", wants, 5.0) == warmer_off
 
 
+def test_a_tool_whose_whole_name_is_said_takes_a_shared_room(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    lamps = {
+        "name": "shed_lamps",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["greenhouse 2", "seed bench"]},
+                "on": {"type": "boolean"},
+            },
+        },
+    }
+    vents = {**BLINDS, "name": "vents"}
+    vents["parameters"] = {
+        **BLINDS["parameters"],
+        "properties": {
+            "room": {"type": "string", "enum": ["greenhouse 2", "seed bench"]},
+            "position": {"type": "integer", "minimum": 0, "maximum": 100},
+        },
+    }
+    lamps_off = [{"name": "shed_lamps", "arguments": {"room": "greenhouse 2", "on": False}}]
+    shut = [{"name": "vents", "arguments": {"room": "greenhouse 2", "position": 0}}]
+    # the model's lean towards the lamps is more than a word of a name outweighs
+    wants = [(lamps_off, 10.0), (shut, 0.0)]
+    query = "shut the greenhouse 2 vents"
+    assert _decode(vocab, [lamps, vents], query, wants, 0.0) == lamps_off
+    assert _decode(vocab, [lamps, vents], query, wants, 5.0) == shut
+
+
 def _led(led: str, mode: str) -> dict:
     return {"name": "set_led", "arguments": {"led": led, "mode": mode}}
 
