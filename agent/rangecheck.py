@@ -34,6 +34,19 @@ _TENS = {
     if w != "_"
 }
 _SCALES = {"hundred": 100, "thousand": 1000}
+
+
+def spelled(n: int) -> list[str]:
+    """The ways a whole number below 100 is said in words ("21": "twenty one", "twenty-one")."""
+    ones = {i: w for w, i in _ONES.items()}
+    if n < 20:
+        return [ones[n]]
+    tens = {i: w for w, i in _TENS.items()}
+    if n % 10 == 0:
+        return [tens[n]]
+    return [f"{tens[n - n % 10]} {ones[n % 10]}", f"{tens[n - n % 10]}-{ones[n % 10]}"]
+
+
 # "half" alone is 50 percent, but not "half past", "half an hour", "half of them"
 _HALF = {"half", "halfway"}
 _NOT_HALF_AFTER = {"past", "an", "a", "of", "the"}

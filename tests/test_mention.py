@@ -20,6 +20,7 @@ from agent.grammar.mention import (
     clause_numbers,
     resolve_there,
     unnamed_arguments,
+    with_name_digits,
     words,
 )
 from agent.rangecheck import Said
@@ -1382,3 +1383,34 @@ def test_a_percentage_goes_to_the_key_in_percent(vocab: tuple[list[bytes], list[
     query = "fade the library to 10% over 3 seconds"
     assert _decode(vocab, [lights], query, wants, 0.0) == swapped
     assert _decode(vocab, [lights], query, wants, 5.0) == right
+
+
+def test_a_names_number_said_in_words_names_it() -> None:
+    names = ["bedroom 8", "bedroom 21", "bedroom 80", "loo"]
+    said = "turn on Bedroom Eight and the loo, then bedroom twenty-one"
+    assert with_name_digits(said, names) == "turn on bedroom 8 and the loo, then bedroom 21"
+    # a number that is not the name's own is left alone
+    assert with_name_digits("bedroom eighteen", names) == "bedroom eighteen"
+
+
+def test_a_name_said_only_in_a_later_clause_is_not_the_first_calls(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    lights = {
+        "name": "set_light",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["bedroom 8", "loo"]},
+                "on": {"type": "boolean"},
+            },
+            "required": ["room"],
+        },
+    }
+    both = [
+        {"name": "set_light", "arguments": {"room": "bedroom 8", "on": True}},
+        {"name": "set_light", "arguments": {"room": "loo", "on": True}},
+    ]
+    loo = [both[1]]
+    wants = [(loo, 1.0), (both, 0.5)]
+    assert _decode(vocab, [lights], "turn on bedroom eight and the loo", wants, 5.0) == both
