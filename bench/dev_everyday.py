@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 312 requests to fifteen homes of their
+"vent fan" in a home without a fan tool. These 363 requests to eighteen homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20, 21, 17 and 52 more once those were solved), for choosing decoding rules on such
+20, 21, 17, 52 and 51 more once those were solved), for choosing decoding rules on such
 phrasings. No name here is a held-out one, and nothing here is ever trained on.
 """
 
@@ -239,6 +239,53 @@ HOMES: dict[str, dict[str, Any]] = {
             "rooms": ["greenhouse 2", "seed bench"],
             "tool": "vents",
             "description": "Roof vents by area: position 0 is shut, 100 wide open.",
+        },
+    },
+    "vicarage": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["vestry", "bell tower", "Agnes's study"],
+            "colors": ["white", "warm white", "blue"],
+        },
+        "relays": {"kind": "gpio_relays", "relays": {"boiler pump": 5, "organ blower": 6}},
+        "leds": {"kind": "gpio_leds", "leds": {"service": 20, "alarm armed": 21}},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["vestry", "Agnes's study"]},
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 8, "max_temperature": 24},
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"tea urn": "urn", "hymn board": "board"},
+        },
+    },
+    "terrace_7": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["berth 1", "berth 2", "berth 3", "shower 2", "lounge"],
+            "colors": ["white", "warm white", "green"],
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["berth 1", "lounge"]},
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 10, "max_temperature": 26},
+    },
+    "boat_yard": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["slipway", "dry dock", "north gate"],
+            "colors": ["white", "amber"],
+            "tool": "floods",
+            "description": "Yard floodlights by area: on or off, brightness, colour.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"band saw": 5, "sawdust extractor": 6, "pressure washer": 13},
+            "tool": "machines",
+            "description": "Workshop machines on relays: on or off.",
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 25,
+            "tool": "stove",
+            "description": "The workshop's wood stove: target temperature in degrees, or mode.",
         },
     },
 }
@@ -901,6 +948,97 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (I, "greenhouse 2 lamps to 150 percent", []),
         (N, "never turn the propagator off", []),
         (M, "open the vents", []),
+    ],
+    "vicarage": [
+        (P, "vestry lights on", [c("set_light", room="vestry", on=True)]),
+        (P, "switch off the bell tower light", [c("set_light", room="bell tower", on=False)]),
+        (
+            P,
+            "Agnes's study lights to 60 percent",
+            [c("set_light", room="Agnes's study", brightness=60)],
+        ),
+        (P, "make the vestry lights blue", [c("set_light", room="vestry", color="blue")]),
+        (P, "close the vestry blinds", [c("set_blinds", room="vestry", position=0)]),
+        (P, "Agnes's study blinds half way", [c("set_blinds", room="Agnes's study", position=50)]),
+        (P, "heating to 19", [c("set_thermostat", temperature=19)]),
+        (P, "turn the heating off", [c("set_thermostat", mode="off")]),
+        (P, "fan on low", [c("set_fan", on=True, speed="low")]),
+        (P, "switch the fan off", [c("set_fan", on=False)]),
+        (P, "boiler pump on", [c("set_relay", relay="boiler pump", on=True)]),
+        (P, "turn off the organ blower", [c("set_relay", relay="organ blower", on=False)]),
+        (P, "service led on", [c("set_led", led="service", mode="on")]),
+        (P, "flash the alarm armed led", [c("set_led", led="alarm armed", mode="blink")]),
+        (P, "start the tea urn", [c("set_switch", device="tea urn", action="ON")]),
+        (P, "hymn board off", [c("set_switch", device="hymn board", action="OFF")]),
+        (
+            T,
+            "vestry lights off and the fan off",
+            [c("set_light", room="vestry", on=False), c("set_fan", on=False)],
+        ),
+        (
+            T,
+            "heating to 21 then open Agnes's study blinds",
+            [
+                c("set_thermostat", temperature=21),
+                c("set_blinds", room="Agnes's study", position=100),
+            ],
+        ),
+        (U, "turn on the crypt lights", []),
+        (N, "don't switch the tea urn on", []),
+        (O, "who's preaching on Sunday", []),
+        (M, "turn it up to 60 percent", []),
+    ],
+    "terrace_7": [
+        (P, "berth 2 light on", [c("set_light", room="berth 2", on=True)]),
+        (P, "turn off the light in berth three", [c("set_light", room="berth 3", on=False)]),
+        (P, "shower 2 lights to 40%", [c("set_light", room="shower 2", brightness=40)]),
+        (P, "lounge light warm white", [c("set_light", room="lounge", color="warm white")]),
+        (P, "open the blinds in berth one", [c("set_blinds", room="berth 1", position=100)]),
+        (P, "lounge blinds to 25", [c("set_blinds", room="lounge", position=25)]),
+        (P, "set the thermostat to 20.5", [c("set_thermostat", temperature=20.5)]),
+        (P, "thermostat on auto", [c("set_thermostat", mode="auto")]),
+        (
+            T,
+            "berth 1 lights off and berth 2 lights on",
+            [c("set_light", room="berth 1", on=False), c("set_light", room="berth 2", on=True)],
+        ),
+        (
+            T,
+            "close the lounge blinds and turn the lounge light on",
+            [c("set_blinds", room="lounge", position=0), c("set_light", room="lounge", on=True)],
+        ),
+        (U, "berth 4 light on", []),
+        (I, "thermostat to 40", []),
+        (N, "leave the berth 3 light on", []),
+        (M, "open the blinds", []),
+    ],
+    "boat_yard": [
+        (P, "slipway floods on", [c("floods", room="slipway", on=True)]),
+        (P, "dry dock lights off", [c("floods", room="dry dock", on=False)]),
+        (P, "north gate floodlight to 50%", [c("floods", room="north gate", brightness=50)]),
+        (P, "turn the north gate lights amber", [c("floods", room="north gate", color="amber")]),
+        (P, "band saw on", [c("machines", relay="band saw", on=True)]),
+        (P, "kill the sawdust extractor", [c("machines", relay="sawdust extractor", on=False)]),
+        (P, "start the pressure washer", [c("machines", relay="pressure washer", on=True)]),
+        (P, "stove to 22", [c("stove", temperature=22)]),
+        (P, "turn the stove off", [c("stove", mode="off")]),
+        (P, "heat the workshop", [c("stove", mode="heat")]),
+        (
+            T,
+            "band saw off and sawdust extractor off",
+            [
+                c("machines", relay="band saw", on=False),
+                c("machines", relay="sawdust extractor", on=False),
+            ],
+        ),
+        (
+            T,
+            "floods on at the slipway and the stove to 18",
+            [c("floods", room="slipway", on=True), c("stove", temperature=18)],
+        ),
+        (U, "turn on the crane", []),
+        (N, "do not start the band saw", []),
+        (O, "what time is high tide", []),
     ],
 }
 

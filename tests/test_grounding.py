@@ -334,3 +334,25 @@ def test_a_call_to_a_tool_nothing_points_at_while_another_is_named() -> None:
 def test_power_down_is_off() -> None:
     kettle = [{"name": "set_switch", "arguments": {"device": "kettle", "action": "OFF"}}]
     assert grounded("power down the kettle", TOOLS, kettle)
+
+
+def test_a_value_only_one_tool_has_points_at_it() -> None:
+    tools = home_tools(
+        {
+            "heat": {
+                "kind": "simulated_thermostat",
+                "min_temperature": 5,
+                "max_temperature": 25,
+                "tool": "stove",
+                "description": "The workshop's wood stove: target temperature or mode.",
+            },
+            "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        }
+    )
+    heat = [{"name": "stove", "arguments": {"mode": "heat"}}]
+    assert grounded("heat the workshop", tools, heat)
+    # the value alone does not say which thing: "it" may be anything
+    assert not grounded("set it to heat", tools, heat)
+    # a value two tools have ("off") points at neither
+    off = [{"name": "stove", "arguments": {"mode": "off"}}]
+    assert not grounded("everything off", tools, off)

@@ -1414,3 +1414,13 @@ def test_a_name_said_only_in_a_later_clause_is_not_the_first_calls(
     loo = [both[1]]
     wants = [(loo, 1.0), (both, 0.5)]
     assert _decode(vocab, [lights], "turn on bedroom eight and the loo", wants, 5.0) == both
+
+
+def test_a_number_said_asks_for_no_mode_as_well(vocab: tuple[list[bytes], list[int]]) -> None:
+    both = [{"name": "warmth", "arguments": {"temperature": 18, "mode": "heat"}}]
+    temp = [{"name": "warmth", "arguments": {"temperature": 18}}]
+    wants = [(both, 1.0), (temp, 0.9)]
+    assert _decode(vocab, [WARMTH], "warmth to 18", wants, 0.0) == both
+    assert _decode(vocab, [WARMTH], "warmth to 18", wants, 5.0) == temp
+    # "heating" says the heat mode
+    assert _decode(vocab, [WARMTH], "warmth to heating and 18", wants, 5.0) == both

@@ -110,6 +110,7 @@ def grounded(
             not picks
             and not any(said_near(w, q) for w in tool_words)
             and not _setting_said_points(q, said, unnamed, by_tool[name], args)
+            and not _own_value_said(unnamed, tools, name, args)
         ):
             return False  # nothing in the request points at this tool
         for key, value in args.items():
@@ -236,6 +237,34 @@ def _setting_said_points(
         or _setting_points(q, unnamed, props, args)
         or (takes_temperature(tool.get("parameters") or {}) and bool(_WARMTH_WORDS & set(q)))
     )
+
+
+def _own_value_said(
+    unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]], name: str, args: Mapping[str, Any]
+) -> bool:
+    """Whether the call sets a value the request says in full that no other tool has, and the
+    request says a word of the tool's description too ("heat the workshop": only the stove
+    has a heat mode, and it is "The workshop's wood stove"; "set it to max" says no more)."""
+    tool = next((t for t in tools if str(t.get("name")) == name), {})
+    described = {w.split("'")[0] for w in words(str(tool.get("description") or ""))}
+    described = {w for w in described if _telling(w)}
+    if not described & set(unnamed):
+        return False
+    others = {v.lower() for t in tools if str(t.get("name")) != name for v in _all_enums(t)}
+    for value in args.values():
+        if not isinstance(value, str) or value.lower() in others:
+            continue
+        ws = words(value)
+        if len(value) >= 3 and ws and not set(ws) <= _SETTING_VALUES:
+            if _count_in(ws, unnamed):
+                return True
+    return False
+
+
+def _count_in(ws: Sequence[str], q: Sequence[str]) -> bool:
+    """Whether the words `ws` stand together in `q`."""
+    n = len(ws)
+    return any(list(q[i : i + n]) == list(ws) for i in range(len(q) - n + 1))
 
 
 def _setting_points(

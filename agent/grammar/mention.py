@@ -1123,6 +1123,22 @@ class MentionPrior:
                 and _enum_strings(sch)
                 and not any(self._mention(v)[0] > 0 for v in _enum_strings(sch))
             }
+        # a mode nobody said, after a number ("the stove to 18" asks for no heat mode too;
+        # "to heating and 14 degrees" does)
+        if any(
+            isinstance(props.get(k), Mapping) and props[k].get("type") in ("integer", "number")
+            for k in _written_keys(call_text)
+        ):
+            numeric |= {
+                k
+                for k, sch in props.items()
+                if _enum_strings(sch)
+                and not picks_a_thing(k, sch)
+                and not any(
+                    self._mention(v)[0] > 0 or f"{v.lower()}ing" in self.query
+                    for v in _enum_strings(sch)
+                )
+            }
         numeric |= {
             k
             for k, sch in props.items()
