@@ -1424,3 +1424,36 @@ def test_a_number_said_asks_for_no_mode_as_well(vocab: tuple[list[bytes], list[i
     assert _decode(vocab, [WARMTH], "warmth to 18", wants, 5.0) == temp
     # "heating" says the heat mode
     assert _decode(vocab, [WARMTH], "warmth to heating and 18", wants, 5.0) == both
+
+
+def test_a_name_said_again_goes_to_the_other_tool_that_has_it(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    awning = {
+        "name": "awning",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["harbour room", "front window"]},
+                "position": {"type": "integer", "minimum": 0, "maximum": 100},
+            },
+            "required": ["room", "position"],
+        },
+    }
+    glow = {
+        "name": "glow",
+        "description": "Switch or dim the cafe's lights.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["harbour room", "bar"]},
+                "on": {"type": "boolean"},
+            },
+            "required": ["room"],
+        },
+    }
+    rolled = {"name": "awning", "arguments": {"room": "harbour room", "position": 0}}
+    lit = {"name": "glow", "arguments": {"room": "harbour room", "on": True}}
+    wants = [([rolled, rolled], 1.0), ([rolled, lit], 0.5)]
+    query = "roll in the harbour room awning and switch on the harbour room lights"
+    assert _decode(vocab, [awning, glow], query, wants, 5.0) == [rolled, lit]

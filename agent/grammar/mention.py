@@ -1594,6 +1594,38 @@ class MentionPrior:
                 else sc
                 for n, sc in scores.items()
             }
+            # A tool called already for a name another tool has too, named again for it alone,
+            # is asked for it once: the name's second saying is the other tool's ("roll in the
+            # harbour room awning and switch on the harbour room lights")
+            for n in set(called):
+                if scores[n] < 1.0 or called.count(n) < self._name_says.get(n, 0):
+                    continue
+                mine = set(self._values_of(call_text, n))
+                shared = {v for m, vs in self._things.items() if m != n for v in vs}
+                shared &= mine & self._picked
+                if shared and not [
+                    v
+                    for v in self._things[n]
+                    if v not in mine and self._value_score(v, used) == 1.0
+                ]:
+                    scores[n] = 0.5
+            # So does a word of its description said in this call's own clause ("roll in the
+            # harbour room awning and switch on the harbour room lights": the cafe's lights).
+            if here is not None:
+                clause = {w for w, c in zip(self._unnamed, self.clause, strict=True) if c == here}
+                scores = {
+                    n: sc + NAME_AGREES
+                    if sc >= 1.0
+                    and not self._name_hit[n]
+                    and n not in called
+                    and self._desc_words[n] & clause
+                    and any(
+                        v in self._picked and self._value_score(v, used) == 1.0
+                        for v in self._things[n]
+                    )
+                    else sc
+                    for n, sc in scores.items()
+                }
             return [
                 (_spelling(n), sc * TOOL_BOOST if self._boosted(n, sc, rival, called) else sc)
                 for n, sc in scores.items()
@@ -1676,6 +1708,24 @@ class MentionPrior:
         return any(
             _count(tuple(words(v)), clause) for sch in _props(params) for v in _enum_strings(sch)
         )
+
+    def _values_of(self, call_text: bytes, name: str) -> list[str]:
+        """The string values of the finished calls to tool `name` in the list so far."""
+        end = call_text.rfind(b',{"name"')
+        if end < 0:
+            end = call_text.rfind(b"}")
+            end = end + 1 if end >= 0 else 0
+        try:
+            done = json.loads(call_text[:end] + b"]") if end else []
+        except ValueError:
+            return []
+        return [
+            v
+            for c in done
+            if isinstance(c, dict) and c.get("name") == name
+            for v in (c.get("arguments") or {}).values()
+            if isinstance(v, str)
+        ]
 
     def _call_numbers(self, k: int) -> tuple[list[Said], set[str]]:
         """The numbers said for call `k` and the units said with them: the request's when it
