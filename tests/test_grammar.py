@@ -672,6 +672,8 @@ def test_decode_call_random_scores_always_valid(vocab: tuple[list[bytes], list[i
         assert calls_to_score == res.scored_steps
         assert res.forced_steps + res.scored_steps == res.call_tokens + 1 or res.closed_by_budget
         assert len(res.token_ids) - 2 <= 60 + 1
+        # the written text is at least as likely as the one spelling of it that was chosen
+        assert res.call_logprob - 1e-9 <= res.text_logprob <= 1e-9
         for call in res.calls:
             jsonschema.validate(call["arguments"], params[call["name"]])
 
@@ -744,3 +746,17 @@ def test_cached_mask_is_fast(vocab: tuple[list[bytes], list[int]]) -> None:
             masker.allowed(st_)
             times.append(time.perf_counter() - t)
     assert float(np.median(times)) < 20e-6
+
+
+def test_text_logprob_sums_the_spellings_of_the_written_text() -> None:
+    from agent.grammar.decode import _text_logprob
+
+    token_bytes = [b"g", b"gr", b"een", b"reen", b"x", b""]
+    end = 5
+    steps = [
+        (0, np.array([0, 1, 4]), np.zeros(3)),  # "g" and "gr" both spell on "green"
+        (1, np.array([3, 4]), np.zeros(2)),  # after "g": "reen" does, "x" does not
+        (5, np.array([4, end]), np.zeros(2)),  # at the end only the end token does
+    ]
+    got = _text_logprob(steps, b"green", token_bytes, end)
+    assert got == pytest.approx(np.log(2 / 3) + np.log(1 / 2) + np.log(1 / 2))

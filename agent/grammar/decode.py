@@ -62,6 +62,11 @@ class DecodeResult:
     # Sum of log-probabilities of the chosen call tokens under the softmax restricted to the
     # allowed candidates (forced tokens contribute 0).
     call_logprob: float = 0.0
+    # The same, with each step's probability that of every allowed token that spells on the
+    # text finally written rather than of the chosen token alone: a name the model spells in
+    # pieces ("g|reen|house" or "gre|en|house") has its probability split between spellings
+    # of the same text, which says nothing about whether the text is right.
+    text_logprob: float = 0.0
     grammar_seconds: float = 0.0
     score_seconds: float = 0.0
 
@@ -158,6 +163,8 @@ def decode_call(
     state = start_state
     used = 0
     call_ids: list[int] = []
+    # each scored step: the call bytes before it, the allowed ids and their (biased) logits
+    steps: list[tuple[int, np.ndarray, np.ndarray]] = []
     while True:
         g0 = time.perf_counter()
         span = masker.forced_span(state)
@@ -191,6 +198,7 @@ def decode_call(
             tid = int(allowed[i])
             res.scored_steps += 1
             res.call_logprob += _log_softmax_at(logits, i)
+            steps.append((sum(len(masker.token_bytes[t]) for t in call_ids), allowed, logits))
         g0 = time.perf_counter()
         nxt = masker.advance_token(state, tid)
         if tid != end_id and nxt >= 0 and used + 1 + masker.completion_cost(nxt) > max_tokens:
@@ -212,6 +220,7 @@ def decode_call(
     for tid in trailer_ids:
         emit(tid)
     raw = b"".join(masker.token_bytes[t] for t in call_ids)
+    res.text_logprob = _text_logprob(steps, raw, masker.token_bytes, end_id)
     res.call_tokens = len(call_ids)
     try:
         res.call_text = raw.decode("utf-8")
@@ -221,6 +230,31 @@ def decode_call(
         return res
     res.ok = True
     return res
+
+
+def _text_logprob(
+    steps: Sequence[tuple[int, np.ndarray, np.ndarray]],
+    raw: bytes,
+    token_bytes: Sequence[bytes],
+    end_id: int | None,
+) -> float:
+    """Sum over the scored steps of the log-probability of the allowed tokens that spell on
+    `raw` from where the step stood (the end token where nothing is left)."""
+    total = 0.0
+    for at, allowed, logits in steps:
+        rest = raw[at:]
+        ok = np.array(
+            [
+                not rest if int(t) == end_id else bool(b) and rest.startswith(b)
+                for t, b in ((t, token_bytes[int(t)]) for t in allowed)
+            ]
+        )
+        if not ok.any():
+            continue  # pragma: no cover - the chosen token always spells on
+        m = float(np.max(logits))
+        z = np.log(np.sum(np.exp(logits - m)))
+        total += float(np.log(np.sum(np.exp(logits[ok] - m))) - z)
+    return total
 
 
 def _close(
