@@ -36,6 +36,10 @@ _TENS = {
 _SCALES = {"hundred": 100, "thousand": 1000}
 
 
+# Every word that says (part of) a number, for code that must leave them as they are.
+NUMBER_WORDS = frozenset([*_ONES, *_TENS, *_SCALES, "half", "halfway", "quarter", "quarters"])
+
+
 def spelled(n: int) -> list[str]:
     """The ways a whole number below 100 is said in words ("21": "twenty one", "twenty-one")."""
     ones = {i: w for w, i in _ONES.items()}

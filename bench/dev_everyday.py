@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 363 requests to eighteen homes of their
+"vent fan" in a home without a fan tool. These 415 requests to twenty-one homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20, 21, 17, 52 and 51 more once those were solved), for choosing decoding rules on such
+20, 21, 17, 52, 51 and 52 more once those were solved), for choosing decoding rules on such
 phrasings. No name here is a held-out one, and nothing here is ever trained on.
 """
 
@@ -287,6 +287,67 @@ HOMES: dict[str, dict[str, Any]] = {
             "tool": "stove",
             "description": "The workshop's wood stove: target temperature in degrees, or mode.",
         },
+    },
+    "orchard_farm": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["mud porch", "Nell's den", "apple loft"],
+            "colors": ["white", "candle", "peach"],
+            "tool": "farmhouse_lights",
+            "description": "Lights in the farmhouse: on or off, brightness, colour.",
+        },
+        "yard": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"barn door": "barn_bulb", "cider shed": "shed_bulb"},
+            "tool": "yard_lamps",
+            "description": "Floodlamps around the yard.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"pump 2": 5, "egg incubator": 6, "sheep fence": 13},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"gate open": 20, "hail alert": 21}},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["apple loft", "Nell's den"]},
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 10, "max_temperature": 25},
+        "fan": {"kind": "simulated_fan", "speeds": ["1", "2", "3"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"cider press": "press", "chest freezer": "freezer"},
+        },
+    },
+    "lighthouse_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["lamp room", "keeper's cabin", "stair 3"],
+            "colors": ["white", "sea green", "storm grey"],
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["keeper's cabin", "lamp room"],
+            "tool": "shutters",
+            "description": "Storm shutters by room: position 0 is closed, 100 open.",
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 8,
+            "max_temperature": 24,
+            "tool": "radiators",
+            "description": "The flat's radiators: target temperature in degrees, or mode.",
+        },
+    },
+    "studio_9": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"easel": "easel_bulb", "kiln corner": "kiln_bulb", "sink": "sink_bulb"},
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"kiln": 5, "pug mill": 6, "fume extractor": 13},
+            "tool": "kit",
+            "description": "Studio kit on relays: on or off.",
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"kiln hot": 20}},
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
     },
 }
 
@@ -1039,6 +1100,106 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (U, "turn on the crane", []),
         (N, "do not start the band saw", []),
         (O, "what time is high tide", []),
+    ],
+    "orchard_farm": [
+        (P, "mud porch light on", [c("farmhouse_lights", room="mud porch", on=True)]),
+        (P, "turn the apple loft light off", [c("farmhouse_lights", room="apple loft", on=False)]),
+        (
+            P,
+            "Nell's den lights to candle",
+            [c("farmhouse_lights", room="Nell's den", color="candle")],
+        ),
+        (
+            P,
+            "brightness 80 in the mud porch",
+            [c("farmhouse_lights", room="mud porch", brightness=80)],
+        ),
+        (P, "barn door lamp on", [c("yard_lamps", room="barn door", on=True)]),
+        (P, "switch off the cider shed lamp", [c("yard_lamps", room="cider shed", on=False)]),
+        (P, "pump 2 on", [c("set_relay", relay="pump 2", on=True)]),
+        (P, "turn the sheep fence off", [c("set_relay", relay="sheep fence", on=False)]),
+        (P, "power up the egg incubator", [c("set_relay", relay="egg incubator", on=True)]),
+        (P, "hail alert led flashing", [c("set_led", led="hail alert", mode="blink")]),
+        (P, "gate open led off", [c("set_led", led="gate open", mode="off")]),
+        (P, "open the apple loft blinds", [c("set_blinds", room="apple loft", position=100)]),
+        (P, "Nell's den blinds to 10", [c("set_blinds", room="Nell's den", position=10)]),
+        (P, "thermostat to 17", [c("set_thermostat", temperature=17)]),
+        (P, "fan speed 2", [c("set_fan", speed="2")]),
+        (P, "turn on the cider press", [c("set_switch", device="cider press", action="ON")]),
+        (P, "chest freezer on please", [c("set_switch", device="chest freezer", action="ON")]),
+        (
+            T,
+            "apple loft light on and the chest freezer off",
+            [
+                c("farmhouse_lights", room="apple loft", on=True),
+                c("set_switch", device="chest freezer", action="OFF"),
+            ],
+        ),
+        (
+            T,
+            "fan off then close the apple loft blinds",
+            [c("set_fan", on=False), c("set_blinds", room="apple loft", position=0)],
+        ),
+        (U, "turn on the milking parlour lights", []),
+        (N, "don't turn the sheep fence off", []),
+        (O, "what's the price of apples", []),
+        (M, "set the colour to peach", []),
+    ],
+    "lighthouse_flat": [
+        (P, "lamp room light on", [c("set_light", room="lamp room", on=True)]),
+        (
+            P,
+            "keeper's cabin lights sea green",
+            [c("set_light", room="keeper's cabin", color="sea green")],
+        ),
+        (P, "dim stair 3 to 5%", [c("set_light", room="stair 3", brightness=5)]),
+        (
+            P,
+            "close the shutters in the lamp room",
+            [c("shutters", room="lamp room", position=0)],
+        ),
+        (P, "open keeper's cabin shutters", [c("shutters", room="keeper's cabin", position=100)]),
+        (P, "radiators to 21", [c("radiators", temperature=21)]),
+        (P, "put the heating on", [c("radiators", mode="heat")]),
+        (P, "switch the radiators off", [c("radiators", mode="off")]),
+        (
+            T,
+            "lamp room light off and close the keeper's cabin shutters",
+            [
+                c("set_light", room="lamp room", on=False),
+                c("shutters", room="keeper's cabin", position=0),
+            ],
+        ),
+        (U, "turn on the foghorn", []),
+        (I, "stair 3 light to 120%", []),
+        (N, "never close the lamp room shutters", []),
+        (O, "when is the next storm", []),
+    ],
+    "studio_9": [
+        (P, "easel light on", [c("set_light", room="easel", on=True)]),
+        (P, "kiln corner light to 40 percent", [c("set_light", room="kiln corner", brightness=40)]),
+        (P, "sink light off", [c("set_light", room="sink", on=False)]),
+        (P, "fire up the kiln", [c("kit", relay="kiln", on=True)]),
+        (P, "kiln off", [c("kit", relay="kiln", on=False)]),
+        (P, "start the pug mill", [c("kit", relay="pug mill", on=True)]),
+        (P, "fume extractor on", [c("kit", relay="fume extractor", on=True)]),
+        (P, "kiln hot led on", [c("set_led", led="kiln hot", mode="on")]),
+        (P, "blink the kiln hot light", [c("set_led", led="kiln hot", mode="blink")]),
+        (P, "fan on medium", [c("set_fan", on=True, speed="medium")]),
+        (P, "fan off", [c("set_fan", on=False)]),
+        (
+            T,
+            "kiln on and fume extractor on",
+            [c("kit", relay="kiln", on=True), c("kit", relay="fume extractor", on=True)],
+        ),
+        (
+            T,
+            "easel light off, fan to high",
+            [c("set_light", room="easel", on=False), c("set_fan", speed="high")],
+        ),
+        (U, "turn on the pottery wheel", []),
+        (N, "don't turn off the kiln", []),
+        (M, "turn the light on", []),
     ],
 }
 

@@ -21,6 +21,7 @@ from agent.grammar.mention import (
     resolve_there,
     unnamed_arguments,
     with_name_digits,
+    with_typos_mended,
     words,
 )
 from agent.rangecheck import Said
@@ -1457,3 +1458,19 @@ def test_a_name_said_again_goes_to_the_other_tool_that_has_it(
     wants = [([rolled, rolled], 1.0), ([rolled, lit], 0.5)]
     query = "roll in the harbour room awning and switch on the harbour room lights"
     assert _decode(vocab, [awning, glow], query, wants, 5.0) == [rolled, lit]
+
+
+def test_a_typo_in_a_name_is_mended_where_it_completes_the_name() -> None:
+    things = ["small pool pump", "deck", "rice cooker", "hall"]
+    assert with_typos_mended("stop the smalll pool pump", things, []) == (
+        "stop the small pool pump"
+    )
+    assert with_typos_mended("the dcek blinds to 12", things, []) == "the deck blinds to 12"
+    assert with_typos_mended("RIEC COOKER OFF", things, []) == "rice COOKER OFF"
+    # a number word, a common word or a one-word setting is never taken for a typo
+    assert with_typos_mended("hall blinds half way", things, []) == "hall blinds half way"
+    assert with_typos_mended("lights on while I cook", things, ["white"]) == (
+        "lights on while I cook"
+    )
+    # two names one typo away: no guess
+    assert with_typos_mended("the hale light", ["hall", "halt"], []) == "the hale light"

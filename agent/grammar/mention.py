@@ -113,7 +113,7 @@ from typing import Any
 
 import numpy as np
 
-from agent.rangecheck import Said, fits, is_fraction_param, said_numbers, spelled
+from agent.rangecheck import NUMBER_WORDS, Said, fits, is_fraction_param, said_numbers, spelled
 from agent.rangecheck import fmt_number as _fmt
 
 # Words that name an action or a generic part of any device, so they say nothing about which
@@ -521,6 +521,43 @@ def with_name_digits(query: str, names: Iterable[str]) -> str:
     return query
 
 
+# Words one typo from a name that are words in their own right.
+_COMMON = frozenset(
+    "light night while white where there their these those other after about again could "
+    "would should right left high hall half here need turn want make take".split()
+)
+
+
+def with_typos_mended(
+    query: str, things: Iterable[str], settings: Iterable[str], other: Iterable[str] = ()
+) -> str:
+    """`query` with a word one typo away from a word of exactly one name, written as that
+    word where that completes the name: a thing's ("stop the smalll pool pump", "the dcek
+    blinds"), or a setting's of two words or more (one word is too often another word:
+    "while" and "white"). A word that says a number, is a common word, or is a word of some
+    name or of `other` (the tools' names and descriptions) already is left as it is."""
+    things, settings = list(things), list(settings)
+    known = {w for v in [*things, *settings, *other] for w in words(v)} | _COMMON
+    said = words(query)
+    out = query
+    for v in [*things, *(v for v in settings if len(words(v)) > 1)]:
+        ws = words(v)
+        if not ws or _count(tuple(ws), said):
+            continue
+        for i in range(len(said) - len(ws) + 1):
+            part = said[i : i + len(ws)]
+            wrong = [(a, b) for a, b in zip(part, ws, strict=True) if a != b]
+            if len(wrong) != 1:
+                continue
+            typo, right = wrong[0]
+            if typo in known or typo in NUMBER_WORDS or not _near(typo, right):
+                continue
+            if len({w for w in known if _near(typo, w)}) != 1:
+                continue
+            out = re.sub(rf"(?<![\w']){re.escape(typo)}(?![\w'])", right, out, flags=re.I)
+    return out
+
+
 def resolve_there(query: str, things: Sequence[str]) -> str:
     """`query` with each "there" that points back replaced by the last thing said before it
     (a room or device among `things`, said in full)."""
@@ -610,6 +647,12 @@ class MentionPrior:
         # curtains there"): the request is read as if it said it twice
         picked, settings = thing_names(tools)
         query = with_name_digits(query, picked)
+        query = with_typos_mended(
+            query,
+            picked,
+            settings - picked,
+            [f"{t['name']} {t.get('description') or ''}".replace("_", " ") for t in tools],
+        )
         query = resolve_there(query, [v for v in picked | settings if _names_a_thing(v)])
         self.query = words(query)
         self.clause = clause_numbers(query)
