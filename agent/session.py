@@ -35,7 +35,13 @@ from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.grounding import grounded, points_elsewhere, says_a_setting
-from .grammar.mention import MentionPrior, clause_numbers, picks_a_thing, unnamed_arguments
+from .grammar.mention import (
+    MentionPrior,
+    clause_numbers,
+    mended,
+    picks_a_thing,
+    unnamed_arguments,
+)
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -322,8 +328,9 @@ class Session:
             ids = self.tok.encode_continuation("\n" + P.user_turn(text))
             if self.engine.position + len(ids) + budget < self.cf.geometry.max_seq_len:
                 t_tok = time.perf_counter()
+                said = mended(text, [t.to_schema() for t in grammar_tools])
                 return self._decode(
-                    ids, grammar_tools, require_call, max_new_tokens, t0, t_tok, text
+                    ids, grammar_tools, require_call, max_new_tokens, t0, t_tok, said
                 )
             log.info("conversation reached the model's positions; starting over from the tools")
         self._live = None
@@ -338,7 +345,10 @@ class Session:
             new = full
         if len(new) + self.engine.position >= self.cf.geometry.max_seq_len:
             return error_envelope("too_long", f"the command is too long ({len(new)} tokens)")
-        env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok, text)
+        # the rules read the request with its name numbers and typos mended; the model reads
+        # it as it was said
+        said = mended(text, [t.to_schema() for t in grammar_tools])
+        env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok, said)
         if (
             self.second_look
             and not require_call
@@ -348,7 +358,7 @@ class Session:
             and grammar_tools
         ):
             env = self._second_look(
-                pre, full, new, grammar_tools, max_new_tokens, t0, t_tok, text, env
+                pre, full, new, grammar_tools, max_new_tokens, t0, t_tok, said, env
             )
         if self.conversation and env["success"]:
             self._live = key

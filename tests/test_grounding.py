@@ -356,3 +356,11 @@ def test_a_value_only_one_tool_has_points_at_it() -> None:
     # a value two tools have ("off") points at neither
     off = [{"name": "stove", "arguments": {"mode": "off"}}]
     assert not grounded("everything off", tools, off)
+
+
+def test_heating_switched_on_is_the_heat_mode() -> None:
+    heat = home_tools({"heating": {"kind": "simulated_thermostat"}})
+    name = heat[0]["name"]
+    on = [{"name": name, "arguments": {"mode": "heat"}}]
+    assert grounded("switch the heating on", heat, on)
+    assert not grounded("set the heating", heat, on)

@@ -22,6 +22,7 @@ from agent.grammar.mention import (
     unnamed_arguments,
     with_name_digits,
     with_typos_mended,
+    with_verbs_mended,
     words,
 )
 from agent.rangecheck import Said
@@ -1474,3 +1475,11 @@ def test_a_typo_in_a_name_is_mended_where_it_completes_the_name() -> None:
     )
     # two names one typo away: no guess
     assert with_typos_mended("the hale light", ["hall", "halt"], []) == "the hale light"
+
+
+def test_a_typo_in_a_word_the_rules_read_is_mended() -> None:
+    assert with_verbs_mended("switch the haeting on pls") == "switch the heating on pls"
+    assert with_verbs_mended("Swith the fan off") == "switch the fan off"
+    # an ending is no typo, and a word of a name is left alone
+    assert with_verbs_mended("with enabled off") == "with enabled off"
+    assert with_verbs_mended("the strt room light", ["strt"]) == "the strt room light"

@@ -167,6 +167,9 @@ def _value_said(
         ws = ws[:1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
     if unnamed is not None and not picks_a_thing(key, schema):
         q = unnamed  # a colour said only inside a name ("the green room") is not said
+    if len(ws) == 1 and f"{ws[0]}ing" in q:
+        # "switch the heating on" is the heat mode ("set the heating" says none)
+        return any("on" in ss for _, ss in switch_senses(q))
     return bool(ws) and all(said_near(w, q) for w in ws)
 
 

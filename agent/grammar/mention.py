@@ -558,6 +558,41 @@ def with_typos_mended(
     return out
 
 
+# Words the rules read (senses, switching verbs, warmth), which a typo hides from them.
+_RULE_WORDS = frozenset(
+    {w for ws in _SENSE.values() for w in ws} | _SWITCH_VERBS | _WARMTH_WORDS | {"light", "lamp"}
+)
+
+
+def with_verbs_mended(query: str, known: Iterable[str] = ()) -> str:
+    """`query` with a word one typo away from exactly one word the rules read, and from no
+    word of `known` (the names and tools), written as that word ("switch the haeting on",
+    "swich the fan off")."""
+    near_words = _RULE_WORDS | set(known) | _COMMON
+
+    def mend(m: re.Match[str]) -> str:
+        w = m.group(0).lower()
+        if len(w) < 4 or w in near_words or w in NUMBER_WORDS:
+            return m.group(0)
+        near = [v for v in near_words if _near(w, v)]
+        if len(near) != 1 or near[0] not in _RULE_WORDS or w.startswith(near[0]):
+            return m.group(0)  # none, several, or an ending ("enabled" is not "enable")
+        return near[0]
+
+    return re.sub(r"[A-Za-z]+", mend, query)
+
+
+def mended(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
+    """The request as the rules read it: a name's number said in words written as the name
+    writes it, and a typo in a name or a word the rules read mended."""
+    picked, settings = thing_names(tools)
+    other = [f"{t.get('name')} {t.get('description') or ''}".replace("_", " ") for t in tools]
+    query = with_name_digits(query, picked)
+    query = with_typos_mended(query, picked, settings - picked, other)
+    known = {w for v in [*picked, *settings, *other] for w in words(v)}
+    return with_verbs_mended(query, known)
+
+
 def resolve_there(query: str, things: Sequence[str]) -> str:
     """`query` with each "there" that points back replaced by the last thing said before it
     (a room or device among `things`, said in full)."""
@@ -646,13 +681,7 @@ class MentionPrior:
         # "there" after a thing said is that thing again ("veranda lamp on and close the
         # curtains there"): the request is read as if it said it twice
         picked, settings = thing_names(tools)
-        query = with_name_digits(query, picked)
-        query = with_typos_mended(
-            query,
-            picked,
-            settings - picked,
-            [f"{t['name']} {t.get('description') or ''}".replace("_", " ") for t in tools],
-        )
+        query = mended(query, tools)
         query = resolve_there(query, [v for v in picked | settings if _names_a_thing(v)])
         self.query = words(query)
         self.clause = clause_numbers(query)
