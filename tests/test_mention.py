@@ -1483,3 +1483,49 @@ def test_a_typo_in_a_word_the_rules_read_is_mended() -> None:
     # an ending is no typo, and a word of a name is left alone
     assert with_verbs_mended("with enabled off") == "with enabled off"
     assert with_verbs_mended("the strt room light", ["strt"]) == "the strt room light"
+
+
+def test_a_word_inside_a_name_or_another_clause_is_no_rival(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    plugs = {
+        "name": "plugs",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "device": {"type": "string", "enum": ["Emma's fan", "kettle"]},
+                "action": {"type": "string", "enum": ["ON", "OFF", "TOGGLE"]},
+            },
+            "required": ["device", "action"],
+        },
+    }
+    fan = {
+        "name": "set_fan",
+        "parameters": {"type": "object", "properties": {"on": {"type": "boolean"}}},
+    }
+    plug_off = {"name": "plugs", "arguments": {"device": "Emma's fan", "action": "OFF"}}
+    fan_off = {"name": "set_fan", "arguments": {"on": False}}
+    wants = [([fan_off, fan_off], 8.0), ([plug_off, fan_off], 0.5)]
+    query = "hey needle, kill Emma's fan and stop the fan right now"
+    assert _decode(vocab, [plugs, fan], query, wants, 5.0) == [plug_off, fan_off]
+
+
+def test_a_lamp_is_a_light(vocab: tuple[list[bytes], list[int]]) -> None:
+    lamp = {
+        "name": "set_lamp",
+        "description": "Switch the caravan lamp on or off.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["Yara's study"]},
+                "on": {"type": "boolean"},
+            },
+            "required": ["room"],
+        },
+    }
+    pilot = {**LED, "name": "set_pilot_light"}
+    lamp_off = [{"name": "set_lamp", "arguments": {"room": "Yara's study", "on": False}}]
+    pilot_off = [{"name": "set_pilot_light", "arguments": {"led": "status", "mode": "off"}}]
+    wants = [(pilot_off, 8.0), (lamp_off, 0.5)]
+    query = "lights off in Yara's study"
+    assert _decode(vocab, [lamp, pilot], query, wants, 5.0) == lamp_off

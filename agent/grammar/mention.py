@@ -178,6 +178,10 @@ _WARMTH_WORDS = frozenset(
 )
 
 
+# Words for a light, one as good as another ("the caravan lamp" is the light said).
+_LIGHT_WORDS = frozenset("light lamp bulb lighting".split())
+
+
 def takes_temperature(params: Mapping[str, Any]) -> bool:
     """Whether a tool's parameters include a temperature (by the key's name)."""
     return any("temp" in str(k).lower() for k in (params.get("properties") or {}))
@@ -697,6 +701,9 @@ class MentionPrior:
             desc = {w for w in desc if _telling(w)}  # "the cafe's lights": cafe, light
             if takes_temperature(t.get("parameters") or {}):
                 desc |= _WARMTH_WORDS  # "make it warmer" is the thermostat's
+            own = desc | set(words(str(t["name"]).replace("_", " ")))
+            if own & _LIGHT_WORDS:
+                desc |= _LIGHT_WORDS  # "lights off in Yara's study" is the lamp's
             self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & set(self.query) else 0.0
             self._desc_words[str(t["name"])] = desc
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
@@ -855,8 +862,11 @@ class MentionPrior:
         # Call k is about clause k when the request has several ("nineteen degrees, then
         # Sami's study blinds"): a name said only in a later clause keeps its plain weight, or
         # the first call jumps ahead to it and the second call has nothing left to say.
+        # (the k-th clause that points at a tool: "hey needle, kill Emma's fan and ..." has
+        # its first such clause second)
         clause = self._first_clause[name]
-        return clause is None or clause <= len(called)
+        here = self._call_clause(len(called))
+        return clause is None or clause <= (len(called) if here is None else here)
 
     def _tool_score(self, name: str, used: Sequence[str], called: Sequence[str]) -> float:
         """1 when a name among the tool's values is said (and not spent) or every content word
@@ -1625,14 +1635,21 @@ class MentionPrior:
             # The evidence must agree: "open the blinds in Leo's room" says a room of the
             # lights and a word of set_blinds' name. Another tool named by a word, and not
             # this one, leaves this tool its plain weight (the call is likely a refusal).
+            here = self._call_clause(len(called))
+            # (said outside the names of things, in this call's clause when it is known: "kill
+            # Emma's fan and stop the fan" names no fan tool for Emma's fan)
+            spoken = {
+                w
+                for w, c in zip(self._unnamed, self.clause, strict=True)
+                if here is None or c == here
+            }
             rival = {
                 w
                 for n, sc in scores.items()
                 if sc < 1.0 and self._name_hit[n] > 0
                 for w in words(n.replace("_", " "))
-                if w in self.query and w not in _GENERIC
+                if w in spoken and w not in _GENERIC
             }
-            here = self._call_clause(len(called))
             if here is not None and any(here in c for c in self._tool_clauses.values()):
                 # a tool the request points at only in a later clause waits for its call
                 scores = {
