@@ -1529,3 +1529,14 @@ def test_a_lamp_is_a_light(vocab: tuple[list[bytes], list[int]]) -> None:
     wants = [(pilot_off, 8.0), (lamp_off, 0.5)]
     query = "lights off in Yara's study"
     assert _decode(vocab, [lamp, pilot], query, wants, 5.0) == lamp_off
+
+
+def test_a_mode_follows_its_clauses_sense_over_a_familiar_one(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    both_off = [_led("status", "off"), _led("wifi", "off")]
+    blink = [_led("status", "off"), _led("wifi", "blink")]
+    # "blink" is a sense word although the LEDs' mode has a value "blink"
+    wants = [(both_off, 8.0), (blink, 0.0)]
+    query = "status led off and blink the wifi led"
+    assert _decode(vocab, [LED], query, wants, 5.0) == blink

@@ -727,8 +727,7 @@ class MentionPrior:
         # sense words, less those inside a name the request says ("the door open LED")
         in_names = {
             i + k
-            for vs in self._things.values()
-            for v in vs
+            for v in picked  # names of things, not a mode's "blink"
             for i in _starts(tuple(words(v)), self.query)
             for k in range(len(words(v)))
         }
@@ -1771,8 +1770,10 @@ class MentionPrior:
                 # a switch value follows the verb that governs this call's thing, not any word
                 # of the request: "turn off the fairy lights and the games console" is OFF
                 # twice, although "off" is said once
+                # (and one against it is held back as a switch against it is: "power light
+                # flashing" is no "off", however familiar)
                 scored = [
-                    (sp, float(_VALUE_SENSE[v.lower()] in sense))
+                    (sp, 1.0 if _VALUE_SENSE[v.lower()] in sense else -SWITCH_PENALTY)
                     if v.lower() in _VALUE_SENSE
                     else (sp, sc)
                     for v, (sp, sc) in zip(values, scored, strict=True)
