@@ -1540,3 +1540,25 @@ def test_a_mode_follows_its_clauses_sense_over_a_familiar_one(
     wants = [(both_off, 8.0), (blink, 0.0)]
     query = "status led off and blink the wifi led"
     assert _decode(vocab, [LED], query, wants, 5.0) == blink
+
+
+def test_a_mode_said_as_a_setting_waits_for_its_key(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    thermostat = {
+        "name": "set_thermostat",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "temperature": {"type": "number", "minimum": 10, "maximum": 28},
+                "mode": {"type": "string", "enum": ["heat", "cool", "auto", "off"]},
+            },
+        },
+    }
+    temp = [{"name": "set_thermostat", "arguments": {"temperature": 22}}]
+    both = [{"name": "set_thermostat", "arguments": {"temperature": 22, "mode": "cool"}}]
+    wants = [(temp, 1.0), (both, 0.5)]
+    query = "set the thermostat to cool and twenty two degrees"
+    assert _decode(vocab, [thermostat], query, wants, 5.0) == both
+    # a mode word as a verb is the model's to read ("cool it down to 22")
+    assert _decode(vocab, [thermostat], "cool it down to 22", wants, 5.0) == temp

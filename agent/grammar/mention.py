@@ -1020,11 +1020,12 @@ class MentionPrior:
         written = set(_written_keys(call_text))
         # A mode word is often a verb ("cool it down to 17"): only named settings (a colour, a
         # speed) and names wait for their key.
+        # A mode said as one ("to cool", "in auto mode") waits too.
         wanted = {
             k
             for k, sch in props.items()
             if k not in written
-            and (k.lower() in _NAMED_SETTINGS or k not in _SETTING_KEYS)
+            and (k.lower() in _NAMED_SETTINGS or k not in _SETTING_KEYS or self._set_as_value(sch))
             and self._said_value(sch, used, self._call_clause(len(called) - 1))
         }
         # Keys pushed by name, where going on alone lets the model pick another key ("color")
@@ -1258,6 +1259,18 @@ class MentionPrior:
             if keys and all(k in numeric for k in keys):
                 out[i] = -self.weight * UNBACKED_KEY
         return out if out.any() else None
+
+    def _set_as_value(self, schema: Any) -> bool:
+        """Whether the request says a value of this enum as a setting rather than a verb:
+        after "to", "on", "in" or "at", or before "mode" ("to cool", "auto mode")."""
+        for v in _enum_strings(schema):
+            ws = tuple(words(v))
+            for i in _starts(ws, self.query):
+                before = self.query[i - 1] if i else ""
+                after = self.query[i + len(ws)] if i + len(ws) < len(self.query) else ""
+                if before in ("to", "on", "in", "at") or after == "mode":
+                    return True
+        return False
 
     def _left_to_say(
         self, props: Mapping[str, Any], written: set[str], used: Sequence[str]
