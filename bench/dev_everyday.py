@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 415 requests to twenty-one homes of their
+"vent fan" in a home without a fan tool. These 446 requests to twenty-three homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20, 21, 17, 52, 51 and 52 more once those were solved), for choosing decoding rules on such
+20, 21, 17, 52, 51, 52 and 31 more once those were solved), for choosing decoding rules on such
 phrasings. No name here is a held-out one, and nothing here is ever trained on.
 """
 
@@ -348,6 +348,48 @@ HOMES: dict[str, dict[str, Any]] = {
         },
         "leds": {"kind": "gpio_leds", "leds": {"kiln hot": 20}},
         "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+    },
+    "mews_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["Tilly's room", "snug 2", "garden room", "utility"],
+            "colors": ["white", "soft white", "coral", "midnight blue"],
+            "tool": "room_glow",
+            "description": "Room lighting: on or off, brightness in percent, colour.",
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["garden room", "Tilly's room"],
+            "tool": "roller",
+            "description": "Roller blinds by room: 0 is down, 100 is up.",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "Tilly's night light": "tnl",
+                "damp trap": "dh",
+                "coffee machine": "cm",
+            },
+        },
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 12, "max_temperature": 27},
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["whisper", "normal", "boost"],
+            "tool": "air_mover",
+        },
+    },
+    "bike_workshop": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"repair stand": "stand_bulb", "parts wall": "wall_bulb"},
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"tyre inflator": 5, "wheel truer": 6},
+            "tool": "bench_power",
+            "description": "Bench tools on relays: on or off.",
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"open sign": 20, "bell": 21}},
     },
 }
 
@@ -1200,6 +1242,74 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (U, "turn on the pottery wheel", []),
         (N, "don't turn off the kiln", []),
         (M, "turn the light on", []),
+    ],
+    "mews_house": [
+        (
+            P,
+            "could you please put Tilly's room lights on",
+            [c("room_glow", room="Tilly's room", on=True)],
+        ),
+        (P, "utility light off", [c("room_glow", room="utility", on=False)]),
+        (
+            P,
+            "garden room to midnight blue please",
+            [c("room_glow", room="garden room", color="midnight blue")],
+        ),
+        (P, "snug two lights at thirty percent", [c("room_glow", room="snug 2", brightness=30)]),
+        (P, "make the snug 2 coral", [c("room_glow", room="snug 2", color="coral")]),
+        (P, "roll the garden room blind up", [c("roller", room="garden room", position=100)]),
+        (P, "Tilly's room blinds down", [c("roller", room="Tilly's room", position=0)]),
+        (
+            P,
+            "turn Tilly's night light on",
+            [c("set_switch", device="Tilly's night light", action="ON")],
+        ),
+        (P, "damp trap off", [c("set_switch", device="damp trap", action="OFF")]),
+        (P, "start the coffee machine", [c("set_switch", device="coffee machine", action="ON")]),
+        (P, "heating to nineteen", [c("set_thermostat", temperature=19)]),
+        (P, "air mover on boost", [c("air_mover", on=True, speed="boost")]),
+        (P, "put the fan on whisper", [c("air_mover", on=True, speed="whisper")]),
+        (P, "switch the fan off", [c("air_mover", on=False)]),
+        (
+            T,
+            "garden room lights off and roll the garden room blind down",
+            [
+                c("room_glow", room="garden room", on=False),
+                c("roller", room="garden room", position=0),
+            ],
+        ),
+        (
+            T,
+            "coffee machine on, then the heating to 21",
+            [
+                c("set_switch", device="coffee machine", action="ON"),
+                c("set_thermostat", temperature=21),
+            ],
+        ),
+        (U, "turn on the bathroom lights", []),
+        (U, "fan on turbo", []),
+        (N, "don't switch off Tilly's night light", []),
+        (O, "what's on telly tonight", []),
+        (M, "set it to coral", []),
+    ],
+    "bike_workshop": [
+        (P, "repair stand light on", [c("set_light", room="repair stand", on=True)]),
+        (P, "parts wall light to 75%", [c("set_light", room="parts wall", brightness=75)]),
+        (P, "tyre inflator on", [c("bench_power", relay="tyre inflator", on=True)]),
+        (P, "turn off the wheel truer", [c("bench_power", relay="wheel truer", on=False)]),
+        (P, "open sign led on", [c("set_led", led="open sign", mode="on")]),
+        (P, "flash the bell led", [c("set_led", led="bell", mode="blink")]),
+        (
+            T,
+            "open sign led off and the repair stand light off",
+            [
+                c("set_led", led="open sign", mode="off"),
+                c("set_light", room="repair stand", on=False),
+            ],
+        ),
+        (U, "turn on the compressor hose", []),
+        (N, "leave the wheel truer on", []),
+        (M, "switch the light on", []),
     ],
 }
 

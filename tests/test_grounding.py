@@ -364,3 +364,19 @@ def test_heating_switched_on_is_the_heat_mode() -> None:
     on = [{"name": name, "arguments": {"mode": "heat"}}]
     assert grounded("switch the heating on", heat, on)
     assert not grounded("set the heating", heat, on)
+
+
+def test_a_word_only_one_tool_describes_points_at_it() -> None:
+    tools = home_tools(
+        {
+            "fan": {"kind": "simulated_fan", "speeds": ["whisper", "boost"], "tool": "air_mover"},
+            "plugs": {"kind": "tasmota", "switches": {"kettle": "k"}},
+        }
+    )
+    off = [{"name": "air_mover", "arguments": {"on": False}}]
+    assert grounded("switch the fan off", tools, off)
+    # a speed no tool has is left out of the call: not all of the request is said
+    on = [{"name": "air_mover", "arguments": {"on": True}}]
+    assert not grounded("fan on turbo", tools, on)
+    assert not grounded("run the fan at night", tools, on)
+    assert grounded("fan on please", tools, on)

@@ -1081,8 +1081,11 @@ def test_a_description_that_says_the_rivals_word_keeps_the_boost(
     wants = [(wrong, 9.0), (right, 1.0)]
     query = "shut the blinds in Farah's office"
     assert _decode(vocab, [BLINDS, shutters], query, wants, 5.0) == right
-    # a description without the word leaves the rival's word in force
-    plain = {**shutters, "description": "Move a room's covers."}
+    # a name and description without the word (nor another word for a blind) leave the
+    # rival's word in force
+    plain = {**shutters, "name": "adjust_covers", "description": "Move a room's covers."}
+    plain_right = [{**right[0], "name": "adjust_covers"}]
+    wants = [(wrong, 9.0), (plain_right, 1.0)]
     assert _decode(vocab, [BLINDS, plain], query, wants, 5.0) == wrong
 
 
@@ -1562,3 +1565,35 @@ def test_a_mode_said_as_a_setting_waits_for_its_key(
     assert _decode(vocab, [thermostat], query, wants, 5.0) == both
     # a mode word as a verb is the model's to read ("cool it down to 22")
     assert _decode(vocab, [thermostat], "cool it down to 22", wants, 5.0) == temp
+
+
+def test_a_tools_name_word_inside_a_things_name_is_not_its_name(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    glow = {
+        "name": "room_glow",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["Tilly's room", "utility"]},
+                "on": {"type": "boolean"},
+            },
+            "required": ["room"],
+        },
+    }
+    roller = {
+        "name": "roller",
+        "description": "Roller blinds by room.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["Tilly's room"]},
+                "position": {"type": "integer", "minimum": 0, "maximum": 100},
+            },
+            "required": ["room", "position"],
+        },
+    }
+    lit = [{"name": "room_glow", "arguments": {"room": "Tilly's room", "on": False}}]
+    down = [{"name": "roller", "arguments": {"room": "Tilly's room", "position": 0}}]
+    wants = [(lit, 5.0), (down, 0.0)]
+    assert _decode(vocab, [glow, roller], "Tilly's room blinds down", wants, 5.0) == down

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from agent.rangecheck import Said, is_fraction_param, said_numbers
+from agent.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 
 from .mention import (
     _FULL_WORDS,
@@ -111,6 +111,7 @@ def grounded(
             and not any(said_near(w, q) for w in tool_words)
             and not _setting_said_points(q, said, unnamed, by_tool[name], args)
             and not _own_value_said(unnamed, tools, name, args)
+            and not _only_described(unnamed, tools, name)
         ):
             return False  # nothing in the request points at this tool
         for key, value in args.items():
@@ -124,7 +125,8 @@ def grounded(
                 # -> "carer") says nothing to send
                 if not [w for w in words(value) if w not in tool_words and w not in _GENERIC]:
                     return False
-    return _nothing_left(unnamed, said, calls, by_name)
+    known = {w for v in names for w in words(str(v))}
+    return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(unnamed, known)
 
 
 def _value_said(
@@ -264,6 +266,20 @@ def _own_value_said(
     return False
 
 
+def _described(tool: Mapping[str, Any]) -> set[str]:
+    """The telling words of a tool's name and description ("Switch the fan on": fan)."""
+    text = f"{tool.get('name')} {tool.get('description') or ''}".replace("_", " ")
+    return {w for w in (w.split("'")[0] for w in words(text)) if _telling(w)}
+
+
+def _only_described(unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]], name: str) -> bool:
+    """Whether the request says a word of this tool's name or description that no other
+    tool's has ("switch the fan off" to a fan tool named air_mover)."""
+    mine = next((_described(t) for t in tools if str(t.get("name")) == name), set())
+    others = set().union(*(_described(t) for t in tools if str(t.get("name")) != name))
+    return bool((mine - others) & set(unnamed))
+
+
 def _count_in(ws: Sequence[str], q: Sequence[str]) -> bool:
     """Whether the words `ws` stand together in `q`."""
     n = len(ws)
@@ -302,6 +318,29 @@ def _unit_points(
             continue
         if param_words(key, schema) & said_with_units(q, said) & _UNITS:
             return True
+    return False
+
+
+# Words that may follow "on" or "at" without naming a setting ("on the porch", "at full",
+# "on please"). After "to" a verb is as common ("needs to be on") and is not read.
+_AFTER_SETTING_WORD = frozenset(
+    "the a an my our your this that it them me us please pls plz thanks now again then and "
+    "also for with "
+    "in at to on of by full max maximum minimum half halfway mode speed level setting "
+    "percent degree degrees".split()
+)
+
+
+def _unknown_setting(q: Sequence[str], known: set[str]) -> bool:
+    """Whether the request sets something by a word no tool knows: "fan on turbo", "run the
+    fan at night" (a speed the fan lacks; a call without it drops what was asked)."""
+    for i, w in enumerate(q[:-1]):
+        nxt = q[i + 1]
+        if w not in ("on", "at") or not nxt or nxt in known:
+            continue
+        if nxt in _AFTER_SETTING_WORD or nxt in NUMBER_WORDS or nxt[0].isdigit():
+            continue
+        return True
     return False
 
 

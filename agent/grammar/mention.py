@@ -178,8 +178,10 @@ _WARMTH_WORDS = frozenset(
 )
 
 
-# Words for a light, one as good as another ("the caravan lamp" is the light said).
+# Words for a light, one as good as another ("the caravan lamp" is the light said); and for a
+# window's cover ("the roller" is the blind said).
 _LIGHT_WORDS = frozenset("light lamp bulb lighting".split())
+_COVER_WORDS = frozenset("blind shade curtain shutter awning screen louvre roller".split())
 
 
 def takes_temperature(params: Mapping[str, Any]) -> bool:
@@ -702,8 +704,9 @@ class MentionPrior:
             if takes_temperature(t.get("parameters") or {}):
                 desc |= _WARMTH_WORDS  # "make it warmer" is the thermostat's
             own = desc | set(words(str(t["name"]).replace("_", " ")))
-            if own & _LIGHT_WORDS:
-                desc |= _LIGHT_WORDS  # "lights off in Yara's study" is the lamp's
+            for same in (_LIGHT_WORDS, _COVER_WORDS):
+                if own & same:
+                    desc |= same  # "lights off in Yara's study" is the lamp's
             self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & set(self.query) else 0.0
             self._desc_words[str(t["name"])] = desc
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
@@ -711,9 +714,12 @@ class MentionPrior:
         self._anchors: dict[bytes, int | None] = {}
         self._name_hit: dict[str, float] = {}
         self._name_says: dict[str, int] = {}
+        # a word of a tool's name inside a thing's name says nothing of the tool ("Tilly's
+        # room" is no call to room_glow)
+        outside = without_names(self.query, thing_names(tools)[0])
         for name in self.tools:
             content = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
-            said = sum(w in self.query for w in content)
+            said = sum(w in outside for w in content)
             # all of a two-word name ("diesel heater") is as strong as a value said in full
             self._name_hit[name] = 0.0 if not said else 1.0 if said == len(content) >= 2 else 0.7
             # how many calls the name may point at: "fan on, change the fan to auto" says it twice
@@ -1711,9 +1717,14 @@ class MentionPrior:
                 ]:
                     scores[n] = 0.5
             # So does a word of its description said in this call's own clause ("roll in the
-            # harbour room awning and switch on the harbour room lights": the cafe's lights).
-            if here is not None:
-                clause = {w for w, c in zip(self._unnamed, self.clause, strict=True) if c == here}
+            # harbour room awning and switch on the harbour room lights": the cafe's lights),
+            # or in a request of one clause ("roll the garden room blind up": the roller).
+            if here is not None or self._one_clause:
+                clause = {
+                    w
+                    for w, c in zip(self._unnamed, self.clause, strict=True)
+                    if here is None or c == here
+                }
                 scores = {
                     n: sc + NAME_AGREES
                     if sc >= 1.0
