@@ -1597,3 +1597,26 @@ def test_a_tools_name_word_inside_a_things_name_is_not_its_name(
     down = [{"name": "roller", "arguments": {"room": "Tilly's room", "position": 0}}]
     wants = [(lit, 5.0), (down, 0.0)]
     assert _decode(vocab, [glow, roller], "Tilly's room blinds down", wants, 5.0) == down
+
+
+def test_a_clause_that_points_at_a_tool_gets_its_call_and_its_number(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    heating = {
+        "name": "set_thermostat",
+        "description": "Set the thermostat's target temperature or mode.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "mode": {"type": "string", "enum": ["heat", "cool", "off"]},
+                "temperature": {"type": "number", "minimum": 10, "maximum": 28},
+            },
+        },
+    }
+    kettle = {"name": "set_relay", "arguments": {"relay": "kettle", "on": True}}
+    heat = {"name": "set_thermostat", "arguments": {"mode": "heat"}}
+    to_21 = {"name": "set_thermostat", "arguments": {"temperature": 21}}
+    wants = [([kettle], 1.0), ([kettle, heat], 0.9), ([kettle, to_21], 0.5)]
+    query = "kettle on, then the heating to 21"
+    assert _decode(vocab, [RELAY, heating], query, wants, 0.0) == [kettle]
+    assert _decode(vocab, [RELAY, heating], query, wants, 5.0) == [kettle, to_21]

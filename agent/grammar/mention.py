@@ -784,6 +784,11 @@ class MentionPrior:
         # off" starts with the thermostat, although the monitor is the name said in full).
         self._tool_clauses = {n: {self.clause[i] for i in at} for n, at in points.items()}
         self._evidence_clauses = sorted(set().union(*self._tool_clauses.values()))
+        # how many of them ask for something (not "but not the wifi led")
+        self._asked_clauses = sum(
+            not any(w in NEGATIONS for w, c in zip(self.query, self.clause, strict=True) if c == k)
+            for k in self._evidence_clauses
+        )
         # numbers said (digits or words); names that hold digits ("bedroom 2") are not ones
         names = [v for p in self.tools.values() for sch in _props(p) for v in _enum_strings(sch)]
         self.numbers = said_numbers(query, names)
@@ -1045,9 +1050,10 @@ class MentionPrior:
         #   "degrees") first.
         switches: set[bytes] = set()
         pending = self._numbers_pending(call_text, used, called)
-        if not written and self.settle and pending:
-            # made to call, the model picks a first key at random ("mode" for "make it 22
-            # degrees"): a numeric key whose description names the number's unit goes first
+        if not written and pending:
+            # the model picks a first key at random ("mode" for "make it 22 degrees", made to
+            # call; "then the heating to 21" wrote the heat mode): a numeric key whose
+            # description names the number's unit, or the tool's only one, goes first
             switches = self._number_keys(props, written, pending, by_unit_only=True)
         if written:
             # at a value's closing token, the value as if closed names the call's thing
@@ -1269,13 +1275,16 @@ class MentionPrior:
     def _set_as_value(self, schema: Any) -> bool:
         """Whether the request says a value of this enum as a setting rather than a verb:
         after "to", "on", "in" or "at", or before "mode" ("to cool", "auto mode")."""
-        for v in _enum_strings(schema):
-            ws = tuple(words(v))
-            for i in _starts(ws, self.query):
-                before = self.query[i - 1] if i else ""
-                after = self.query[i + len(ws)] if i + len(ws) < len(self.query) else ""
-                if before in ("to", "on", "in", "at") or after == "mode":
-                    return True
+        return any(self._set_form(v) for v in _enum_strings(schema))
+
+    def _set_form(self, value: str) -> bool:
+        """Whether the request says `value` as a setting (see `_set_as_value`)."""
+        ws = tuple(words(value))
+        for i in _starts(ws, self.query):
+            before = self.query[i - 1] if i else ""
+            after = self.query[i + len(ws)] if i + len(ws) < len(self.query) else ""
+            if before in ("to", "on", "in", "at") or after == "mode":
+                return True
         return False
 
     def _left_to_say(
@@ -1321,7 +1330,7 @@ class MentionPrior:
             _, used, called = self._read(done)
             if not called:
                 continue
-            left = self._left_unsaid(used)
+            left = self._left_unsaid(used) or len(called) < self._asked_clauses
             if cut is None and left:
                 out[i] = -self.weight * LEFT_UNSAID
             elif (
