@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 446 requests to twenty-three homes of their
+"vent fan" in a home without a fan tool. These 475 requests to twenty-five homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20, 21, 17, 52, 51, 52 and 31 more once those were solved), for choosing decoding rules on such
+20, 21, 17, 52, 51, 52, 31 and 29 more once those were solved), for choosing decoding rules on such
 phrasings. No name here is a held-out one, and nothing here is ever trained on.
 """
 
@@ -390,6 +390,32 @@ HOMES: dict[str, dict[str, Any]] = {
             "description": "Bench tools on relays: on or off.",
         },
         "leds": {"kind": "gpio_leds", "leds": {"open sign": 20, "bell": 21}},
+    },
+    "chapel_loft": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["choir loft", "Ezra's room", "reading nook", "landing 2"],
+            "colors": ["white", "honey", "slate blue"],
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"bell motor": 5, "Ezra's heater": 6},
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["choir loft", "reading nook"]},
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "high"], "tool": "vent_fan"},
+    },
+    "market_stall": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"awning strip": "strip", "price board": "board"},
+            "tool": "stall_lights",
+            "description": "The stall's lights: on or off, brightness, colour.",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"cash register": "till", "chiller": "chill", "radio": "radio"},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"card reader": 20}},
     },
 }
 
@@ -1310,6 +1336,72 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (U, "turn on the compressor hose", []),
         (N, "leave the wheel truer on", []),
         (M, "switch the light on", []),
+    ],
+    "chapel_loft": [
+        (P, "I need the choir loft lights on", [c("set_light", room="choir loft", on=True)]),
+        (P, "reading nook light please", [c("set_light", room="reading nook", on=True)]),
+        (
+            P,
+            "can I get Ezra's room at 40 percent",
+            [c("set_light", room="Ezra's room", brightness=40)],
+        ),
+        (P, "landing two light off", [c("set_light", room="landing 2", on=False)]),
+        (P, "make the reading nook honey", [c("set_light", room="reading nook", color="honey")]),
+        (
+            P,
+            "set the choir loft to slate blue",
+            [c("set_light", room="choir loft", color="slate blue")],
+        ),
+        (P, "lower the choir loft blinds", [c("set_blinds", room="choir loft", position=0)]),
+        (P, "reading nook blinds to 60", [c("set_blinds", room="reading nook", position=60)]),
+        (P, "ring the bell motor", [c("set_relay", relay="bell motor", on=True)]),
+        (P, "Ezra's heater off", [c("set_relay", relay="Ezra's heater", on=False)]),
+        (P, "vent fan on high", [c("vent_fan", on=True, speed="high")]),
+        (P, "turn off the fan", [c("vent_fan", on=False)]),
+        (
+            T,
+            "switch the choir loft and reading nook lights off",
+            [
+                c("set_light", room="choir loft", on=False),
+                c("set_light", room="reading nook", on=False),
+            ],
+        ),
+        (
+            T,
+            "Ezra's room light on and Ezra's heater on",
+            [
+                c("set_light", room="Ezra's room", on=True),
+                c("set_relay", relay="Ezra's heater", on=True),
+            ],
+        ),
+        (U, "turn on the organ lights", []),
+        (N, "don't ring the bell motor", []),
+        (O, "what hymn is next", []),
+        (M, "set the blinds to 60", []),
+    ],
+    "market_stall": [
+        (P, "awning strip on", [c("stall_lights", room="awning strip", on=True)]),
+        (P, "price board light off", [c("stall_lights", room="price board", on=False)]),
+        (P, "price board to 90%", [c("stall_lights", room="price board", brightness=90)]),
+        (
+            P,
+            "the cash register needs power",
+            [c("set_switch", device="cash register", action="ON")],
+        ),
+        (P, "chiller on", [c("set_switch", device="chiller", action="ON")]),
+        (P, "turn the radio off", [c("set_switch", device="radio", action="OFF")]),
+        (P, "card reader led blink", [c("set_led", led="card reader", mode="blink")]),
+        (
+            T,
+            "radio on and the awning strip on",
+            [
+                c("set_switch", device="radio", action="ON"),
+                c("stall_lights", room="awning strip", on=True),
+            ],
+        ),
+        (U, "turn on the coffee grinder", []),
+        (N, "leave the chiller alone", []),
+        (O, "how much are the apples", []),
     ],
 }
 

@@ -380,3 +380,12 @@ def test_a_word_only_one_tool_describes_points_at_it() -> None:
     assert not grounded("fan on turbo", tools, on)
     assert not grounded("run the fan at night", tools, on)
     assert grounded("fan on please", tools, on)
+
+
+def test_ringing_and_sounding_switch_on() -> None:
+    tools = home_tools({"relays": {"kind": "gpio_relays", "relays": {"horn": 5, "bell motor": 6}}})
+    horn = [{"name": "set_relay", "arguments": {"relay": "horn", "on": True}}]
+    bell = [{"name": "set_relay", "arguments": {"relay": "bell motor", "on": True}}]
+    assert grounded("sound the horn", tools, horn)
+    assert grounded("ring the bell motor", tools, bell)
+    assert not grounded("the sound of the horn", tools, horn)

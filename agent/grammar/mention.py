@@ -256,7 +256,7 @@ _FULL_WORDS = frozenset("full max maximum".split())
 
 # Words that back a switch value: the value's own word, or one of these.
 _SENSE = {
-    "on": frozenset("on start enable activate run".split()),
+    "on": frozenset("on start enable activate run ring".split()),
     "off": frozenset("off stop kill disable deactivate shut cut".split()),
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
@@ -307,6 +307,8 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             senses = frozenset({"off"})  # "power down the radio"
         elif w in ("up", "down") and _COVERS & set(q[max(0, i - 3) : i]):
             senses = frozenset({"open" if w == "up" else "close"})  # "den blinds down"
+        elif w == "sound" and i + 1 < len(q) and q[i + 1] in _DETERMINERS:
+            senses = frozenset({"on"})  # "sound the horn" (not "the sound", "sound bar")
         elif w == "out" and before in _GOES_OUT:
             senses = frozenset({"off"})
         elif w in ("out", "in") and before in _ROLL_VERBS:
