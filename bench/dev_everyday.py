@@ -3,10 +3,10 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 475 requests to twenty-five homes of their
+"vent fan" in a home without a fan tool. These 494 requests to twenty-six homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20, 21, 17, 52, 51, 52, 31 and 29 more once those were solved), for choosing decoding rules on such
-phrasings. No name here is a held-out one, and nothing here is ever trained on.
+20, 21, 17, 52, 51, 52, 31, 29 and 19 more once those were solved), for choosing decoding
+rules on such phrasings. No name here is a held-out one, and nothing here is ever trained on.
 """
 
 from __future__ import annotations
@@ -416,6 +416,22 @@ HOMES: dict[str, dict[str, Any]] = {
             "switches": {"cash register": "till", "chiller": "chill", "radio": "radio"},
         },
         "leds": {"kind": "gpio_leds", "leds": {"card reader": 20}},
+    },
+    "ferry_cabin": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["mess deck", "Rosa's bunk", "wheelhouse", "cabin 3"],
+            "colors": ["white", "red", "dawn"],
+            "tool": "cabin_lights",
+            "description": "Cabin lights by room: on or off, brightness, colour.",
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 25,
+        },
+        "relays": {"kind": "gpio_relays", "relays": {"ballast pump": 5, "anchor winch": 6}},
+        "leds": {"kind": "gpio_leds", "leds": {"mooring": 20, "low fuel": 21}},
     },
 }
 
@@ -1402,6 +1418,45 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (U, "turn on the coffee grinder", []),
         (N, "leave the chiller alone", []),
         (O, "how much are the apples", []),
+    ],
+    "ferry_cabin": [
+        (P, "mess deck lights on please", [c("cabin_lights", room="mess deck", on=True)]),
+        (P, "switch off Rosa's bunk light", [c("cabin_lights", room="Rosa's bunk", on=False)]),
+        (P, "wheelhouse light to red", [c("cabin_lights", room="wheelhouse", color="red")]),
+        (P, "cabin three at 15 percent", [c("cabin_lights", room="cabin 3", brightness=15)]),
+        (P, "make the mess deck dawn", [c("cabin_lights", room="mess deck", color="dawn")]),
+        (P, "start the ballast pump", [c("set_relay", relay="ballast pump", on=True)]),
+        (P, "stop the anchor winch", [c("set_relay", relay="anchor winch", on=False)]),
+        (P, "mooring led on", [c("set_led", led="mooring", mode="on")]),
+        (P, "low fuel led flashing please", [c("set_led", led="low fuel", mode="blink")]),
+        (P, "set the thermostat to 18", [c("set_thermostat", temperature=18)]),
+        (P, "heating off", [c("set_thermostat", mode="off")]),
+        (
+            T,
+            "ballast pump on and the low fuel led off",
+            [
+                c("set_relay", relay="ballast pump", on=True),
+                c("set_led", led="low fuel", mode="off"),
+            ],
+        ),
+        (
+            T,
+            "wheelhouse light off, mess deck light on",
+            [
+                c("cabin_lights", room="wheelhouse", on=False),
+                c("cabin_lights", room="mess deck", on=True),
+            ],
+        ),
+        (
+            T,
+            "heating to 20 and the mess deck lights on",
+            [c("set_thermostat", temperature=20), c("cabin_lights", room="mess deck", on=True)],
+        ),
+        (U, "turn on the deck lights", []),
+        (I, "set the thermostat to 35", []),
+        (N, "don't stop the ballast pump", []),
+        (O, "how far to the harbour", []),
+        (M, "make it red", []),
     ],
 }
 

@@ -1620,3 +1620,22 @@ def test_a_clause_that_points_at_a_tool_gets_its_call_and_its_number(
     query = "kettle on, then the heating to 21"
     assert _decode(vocab, [RELAY, heating], query, wants, 0.0) == [kettle]
     assert _decode(vocab, [RELAY, heating], query, wants, 5.0) == [kettle, to_21]
+
+
+def test_a_named_tool_holds_its_number_out_of_range() -> None:
+    lights = {
+        "name": "cabin_lights",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["cabin 3"]},
+                "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
+            },
+        },
+    }
+    prior = MentionPrior("set the warmth to 35", [lights, WARMTH], [b"a"], 5.0)
+    scores = dict(prior._choices(("tool", None, None), [], []))
+    # 35 is outside the warmth's range, but the request names it: the range check refuses it
+    assert scores[b"warmth"] > 0
+    prior = MentionPrior("set it to 35", [lights, WARMTH], [b"a"], 5.0)
+    assert dict(prior._choices(("tool", None, None), [], []))[b"warmth"] < 0

@@ -1691,9 +1691,18 @@ class MentionPrior:
                     scores[ours[0]] = max(scores[ours[0]], 1.0)
             # A number the call's clause says goes to a tool with a place for it: "warm the box
             # up to 20" is not the heater fan's relay, which holds no number.
+            # (a tool the request names holds its number in range or not: "set the thermostat
+            # to 35" is the thermostat's, out of range, not a light's brightness)
             said, units = self._call_numbers(len(called))
             if said:
-                holds = {n: _holds_a_number(p, said, units) for n, p in self.tools.items()}
+                holds = {
+                    n: _holds_a_number(p, said, units)
+                    or (
+                        bool(self._name_hit[n] or self._desc_hit[n])
+                        and _holds_a_number(p, [Said(0.0)], set(), in_range=False)
+                    )
+                    for n, p in self.tools.items()
+                }
                 if any(holds.values()):
                     scores = {
                         n: sc if holds[n] else min(sc, 0.0) + HOLDS_NONE for n, sc in scores.items()
@@ -2019,13 +2028,17 @@ def _unheld(numbers: Sequence[Said], call_text: bytes) -> list[Said]:
     return [n for n in out if not any(_fmt(n.value).startswith(h) for h in held)]
 
 
-def _holds_a_number(params: Mapping[str, Any], said: Sequence[Said], units: set[str]) -> bool:
+def _holds_a_number(
+    params: Mapping[str, Any], said: Sequence[Said], units: set[str], in_range: bool = True
+) -> bool:
     """Whether a tool has a numeric parameter for the said numbers: one that names a unit said
     with them (in range or not: "heating to 30 degrees" is the thermostat's, out of range),
-    else one that a said number fits."""
+    else one that a said number fits (any one, without `in_range`)."""
     for key, sch in (params.get("properties") or {}).items():
         if not isinstance(sch, Mapping) or sch.get("type") not in ("integer", "number"):
             continue
+        if not in_range:
+            return True
         if units:
             named = param_words(key, sch) | ({"percent"} if _in_percent(sch) else set())
             if named & units:
