@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 494 requests to twenty-six homes of their
+"vent fan" in a home without a fan tool. These 517 requests to twenty-eight homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20, 21, 17, 52, 51, 52, 31, 29 and 19 more once those were solved), for choosing decoding
+20, 21, 17, 52, 51, 52, 31, 29, 19 and 23 more once those were solved), for choosing decoding
 rules on such phrasings. No name here is a held-out one, and nothing here is ever trained on.
 """
 
@@ -432,6 +432,35 @@ HOMES: dict[str, dict[str, Any]] = {
         },
         "relays": {"kind": "gpio_relays", "relays": {"ballast pump": 5, "anchor winch": 6}},
         "leds": {"kind": "gpio_leds", "leds": {"mooring": 20, "low fuel": 21}},
+    },
+    "bedsit": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["bed corner", "desk nook"],
+            "colors": ["white", "amber glow"],
+        },
+    },
+    "stable_yard": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["tack room", "hay loft", "Bella's stall"],
+            "colors": ["white", "warm white"],
+        },
+        "yard": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"arena": "arena_bulb", "muck heap": "heap_bulb"},
+            "tool": "yard_floods",
+            "description": "Floodlights outside: on or off, brightness.",
+        },
+        "relays": {"kind": "gpio_relays", "relays": {"water trough heater": 5, "hay steamer": 6}},
+        "leds": {"kind": "gpio_leds", "leds": {"yard bell": 20}},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["tack room"]},
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 5, "max_temperature": 22},
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"clippers charger": "clip", "hot water urn": "urn"},
+        },
     },
 }
 
@@ -1457,6 +1486,48 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "don't stop the ballast pump", []),
         (O, "how far to the harbour", []),
         (M, "make it red", []),
+    ],
+    "bedsit": [
+        (P, "desk nook light on", [c("set_light", room="desk nook", on=True)]),
+        (P, "bed corner to amber glow", [c("set_light", room="bed corner", color="amber glow")]),
+        (P, "dim the bed corner to 10%", [c("set_light", room="bed corner", brightness=10)]),
+        (
+            T,
+            "desk nook off and bed corner on",
+            [
+                c("set_light", room="desk nook", on=False),
+                c("set_light", room="bed corner", on=True),
+            ],
+        ),
+        (U, "turn the heating up", []),
+        (U, "put the kettle on", []),
+        (O, "what time is it", []),
+        (M, "lights to 50%", []),
+    ],
+    "stable_yard": [
+        (P, "tack room light on", [c("set_light", room="tack room", on=True)]),
+        (P, "Bella's stall light off", [c("set_light", room="Bella's stall", on=False)]),
+        (P, "arena floods on", [c("yard_floods", room="arena", on=True)]),
+        (P, "muck heap light at 30%", [c("yard_floods", room="muck heap", brightness=30)]),
+        (
+            P,
+            "turn on the water trough heater",
+            [c("set_relay", relay="water trough heater", on=True)],
+        ),
+        (P, "hay steamer off", [c("set_relay", relay="hay steamer", on=False)]),
+        (P, "yard bell led on", [c("set_led", led="yard bell", mode="on")]),
+        (P, "close the tack room blinds", [c("set_blinds", room="tack room", position=0)]),
+        (P, "heating to 12", [c("set_thermostat", temperature=12)]),
+        (P, "fan on low", [c("set_fan", on=True, speed="low")]),
+        (P, "charge the clippers", [c("set_switch", device="clippers charger", action="ON")]),
+        (P, "hot water urn on", [c("set_switch", device="hot water urn", action="ON")]),
+        (
+            T,
+            "arena floods off and the hay loft light on",
+            [c("yard_floods", room="arena", on=False), c("set_light", room="hay loft", on=True)],
+        ),
+        (U, "turn on the horse walker", []),
+        (N, "don't turn on the hay steamer", []),
     ],
 }
 
