@@ -3,9 +3,9 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 517 requests to twenty-eight homes of their
+"vent fan" in a home without a fan tool. These 534 requests to twenty-nine homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20, 21, 17, 52, 51, 52, 31, 29, 19 and 23 more once those were solved), for choosing decoding
+20, 21, 17, 52, 51, 52, 31, 29, 19, 23 and 17 more once those were solved), for choosing decoding
 rules on such phrasings. No name here is a held-out one, and nothing here is ever trained on.
 """
 
@@ -461,6 +461,16 @@ HOMES: dict[str, dict[str, Any]] = {
             "kind": "tasmota",
             "switches": {"clippers charger": "clip", "hot water urn": "urn"},
         },
+    },
+    "oast_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["roundel", "kiln floor", "Jude's attic", "porch 2"],
+            "colors": ["white", "straw", "deep red"],
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["roundel", "Jude's attic"]},
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 10, "max_temperature": 28},
+        "fan": {"kind": "simulated_fan", "speeds": ["1", "2", "3", "4"]},
     },
 }
 
@@ -1528,6 +1538,44 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         ),
         (U, "turn on the horse walker", []),
         (N, "don't turn on the hay steamer", []),
+    ],
+    "oast_house": [
+        (P, "roundel lights to forty percent", [c("set_light", room="roundel", brightness=40)]),
+        (P, "kiln floor at a hundred percent", [c("set_light", room="kiln floor", brightness=100)]),
+        (P, "Jude's attic lights to zero", [c("set_light", room="Jude's attic", brightness=0)]),
+        (P, "porch two light fifty-five percent", [c("set_light", room="porch 2", brightness=55)]),
+        (P, "roundel to deep red", [c("set_light", room="roundel", color="deep red")]),
+        (
+            P,
+            "open the roundel blinds three quarters",
+            [c("set_blinds", room="roundel", position=75)],
+        ),
+        (
+            P,
+            "Jude's attic blinds to a quarter",
+            [c("set_blinds", room="Jude's attic", position=25)],
+        ),
+        (P, "thermostat to twenty one and a half", [c("set_thermostat", temperature=21.5)]),
+        (P, "heating to 26 degrees", [c("set_thermostat", temperature=26)]),
+        (P, "fan speed three", [c("set_fan", speed="3")]),
+        (P, "fan on 4", [c("set_fan", on=True, speed="4")]),
+        (
+            T,
+            "roundel light off and Jude's attic light on",
+            [
+                c("set_light", room="roundel", on=False),
+                c("set_light", room="Jude's attic", on=True),
+            ],
+        ),
+        (
+            T,
+            "fan off and the thermostat to 19",
+            [c("set_fan", on=False), c("set_thermostat", temperature=19)],
+        ),
+        (I, "fan speed seven", []),
+        (I, "kiln floor to 140 percent", []),
+        (U, "open the kiln floor blinds", []),
+        (N, "do not open the roundel blinds", []),
     ],
 }
 

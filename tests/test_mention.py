@@ -1639,3 +1639,12 @@ def test_a_named_tool_holds_its_number_out_of_range() -> None:
     assert scores[b"warmth"] > 0
     prior = MentionPrior("set it to 35", [lights, WARMTH], [b"a"], 5.0)
     assert dict(prior._choices(("tool", None, None), [], []))[b"warmth"] < 0
+
+
+def test_a_number_said_only_in_words_outweighs_the_models_own(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    quarter = [{"name": "set_blinds", "arguments": {"room": "study", "position": 25}}]
+    four = [{"name": "set_blinds", "arguments": {"room": "study", "position": 4}}]
+    wants = [(four, 8.0), (quarter, 0.0)]
+    assert _decode(vocab, [BLINDS], "study blinds to a quarter", wants, 5.0) == quarter

@@ -1556,6 +1556,16 @@ class MentionPrior:
         and ties no longer with a token that only closes the key."""
         if not self.numbers:
             return BOUND_BOOST
+        if (
+            self._one_clause
+            and len(self.numbers) == 1
+            and not any(w[:1].isdigit() for w in self._unnamed)
+        ):
+            # the one number said only in words ("to a quarter", "forty percent"): the model
+            # has no digits to copy, and its own guess ("4") is as strong as a bound's (with
+            # several numbers or clauses, which goes where is the model's: "four level ...
+            # five cups")
+            return BOUND_BOOST
         if self._one_clause:
             return 1.0
         anchor = self._anchor(call_text)
