@@ -21,6 +21,7 @@ from agent.grammar.mention import (
     resolve_there,
     unnamed_arguments,
     with_name_digits,
+    with_setting_digits,
     with_typos_mended,
     with_verbs_mended,
     words,
@@ -1648,3 +1649,51 @@ def test_a_number_said_only_in_words_outweighs_the_models_own(
     four = [{"name": "set_blinds", "arguments": {"room": "study", "position": 4}}]
     wants = [(four, 8.0), (quarter, 0.0)]
     assert _decode(vocab, [BLINDS], "study blinds to a quarter", wants, 5.0) == quarter
+
+
+def test_a_digit_setting_said_in_words_is_written_in_digits() -> None:
+    speeds = {"1", "2", "3", "4"}
+    assert with_setting_digits("fan speed three", speeds) == "fan speed 3"
+    assert with_setting_digits("fan to two and the lights off", speeds) == (
+        "fan to 2 and the lights off"
+    )
+    # part of a larger number, or not after a word that sets it: left alone
+    for said in ("blinds three quarters", "to twenty one and a half", "turn on the three lights"):
+        assert with_setting_digits(said, speeds) == said
+
+
+def test_a_digit_speed_said_is_written(vocab: tuple[list[bytes], list[int]]) -> None:
+    fan = {
+        "name": "set_fan",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "on": {"type": "boolean"},
+                "speed": {"type": "string", "enum": ["1", "2", "3", "4"]},
+            },
+        },
+    }
+    on = [{"name": "set_fan", "arguments": {"on": True}}]
+    on_4 = [{"name": "set_fan", "arguments": {"on": True, "speed": "4"}}]
+    wants = [(on, 1.0), (on_4, 0.5)]
+    assert _decode(vocab, [fan], "fan on 4", wants, 5.0) == on_4
+
+
+def test_a_setting_only_one_sharing_tool_has_decides_between_them(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    lights = {
+        "name": "set_light",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": ["study", "hall"]},
+                "color": {"type": "string", "enum": ["white", "deep red"]},
+            },
+            "required": ["room"],
+        },
+    }
+    shut = [{"name": "set_blinds", "arguments": {"room": "study", "position": 0}}]
+    red = [{"name": "set_light", "arguments": {"room": "study", "color": "deep red"}}]
+    wants = [(shut, 5.0), (red, 0.0)]
+    assert _decode(vocab, [BLINDS, lights], "study to deep red", wants, 5.0) == red

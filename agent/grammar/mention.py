@@ -536,6 +536,35 @@ _COMMON = frozenset(
 )
 
 
+_SETTING_NUMBER = re.compile(
+    r"\b(?P<at>speed|level|setting|on|to|at)\s+(?P<n>[a-z]+(?:[ -][a-z]+)?)\b"
+    r"(?!\s*(?:-\s*)?(?:quarters?|and|hundred|point|percent|degrees?|%))",
+    re.IGNORECASE,
+)
+
+
+def with_setting_digits(query: str, values: Iterable[str]) -> str:
+    """`query` with a setting whose values are digits (a fan's speed "3") said in words right
+    after "speed", "level", "on", "to" or "at" written in digits ("fan speed three"), where
+    the words are not part of a larger number ("three quarters", "twenty one and a half")."""
+    wanted = {form: v for v in values if int(v) < 100 for form in spelled(int(v))}
+    if not wanted:
+        return query
+
+    def digit(m: re.Match[str]) -> str:
+        said = m.group("n")
+        for form, v in sorted(wanted.items(), key=lambda x: -len(x[0])):
+            if said.lower() == form:
+                return f"{m.group('at')} {v}"
+            if said.lower().startswith(form + " ") and said.lower()[len(form) + 1 :] not in (
+                {w for f in wanted for w in f.split()} | NUMBER_WORDS
+            ):
+                return f"{m.group('at')} {v}{said[len(form) :]}"
+        return m.group(0)
+
+    return _SETTING_NUMBER.sub(digit, query)
+
+
 def with_typos_mended(
     query: str, things: Iterable[str], settings: Iterable[str], other: Iterable[str] = ()
 ) -> str:
@@ -596,6 +625,7 @@ def mended(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
     picked, settings = thing_names(tools)
     other = [f"{t.get('name')} {t.get('description') or ''}".replace("_", " ") for t in tools]
     query = with_name_digits(query, picked)
+    query = with_setting_digits(query, {v for v in settings if v.isdigit()})
     query = with_typos_mended(query, picked, settings - picked, other)
     known = {w for v in [*picked, *settings, *other] for w in words(v)}
     return with_verbs_mended(query, known)
@@ -1426,8 +1456,8 @@ class MentionPrior:
         gale": the first call does not wait for the second's speed)."""
         for v in _enum_strings(schema):
             ws = words(v)
-            if not ws or set(ws) <= _SETTING_VALUES or len(v) < 3:
-                continue
+            if not ws or set(ws) <= _SETTING_VALUES or (len(v) < 3 and not v.isdigit()):
+                continue  # a bare on/off word (a speed "4" is a value)
             if self._value_score(v, used) != 1.0:
                 continue
             if clause is None or any(
@@ -1731,6 +1761,14 @@ class MentionPrior:
                 else sc
                 for n, sc in scores.items()
             }
+            # A setting's value said in full that only one of the tools sharing the name has
+            # agrees with that tool as its name would ("roundel to deep red": the light's
+            # colour, not the blinds in the roundel)
+            full = [n for n, sc in scores.items() if sc >= 1.0 and n not in called]
+            if len(full) > 1:
+                has = {n: self._says_own_setting(n) for n in full}
+                if sum(has.values()) == 1:
+                    scores = {n: sc + NAME_AGREES if has.get(n) else sc for n, sc in scores.items()}
             # A tool called already for a name another tool has too, named again for it alone,
             # is asked for it once: the name's second saying is the other tool's ("roll in the
             # harbour room awning and switch on the harbour room lights")
@@ -1852,6 +1890,18 @@ class MentionPrior:
         return any(
             _count(tuple(words(v)), clause) for sch in _props(params) for v in _enum_strings(sch)
         )
+
+    def _says_own_setting(self, name: str) -> bool:
+        """Whether the request says in full a value of one of the tool's settings (a colour, a
+        speed: not a name, not a bare on/off word)."""
+        for key, sch in (self.tools[name].get("properties") or {}).items():
+            if picks_a_thing(key, sch):
+                continue
+            for v in _enum_strings(sch):
+                ws = words(v)
+                if ws and not set(ws) <= _SETTING_VALUES and self._mention(v)[0] == 1.0:
+                    return True
+        return False
 
     def _values_of(self, call_text: bytes, name: str) -> list[str]:
         """The string values of the finished calls to tool `name` in the list so far."""
