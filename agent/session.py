@@ -38,6 +38,7 @@ from .grammar.grounding import grounded, points_elsewhere, says_a_setting
 from .grammar.mention import (
     MentionPrior,
     clause_numbers,
+    command_clauses,
     mended,
     picks_a_thing,
     unnamed_arguments,
@@ -94,8 +95,10 @@ def without_repeats(calls: list[Any]) -> list[Any]:
 
 
 def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
-    """The call list without a call after the first that picks a thing (a room, a device) the
-    request never names and sets nothing it says, of a tool that has settings: a small model
+    """The call list without a call after the first that sets nothing the request says and
+    either picks a thing (a room, a device) it never names, of a tool that has settings, or
+    repeats an earlier call's tool once every clause has its call (a mode nobody asked for
+    after a temperature): a small model
     often trails a right call with an empty or made-up one ("too bright in the
     den, make it 30 percent" -> the den at 30, then bedroom 7 with nothing set; "counter light
     to orange and 60%" -> then Ivy's room on). A made-up call for a thing the home lacks
@@ -107,13 +110,22 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
     }
     tools = {str(t.get("name")): t for t in schemas}
     props = {n: (t.get("parameters") or {}).get("properties") or {} for n, t in tools.items()}
+    clauses = command_clauses(text)
 
-    def no_op(call: Any) -> bool:
+    def no_op(call: Any, before: list[Any]) -> bool:
         p = props.get(str(call.get("name"))) if isinstance(call, dict) else None
         args = call.get("arguments") if isinstance(call, dict) else None
         if not p or not isinstance(args, dict) or not args:
             return False
         things = [k for k in args if picks_a_thing(k, p.get(k))]
+        if (
+            not things
+            and len(before) >= clauses
+            and any(isinstance(c, dict) and c.get("name") == call.get("name") for c in before)
+        ):
+            # a second call to a tool that sets only what nobody said ("thermostat to twenty
+            # one and a half" -> then the cool mode)
+            return not says_a_setting(text, tools[str(call.get("name"))], args)
         settings = any(not picks_a_thing(k, sch) for k, sch in p.items())
         named = any(
             not isinstance(args[k], str) or (call.get("name"), k, args[k]) not in unnamed
@@ -123,7 +135,7 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
             return False
         return not says_a_setting(text, tools[str(call.get("name"))], args)
 
-    return calls[:1] + [c for c in calls[1:] if not no_op(c)]
+    return calls[:1] + [c for i, c in enumerate(calls) if i and not no_op(c, calls[:i])]
 
 
 class Session:

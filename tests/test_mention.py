@@ -1697,3 +1697,8 @@ def test_a_setting_only_one_sharing_tool_has_decides_between_them(
     red = [{"name": "set_light", "arguments": {"room": "study", "color": "deep red"}}]
     wants = [(shut, 5.0), (red, 0.0)]
     assert _decode(vocab, [BLINDS, lights], "study to deep red", wants, 5.0) == red
+
+
+def test_and_a_half_does_not_begin_a_clause() -> None:
+    assert len(set(clause_numbers("thermostat to twenty one and a half"))) == 1
+    assert len(set(clause_numbers("thermostat to 21 and a fan off"))) == 2

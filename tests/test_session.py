@@ -258,6 +258,25 @@ def test_a_trailing_call_that_picks_an_unsaid_room_and_sets_nothing_is_dropped()
     assert without_no_ops([den, made_up], tools, "den to 30 and 80") == [den, made_up]
     # the first call is never dropped
     assert without_no_ops([made_up, den], tools, "den to 30 percent") == [made_up, den]
+    # a second call to the same tool that sets nothing said, once each clause has its call
+    heat = [
+        {
+            "name": "set_thermostat",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "temperature": {"type": "number", "minimum": 10, "maximum": 28},
+                    "mode": {"type": "string", "enum": ["heat", "cool", "auto"]},
+                },
+            },
+        }
+    ]
+    warm = {"name": "set_thermostat", "arguments": {"temperature": 21.5}}
+    cool = {"name": "set_thermostat", "arguments": {"mode": "cool"}}
+    said = "thermostat to twenty one and a half"
+    assert without_no_ops([warm, cool], heat, said) == [warm]
+    assert without_no_ops([warm, cool], heat, said + " and then cool mode") == [warm, cool]
+    assert without_no_ops([warm, cool], heat, said + ", then the fan off") == [warm, cool]
 
 
 def test_odd_schemas_do_not_break_the_dropping_of_empty_calls() -> None:

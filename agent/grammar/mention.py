@@ -370,6 +370,9 @@ def clause_numbers(text: str) -> list[int]:
     for at, token in enumerate(tokens):
         if token == "as" and tokens[at + 1 : at + 3] == ["well", "as"]:
             token = "and"  # "Kai's room violet as well as the loft at 50%"
+        if token == "and" and tokens[at + 1 : at + 3] == ["a", "half"]:
+            out.append(clause)  # "twenty one and a half" is one number
+            continue
         if token in _JOINERS:
             clause += bool(out)
             broken = False
@@ -499,6 +502,16 @@ _NUMBER_FILLER = frozenset(
     "and then also plus say to at about around maybe make it that please degree celsius "
     "percent per cent".split()
 )
+
+
+def command_clauses(text: str) -> int:
+    """How many clauses of the request say more than a number ("twenty two and a half" is
+    one; "thermostat to 20, then the fan off" two)."""
+    q, clause = words(text), clause_numbers(text)
+    return sum(
+        not _only_a_number([w for w, c in zip(q, clause, strict=True) if c == k])
+        for k in set(clause)
+    )
 
 
 def _only_a_number(clause: Sequence[str]) -> bool:
