@@ -12,12 +12,12 @@ from agent.config import load_config, run_model, with_overrides
 from agent.train.synth import tools_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/train_report.json has the bundled model at 90.5% and 92.3% (unseen homes, exact), and
-# at 87.0%, 92.3% and 96.3% of refusals with the daemon's min_confidence 0.5
-POSITIVE_FLOOR = 0.88
-TWO_ACTIONS_FLOOR = 0.90
-GUARDED_POSITIVE_FLOOR = 0.85
-GUARDED_TWO_ACTIONS_FLOOR = 0.90
+# bench/train_report.json has the bundled model at 91.1% and 96.2% (unseen homes, exact), and
+# at 89.3%, 96.2% and 95.1% of refusals with the daemon's min_confidence 0.5
+POSITIVE_FLOOR = 0.90
+TWO_ACTIONS_FLOOR = 0.94
+GUARDED_POSITIVE_FLOOR = 0.88
+GUARDED_TWO_ACTIONS_FLOOR = 0.94
 
 
 def test_both_models_ship_with_their_training_reports() -> None:
