@@ -28,6 +28,24 @@ from agent.grammar.mention import (
 )
 from agent.rangecheck import Said
 
+
+def _tool(
+    name: str,
+    properties: dict,
+    required: Sequence[str] = (),
+    description: str | None = None,
+) -> dict:
+    """A tool schema with these parameters (and a description, when given)."""
+    params: dict = {"type": "object", "properties": properties}
+    if required:
+        params["required"] = list(required)
+    return {
+        "name": name,
+        **({"description": description} if description else {}),
+        "parameters": params,
+    }
+
+
 RELAY = {
     "name": "set_relay",
     "parameters": {
@@ -266,22 +284,19 @@ def test_a_three_letter_word_of_a_description_points_at_its_tool(
     assert _decode(vocab, [glow, air], "put on the fan", wants, 5.0) == fan_on
 
 
-WARMTH = {
-    "name": "warmth",
-    "description": "Heating for the signal box.",
-    "parameters": {
-        "type": "object",
-        "properties": {
-            "temperature": {
-                "type": "number",
-                "minimum": 10,
-                "maximum": 26,
-                "description": "Target temperature in degrees Celsius",
-            },
-            "mode": {"type": "string", "enum": ["heat", "auto", "off"]},
+WARMTH = _tool(
+    "warmth",
+    {
+        "temperature": {
+            "type": "number",
+            "minimum": 10,
+            "maximum": 26,
+            "description": "Target temperature in degrees Celsius",
         },
+        "mode": {"type": "string", "enum": ["heat", "auto", "off"]},
     },
-}
+    description="Heating for the signal box.",
+)
 HEATERS = {
     **RELAY,
     "parameters": {
@@ -325,16 +340,13 @@ def test_a_warmth_word_with_what_a_thermostat_holds_names_it(
 def test_a_tool_whose_whole_name_is_said_takes_a_shared_room(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    lamps = {
-        "name": "shed_lamps",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["greenhouse 2", "seed bench"]},
-                "on": {"type": "boolean"},
-            },
+    lamps = _tool(
+        "shed_lamps",
+        {
+            "room": {"type": "string", "enum": ["greenhouse 2", "seed bench"]},
+            "on": {"type": "boolean"},
         },
-    }
+    )
     vents = {**BLINDS, "name": "vents"}
     vents["parameters"] = {
         **BLINDS["parameters"],
@@ -386,14 +398,11 @@ def test_calls_follow_the_clauses_that_point_at_their_tools(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
     # the kettle is the name said in full, but the request starts with the thermostat
-    climate = {
-        "name": "climate",
-        "description": "Set the thermostat's target temperature.",
-        "parameters": {
-            "type": "object",
-            "properties": {"temperature": {"type": "integer", "minimum": 5, "maximum": 30}},
-        },
-    }
+    climate = _tool(
+        "climate",
+        {"temperature": {"type": "integer", "minimum": 5, "maximum": 30}},
+        description="Set the thermostat's target temperature.",
+    )
     query = "thermostat to 19 and after that switch the kettle off"
     heat = {"name": "climate", "arguments": {"temperature": 19}}
     kettle = _relay("kettle", False)
@@ -436,16 +445,13 @@ def test_a_call_does_not_end_before_a_value_the_request_says(
     # nothing said for the speed: the call ends where the model ends it
     assert _decode(vocab, [FAN], "fan on please", wants, 5.0) == on
     # nor is a mode word, often a verb: "cool it down to 17" asks for no mode
-    thermo = {
-        "name": "set_thermostat",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "temperature": {"type": "integer", "minimum": 5, "maximum": 30},
-                "mode": {"type": "string", "enum": ["heat", "cool", "off"]},
-            },
+    thermo = _tool(
+        "set_thermostat",
+        {
+            "temperature": {"type": "integer", "minimum": 5, "maximum": 30},
+            "mode": {"type": "string", "enum": ["heat", "cool", "off"]},
         },
-    }
+    )
     t17 = [{"name": "set_thermostat", "arguments": {"temperature": 17}}]
     cool = [{"name": "set_thermostat", "arguments": {"temperature": 17, "mode": "cool"}}]
     assert _decode(vocab, [thermo], "cool it down to 17", [(t17, 2.0), (cool, 1.0)], 5.0) == t17
@@ -457,16 +463,13 @@ def test_a_call_does_not_end_before_a_value_the_request_says(
 def test_a_said_key_waits_until_the_number_is_whole(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    feed = {
-        "name": "feed",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "grams": {"type": "integer", "minimum": 0, "maximum": 1000},
-                "food": {"type": "string", "enum": ["pellets", "flakes"]},
-            },
+    feed = _tool(
+        "feed",
+        {
+            "grams": {"type": "integer", "minimum": 0, "maximum": 1000},
+            "food": {"type": "string", "enum": ["pellets", "flakes"]},
         },
-    }
+    )
 
     def call(grams: int) -> list[dict]:
         return [{"name": "feed", "arguments": {"grams": grams, "food": "flakes"}}]
@@ -526,17 +529,11 @@ def test_a_tool_backed_by_a_name_said_in_full_outweighs_a_familiar_one(
 def test_a_word_of_another_tools_name_withholds_the_boost(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    lights = {
-        "name": "set_light",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["Leo's room", "study"]},
-                "on": {"type": "boolean"},
-            },
-            "required": ["room", "on"],
-        },
-    }
+    lights = _tool(
+        "set_light",
+        {"room": {"type": "string", "enum": ["Leo's room", "study"]}, "on": {"type": "boolean"}},
+        required=["room", "on"],
+    )
     leo = [{"name": "set_light", "arguments": {"room": "Leo's room", "on": True}}]
     blinds = [{"name": "set_blinds", "arguments": {"room": "study", "position": 100}}]
     wants = [(blinds, 9.0), (leo, 1.0)]
@@ -550,14 +547,11 @@ def test_a_word_of_another_tools_name_withholds_the_boost(
 def test_a_name_said_in_a_later_clause_does_not_pull_the_first_call(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    thermostat = {
-        "name": "set_thermostat",
-        "parameters": {
-            "type": "object",
-            "properties": {"temperature": {"type": "integer", "minimum": 5, "maximum": 30}},
-            "required": ["temperature"],
-        },
-    }
+    thermostat = _tool(
+        "set_thermostat",
+        {"temperature": {"type": "integer", "minimum": 5, "maximum": 30}},
+        required=["temperature"],
+    )
     heat = {"name": "set_thermostat", "arguments": {"temperature": 19}}
     kettle = {"name": "set_relay", "arguments": {"relay": "kettle", "on": True}}
     wants = [([heat, kettle], 9.0), ([kettle, heat], 1.0)]
@@ -585,16 +579,13 @@ def test_clauses_break_at_punctuation_and_joining_words() -> None:
     ]
 
 
-COFFEE = {
-    "name": "water_coffee",
-    "parameters": {
-        "type": "object",
-        "properties": {
-            "grams": {"type": "integer", "minimum": 0, "maximum": 1000},
-            "strength": {"type": "number", "minimum": 0, "maximum": 1},
-        },
+COFFEE = _tool(
+    "water_coffee",
+    {
+        "grams": {"type": "integer", "minimum": 0, "maximum": 1000},
+        "strength": {"type": "number", "minimum": 0, "maximum": 1},
     },
-}
+)
 
 
 def _grams(n: float, key: str = "grams") -> list[dict]:
@@ -630,17 +621,14 @@ def test_a_percentage_is_a_fraction_only_where_the_range_is_one(
     assert list(prior(b'[{"name":"water_coffee","arguments":{"strength":', digits)) == [5.0, 5.0]
 
 
-NOTE = {
-    "name": "log_message",
-    "parameters": {
-        "type": "object",
-        "properties": {
-            "message": {"type": "string", "minLength": 1},
-            "level": {"type": "string", "enum": ["info", "warning"]},
-        },
-        "required": ["message"],
+NOTE = _tool(
+    "log_message",
+    {
+        "message": {"type": "string", "minLength": 1},
+        "level": {"type": "string", "enum": ["info", "warning"]},
     },
-}
+    required=["message"],
+)
 
 
 def _note(text: str) -> list[dict]:
@@ -857,27 +845,20 @@ def test_a_call_for_a_room_the_home_lacks_is_flagged_and_doubted() -> None:
 def test_a_tool_named_in_full_counts_as_much_as_a_value(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    heater = {
-        "name": "set_diesel_heater",
-        "parameters": {
-            "type": "object",
-            "properties": {"temperature": {"type": "integer", "minimum": 5, "maximum": 30}},
-            "required": ["temperature"],
+    heater = _tool(
+        "set_diesel_heater",
+        {"temperature": {"type": "integer", "minimum": 5, "maximum": 30}},
+        required=["temperature"],
+    )
+    boat = _tool(
+        "set_boat_switch",
+        {
+            "relay": {"type": "string", "enum": ["inverter", "water pump"]},
+            "on": {"type": "boolean"},
+            "minutes": {"type": "integer", "minimum": 0, "maximum": 60},
         },
-    }
-    boat = {
-        "name": "set_boat_switch",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "relay": {"type": "string", "enum": ["inverter", "water pump"]},
-                "on": {"type": "boolean"},
-                # a timer: the switch has a place for the 21 too
-                "minutes": {"type": "integer", "minimum": 0, "maximum": 60},
-            },
-            "required": ["relay", "on"],
-        },
-    }
+        required=["relay", "on"],
+    )
     wrong = [{"name": "set_boat_switch", "arguments": {"relay": "inverter", "on": True}}]
     right = [{"name": "set_diesel_heater", "arguments": {"temperature": 21}}]
     wants = [(wrong, 4.0), (right, 0.5)]
@@ -913,14 +894,9 @@ def test_a_second_call_does_not_repeat_what_was_said_once(
     assert _decode(vocab, [two], twice, wants, 5.0) == [off, again]
 
 
-POOL = {
-    "name": "stop_pool",
-    "parameters": {
-        "type": "object",
-        "properties": {"depth": {"type": "integer", "minimum": 0, "maximum": 200}},
-        "required": ["depth"],
-    },
-}
+POOL = _tool(
+    "stop_pool", {"depth": {"type": "integer", "minimum": 0, "maximum": 200}}, required=["depth"]
+)
 # what a trained vocabulary merges: a key's closing quote and colon with a number's first digit
 MERGED = [b'":1', b'":5', b'":100}},"', b'"', b'":', b"1", b"5", b"9", b"4", b"0}}]"]
 
@@ -960,19 +936,16 @@ def test_a_number_said_once_and_written_is_spent() -> None:
     assert _bias(spent, second)[b'":1'] > 0
 
 
-LIGHTS = {
-    "name": "set_light",
-    "parameters": {
-        "type": "object",
-        "properties": {
-            "room": {"type": "string", "enum": ["library", "study"]},
-            "on": {"type": "boolean"},
-            "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
-            "color": {"type": "string", "enum": ["amber", "white"]},
-        },
-        "required": ["room"],
+LIGHTS = _tool(
+    "set_light",
+    {
+        "room": {"type": "string", "enum": ["library", "study"]},
+        "on": {"type": "boolean"},
+        "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
+        "color": {"type": "string", "enum": ["amber", "white"]},
     },
-}
+    required=["room"],
+)
 
 
 def _with_transition(**schema: str) -> dict:
@@ -1065,18 +1038,15 @@ def test_the_second_look_ends_a_call_with_nothing_said_left(
 def test_a_description_that_says_the_rivals_word_keeps_the_boost(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    shutters = {
-        "name": "adjust_shutters",
-        "description": "Open or close a room's blinds.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["Farah's office"]},
-                "position": {"type": "integer", "minimum": 0, "maximum": 100},
-            },
-            "required": ["room", "position"],
+    shutters = _tool(
+        "adjust_shutters",
+        {
+            "room": {"type": "string", "enum": ["Farah's office"]},
+            "position": {"type": "integer", "minimum": 0, "maximum": 100},
         },
-    }
+        required=["room", "position"],
+        description="Open or close a room's blinds.",
+    )
     wrong = [{"name": "set_blinds", "arguments": {"room": "study", "position": 0}}]
     right = [{"name": "adjust_shutters", "arguments": {"room": "Farah's office", "position": 0}}]
     wants = [(wrong, 9.0), (right, 1.0)]
@@ -1185,16 +1155,13 @@ def test_a_second_number_goes_on_to_the_next_numeric_key(
 def test_a_numeric_key_the_request_gives_no_number_is_held_back(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    heater = {
-        "name": "heater",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "temperature": {"type": "number", "minimum": 5, "maximum": 25},
-                "mode": {"type": "string", "enum": ["heat", "auto", "off"]},
-            },
+    heater = _tool(
+        "heater",
+        {
+            "temperature": {"type": "number", "minimum": 5, "maximum": 25},
+            "mode": {"type": "string", "enum": ["heat", "auto", "off"]},
         },
-    }
+    )
     guess = [{"name": "heater", "arguments": {"temperature": 6, "mode": "auto"}}]
     auto = [{"name": "heater", "arguments": {"mode": "auto"}}]
     wants = [(guess, 3.0), (auto, 1.0)]
@@ -1242,17 +1209,14 @@ def test_there_points_back_at_the_last_thing_said() -> None:
         assert resolve_there(q, things) == q
 
 
-BOARD = {
-    "name": "staff_board",
-    "parameters": {
-        "type": "object",
-        "properties": {
-            "message": {"type": "string"},
-            "level": {"type": "string", "enum": ["info", "warning", "error"]},
-        },
-        "required": ["message"],
+BOARD = _tool(
+    "staff_board",
+    {
+        "message": {"type": "string"},
+        "level": {"type": "string", "enum": ["info", "warning", "error"]},
     },
-}
+    required=["message"],
+)
 
 
 def test_a_log_level_is_written_only_when_said(vocab: tuple[list[bytes], list[int]]) -> None:
@@ -1305,13 +1269,9 @@ def test_a_setting_said_with_no_switching_word_sets_no_switch(
 
 
 def test_a_said_number_that_fits_is_not_cut_short(vocab: tuple[list[bytes], list[int]]) -> None:
-    heat = {
-        "name": "set_thermostat",
-        "parameters": {
-            "type": "object",
-            "properties": {"temperature": {"type": "number", "minimum": 16, "maximum": 30}},
-        },
-    }
+    heat = _tool(
+        "set_thermostat", {"temperature": {"type": "number", "minimum": 16, "maximum": 30}}
+    )
     cut = [{"name": "set_thermostat", "arguments": {"temperature": 22}}]
     whole = [{"name": "set_thermostat", "arguments": {"temperature": 22.5}}]
     wants = [(cut, 12.0), (whole, 1.0)]
@@ -1344,10 +1304,7 @@ def test_as_well_as_joins_two_commands() -> None:
 
 
 def test_warmth_words_point_at_the_tool_that_takes_a_temperature() -> None:
-    heat = {
-        "name": "boiler",
-        "parameters": {"type": "object", "properties": {"temperature": {"type": "number"}}},
-    }
+    heat = _tool("boiler", {"temperature": {"type": "number"}})
     prior = MentionPrior("can you make it warmer", [heat, LIGHTS], [b"a"], 5.0)
     assert prior._tool_score("boiler", [], []) > 0
     assert (
@@ -1402,17 +1359,11 @@ def test_a_names_number_said_in_words_names_it() -> None:
 def test_a_name_said_only_in_a_later_clause_is_not_the_first_calls(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    lights = {
-        "name": "set_light",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["bedroom 8", "loo"]},
-                "on": {"type": "boolean"},
-            },
-            "required": ["room"],
-        },
-    }
+    lights = _tool(
+        "set_light",
+        {"room": {"type": "string", "enum": ["bedroom 8", "loo"]}, "on": {"type": "boolean"}},
+        required=["room"],
+    )
     both = [
         {"name": "set_light", "arguments": {"room": "bedroom 8", "on": True}},
         {"name": "set_light", "arguments": {"room": "loo", "on": True}},
@@ -1435,29 +1386,20 @@ def test_a_number_said_asks_for_no_mode_as_well(vocab: tuple[list[bytes], list[i
 def test_a_name_said_again_goes_to_the_other_tool_that_has_it(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    awning = {
-        "name": "awning",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["harbour room", "front window"]},
-                "position": {"type": "integer", "minimum": 0, "maximum": 100},
-            },
-            "required": ["room", "position"],
+    awning = _tool(
+        "awning",
+        {
+            "room": {"type": "string", "enum": ["harbour room", "front window"]},
+            "position": {"type": "integer", "minimum": 0, "maximum": 100},
         },
-    }
-    glow = {
-        "name": "glow",
-        "description": "Switch or dim the cafe's lights.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["harbour room", "bar"]},
-                "on": {"type": "boolean"},
-            },
-            "required": ["room"],
-        },
-    }
+        required=["room", "position"],
+    )
+    glow = _tool(
+        "glow",
+        {"room": {"type": "string", "enum": ["harbour room", "bar"]}, "on": {"type": "boolean"}},
+        required=["room"],
+        description="Switch or dim the cafe's lights.",
+    )
     rolled = {"name": "awning", "arguments": {"room": "harbour room", "position": 0}}
     lit = {"name": "glow", "arguments": {"room": "harbour room", "on": True}}
     wants = [([rolled, rolled], 1.0), ([rolled, lit], 0.5)]
@@ -1492,21 +1434,15 @@ def test_a_typo_in_a_word_the_rules_read_is_mended() -> None:
 def test_a_word_inside_a_name_or_another_clause_is_no_rival(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    plugs = {
-        "name": "plugs",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "device": {"type": "string", "enum": ["Emma's fan", "kettle"]},
-                "action": {"type": "string", "enum": ["ON", "OFF", "TOGGLE"]},
-            },
-            "required": ["device", "action"],
+    plugs = _tool(
+        "plugs",
+        {
+            "device": {"type": "string", "enum": ["Emma's fan", "kettle"]},
+            "action": {"type": "string", "enum": ["ON", "OFF", "TOGGLE"]},
         },
-    }
-    fan = {
-        "name": "set_fan",
-        "parameters": {"type": "object", "properties": {"on": {"type": "boolean"}}},
-    }
+        required=["device", "action"],
+    )
+    fan = _tool("set_fan", {"on": {"type": "boolean"}})
     plug_off = {"name": "plugs", "arguments": {"device": "Emma's fan", "action": "OFF"}}
     fan_off = {"name": "set_fan", "arguments": {"on": False}}
     wants = [([fan_off, fan_off], 8.0), ([plug_off, fan_off], 0.5)]
@@ -1515,18 +1451,12 @@ def test_a_word_inside_a_name_or_another_clause_is_no_rival(
 
 
 def test_a_lamp_is_a_light(vocab: tuple[list[bytes], list[int]]) -> None:
-    lamp = {
-        "name": "set_lamp",
-        "description": "Switch the caravan lamp on or off.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["Yara's study"]},
-                "on": {"type": "boolean"},
-            },
-            "required": ["room"],
-        },
-    }
+    lamp = _tool(
+        "set_lamp",
+        {"room": {"type": "string", "enum": ["Yara's study"]}, "on": {"type": "boolean"}},
+        required=["room"],
+        description="Switch the caravan lamp on or off.",
+    )
     pilot = {**LED, "name": "set_pilot_light"}
     lamp_off = [{"name": "set_lamp", "arguments": {"room": "Yara's study", "on": False}}]
     pilot_off = [{"name": "set_pilot_light", "arguments": {"led": "status", "mode": "off"}}]
@@ -1549,16 +1479,13 @@ def test_a_mode_follows_its_clauses_sense_over_a_familiar_one(
 def test_a_mode_said_as_a_setting_waits_for_its_key(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    thermostat = {
-        "name": "set_thermostat",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "temperature": {"type": "number", "minimum": 10, "maximum": 28},
-                "mode": {"type": "string", "enum": ["heat", "cool", "auto", "off"]},
-            },
+    thermostat = _tool(
+        "set_thermostat",
+        {
+            "temperature": {"type": "number", "minimum": 10, "maximum": 28},
+            "mode": {"type": "string", "enum": ["heat", "cool", "auto", "off"]},
         },
-    }
+    )
     temp = [{"name": "set_thermostat", "arguments": {"temperature": 22}}]
     both = [{"name": "set_thermostat", "arguments": {"temperature": 22, "mode": "cool"}}]
     wants = [(temp, 1.0), (both, 0.5)]
@@ -1571,29 +1498,23 @@ def test_a_mode_said_as_a_setting_waits_for_its_key(
 def test_a_tools_name_word_inside_a_things_name_is_not_its_name(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    glow = {
-        "name": "room_glow",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["Tilly's room", "utility"]},
-                "on": {"type": "boolean"},
-            },
-            "required": ["room"],
+    glow = _tool(
+        "room_glow",
+        {
+            "room": {"type": "string", "enum": ["Tilly's room", "utility"]},
+            "on": {"type": "boolean"},
         },
-    }
-    roller = {
-        "name": "roller",
-        "description": "Roller blinds by room.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["Tilly's room"]},
-                "position": {"type": "integer", "minimum": 0, "maximum": 100},
-            },
-            "required": ["room", "position"],
+        required=["room"],
+    )
+    roller = _tool(
+        "roller",
+        {
+            "room": {"type": "string", "enum": ["Tilly's room"]},
+            "position": {"type": "integer", "minimum": 0, "maximum": 100},
         },
-    }
+        required=["room", "position"],
+        description="Roller blinds by room.",
+    )
     lit = [{"name": "room_glow", "arguments": {"room": "Tilly's room", "on": False}}]
     down = [{"name": "roller", "arguments": {"room": "Tilly's room", "position": 0}}]
     wants = [(lit, 5.0), (down, 0.0)]
@@ -1603,17 +1524,14 @@ def test_a_tools_name_word_inside_a_things_name_is_not_its_name(
 def test_a_clause_that_points_at_a_tool_gets_its_call_and_its_number(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    heating = {
-        "name": "set_thermostat",
-        "description": "Set the thermostat's target temperature or mode.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "mode": {"type": "string", "enum": ["heat", "cool", "off"]},
-                "temperature": {"type": "number", "minimum": 10, "maximum": 28},
-            },
+    heating = _tool(
+        "set_thermostat",
+        {
+            "mode": {"type": "string", "enum": ["heat", "cool", "off"]},
+            "temperature": {"type": "number", "minimum": 10, "maximum": 28},
         },
-    }
+        description="Set the thermostat's target temperature or mode.",
+    )
     kettle = {"name": "set_relay", "arguments": {"relay": "kettle", "on": True}}
     heat = {"name": "set_thermostat", "arguments": {"mode": "heat"}}
     to_21 = {"name": "set_thermostat", "arguments": {"temperature": 21}}
@@ -1624,16 +1542,13 @@ def test_a_clause_that_points_at_a_tool_gets_its_call_and_its_number(
 
 
 def test_a_named_tool_holds_its_number_out_of_range() -> None:
-    lights = {
-        "name": "cabin_lights",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["cabin 3"]},
-                "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
-            },
+    lights = _tool(
+        "cabin_lights",
+        {
+            "room": {"type": "string", "enum": ["cabin 3"]},
+            "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
         },
-    }
+    )
     prior = MentionPrior("set the warmth to 35", [lights, WARMTH], [b"a"], 5.0)
     scores = dict(prior._choices(("tool", None, None), [], []))
     # 35 is outside the warmth's range, but the request names it: the range check refuses it
@@ -1663,16 +1578,10 @@ def test_a_digit_setting_said_in_words_is_written_in_digits() -> None:
 
 
 def test_a_digit_speed_said_is_written(vocab: tuple[list[bytes], list[int]]) -> None:
-    fan = {
-        "name": "set_fan",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "on": {"type": "boolean"},
-                "speed": {"type": "string", "enum": ["1", "2", "3", "4"]},
-            },
-        },
-    }
+    fan = _tool(
+        "set_fan",
+        {"on": {"type": "boolean"}, "speed": {"type": "string", "enum": ["1", "2", "3", "4"]}},
+    )
     on = [{"name": "set_fan", "arguments": {"on": True}}]
     on_4 = [{"name": "set_fan", "arguments": {"on": True, "speed": "4"}}]
     wants = [(on, 1.0), (on_4, 0.5)]
@@ -1682,17 +1591,14 @@ def test_a_digit_speed_said_is_written(vocab: tuple[list[bytes], list[int]]) -> 
 def test_a_setting_only_one_sharing_tool_has_decides_between_them(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:
-    lights = {
-        "name": "set_light",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "room": {"type": "string", "enum": ["study", "hall"]},
-                "color": {"type": "string", "enum": ["white", "deep red"]},
-            },
-            "required": ["room"],
+    lights = _tool(
+        "set_light",
+        {
+            "room": {"type": "string", "enum": ["study", "hall"]},
+            "color": {"type": "string", "enum": ["white", "deep red"]},
         },
-    }
+        required=["room"],
+    )
     shut = [{"name": "set_blinds", "arguments": {"room": "study", "position": 0}}]
     red = [{"name": "set_light", "arguments": {"room": "study", "color": "deep red"}}]
     wants = [(shut, 5.0), (red, 0.0)]
