@@ -3,10 +3,11 @@
 The other hand-written dev sets are nearly solved while the held-out homes are not, because
 people say things those sets rarely do: "kill the lights", "to full", "at half brightness",
 "heating on", "twenty degrees", "raise the blinds", a plug that is "started", a relay called a
-"vent fan" in a home without a fan tool. These 534 requests to twenty-nine homes of their
+"vent fan" in a home without a fan tool. These 549 requests to twenty-nine homes of their
 own were written by hand, before the model was run on them (80 at first, then 48, 42, 32,
-20, 21, 17, 52, 51, 52, 31, 29, 19, 23 and 17 more once those were solved), for choosing decoding
-rules on such phrasings. No name here is a held-out one, and nothing here is ever trained on.
+20, 21, 17, 52, 51, 52, 31, 29, 19, 23, 17 and 15 more once those were solved), for choosing
+decoding rules on such phrasings. No name here is a held-out one, and nothing here is ever
+trained on.
 """
 
 from __future__ import annotations
@@ -1066,6 +1067,10 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "leave the jukebox alone", []),
         (O, "what's the soup of the day", []),
         (M, "set the brightness to 40", []),
+        (O, "play some music in the parlour", []),
+        (O, "is the cake fridge cold enough?", []),
+        (O, "remind me to open the bay window blinds at nine", []),
+        (O, "ring the supplier about the jukebox", []),
     ],
     "dive_shop": [
         (P, "fill station light on", [c("set_light", room="fill station", on=True)]),
@@ -1096,6 +1101,9 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (I, "hot water to 45 degrees", []),
         (N, "don't start the air compressor", []),
         (O, "how deep is the reef", []),
+        (O, "how long does the air compressor take to fill a tank", []),
+        (O, "order more tank full stickers", []),
+        (O, "what temperature is the sea today", []),
     ],
     "plot_shed": [
         (P, "seed bench lamp on", [c("shed_lamps", room="seed bench", on=True)]),
@@ -1171,6 +1179,9 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "don't switch the tea urn on", []),
         (O, "who's preaching on Sunday", []),
         (M, "turn it up to 60 percent", []),
+        (O, "sound check the hymn board speakers", []),
+        (O, "who left the vestry lights on last night", []),
+        (O, "write the fan speeds on the board", []),
     ],
     "terrace_7": [
         (P, "berth 2 light on", [c("set_light", room="berth 2", on=True)]),
@@ -1372,6 +1383,9 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "don't switch off Tilly's night light", []),
         (O, "what's on telly tonight", []),
         (M, "set it to coral", []),
+        (O, "is Tilly asleep yet", []),
+        (O, "what does the air mover boost setting cost to run", []),
+        (O, "the coffee machine needs descaling, remind me", []),
     ],
     "bike_workshop": [
         (P, "repair stand light on", [c("set_light", room="repair stand", on=True)]),
@@ -1496,6 +1510,8 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (N, "don't stop the ballast pump", []),
         (O, "how far to the harbour", []),
         (M, "make it red", []),
+        (O, "what is the ballast pump for", []),
+        (O, "how warm is the wheelhouse", []),
     ],
     "bedsit": [
         (P, "desk nook light on", [c("set_light", room="desk nook", on=True)]),

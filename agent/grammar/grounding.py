@@ -60,6 +60,8 @@ _QUESTIONS = frozenset(
     "is are was were why what how who when where which does did what's how's who's when's "
     "where's why's isn't aren't".split()
 )
+# First words of a request for something later, which needs a tool no home has.
+_LATER = frozenset("remind remember".split())
 # Words that may come before the request proper ("hey needle, is the fan on?").
 _OPENERS = frozenset("hey hi hello ok okay needle please kindly so and um uh well right".split())
 # Polite lead-ins before either a command or a question: "could you turn on ...", "could you
@@ -80,6 +82,8 @@ def is_command(query: str) -> bool:
     first = q[i] if i < len(q) else None
     if first is None or first in _QUESTIONS or (asked and first in ("if", "whether")):
         return False
+    if first in _LATER:
+        return False  # "remind me to open the blinds at nine": a reminder, not a command
     return not any(w in NEGATIONS for w in q)
 
 

@@ -256,7 +256,7 @@ _FULL_WORDS = frozenset("full max maximum".split())
 
 # Words that back a switch value: the value's own word, or one of these.
 _SENSE = {
-    "on": frozenset("on start enable activate run ring".split()),
+    "on": frozenset("on start enable activate run".split()),
     "off": frozenset("off stop kill disable deactivate shut cut".split()),
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
