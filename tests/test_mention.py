@@ -1419,6 +1419,10 @@ def test_a_typo_in_a_name_is_mended_where_it_completes_the_name() -> None:
     assert with_typos_mended("lights on while I cook", things, ["white"]) == (
         "lights on while I cook"
     )
+    # a possessive one letter off is someone else's
+    assert with_typos_mended("Tally's room light on", ["Tilly's room"], []) == (
+        "Tally's room light on"
+    )
     # two names one typo away: no guess
     assert with_typos_mended("the hale light", ["hall", "halt"], []) == "the hale light"
 

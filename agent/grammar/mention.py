@@ -600,8 +600,8 @@ def with_typos_mended(
             if len(wrong) != 1:
                 continue
             typo, right = wrong[0]
-            if typo in known or typo in NUMBER_WORDS or not _near(typo, right):
-                continue
+            if typo in known or typo in NUMBER_WORDS or "'" in typo or not _near(typo, right):
+                continue  # (a possessive one letter off is someone else's: "Tally's room")
             if len({w for w in known if _near(typo, w)}) != 1:
                 continue
             out = re.sub(rf"(?<![\w']){re.escape(typo)}(?![\w'])", right, out, flags=re.I)
