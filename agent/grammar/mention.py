@@ -545,7 +545,8 @@ def with_name_digits(query: str, names: Iterable[str]) -> str:
 # Words one typo from a name that are words in their own right.
 _COMMON = frozenset(
     "light night while white where there their these those other after about again could "
-    "would should right left high hall half here need turn want make take".split()
+    "would should right left high hall half here need turn want make take heading beating "
+    "seating farmer holder folder bolder unable extent chilli".split()
 )
 
 
@@ -602,6 +603,8 @@ def with_typos_mended(
             typo, right = wrong[0]
             if typo in known or typo in NUMBER_WORDS or "'" in typo or not _near(typo, right):
                 continue  # (a possessive one letter off is someone else's: "Tally's room")
+            if len(typo) < 6 and len(typo) == len(right) and sorted(typo) != sorted(right):
+                continue  # a short word one letter changed is often another ("dock", "deck")
             if len({w for w in known if _near(typo, w)}) != 1:
                 continue
             out = re.sub(rf"(?<![\w']){re.escape(typo)}(?![\w'])", right, out, flags=re.I)
@@ -615,14 +618,16 @@ _RULE_WORDS = frozenset(
 
 
 def with_verbs_mended(query: str, known: Iterable[str] = ()) -> str:
-    """`query` with a word one typo away from exactly one word the rules read, and from no
-    word of `known` (the names and tools), written as that word ("switch the haeting on",
-    "swich the fan off")."""
+    """`query` with a word of six letters or more one typo away from exactly one word the
+    rules read, and from no word of `known` (the names and tools), written as that word
+    ("switch the haeting on")."""
     near_words = _RULE_WORDS | set(known) | _COMMON
 
     def mend(m: re.Match[str]) -> str:
         w = m.group(0).lower()
-        if len(w) < 4 or w in near_words or w in NUMBER_WORDS:
+        # (shorter words are too often other words one letter away: "fill" and "kill",
+        # "oven" and "open", "cold" and "hold")
+        if len(w) < 6 or w in near_words or w in NUMBER_WORDS:
             return m.group(0)
         near = [v for v in near_words if _near(w, v)]
         if len(near) != 1 or near[0] not in _RULE_WORDS or w.startswith(near[0]):
