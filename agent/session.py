@@ -39,7 +39,6 @@ from .grammar.mention import (
     MentionPrior,
     clause_numbers,
     command_clauses,
-    mended,
     picks_a_thing,
     unnamed_arguments,
 )
@@ -340,9 +339,8 @@ class Session:
             ids = self.tok.encode_continuation("\n" + P.user_turn(text))
             if self.engine.position + len(ids) + budget < self.cf.geometry.max_seq_len:
                 t_tok = time.perf_counter()
-                said = mended(text, [t.to_schema() for t in grammar_tools])
                 return self._decode(
-                    ids, grammar_tools, require_call, max_new_tokens, t0, t_tok, said
+                    ids, grammar_tools, require_call, max_new_tokens, t0, t_tok, text
                 )
             log.info("conversation reached the model's positions; starting over from the tools")
         self._live = None
@@ -357,10 +355,7 @@ class Session:
             new = full
         if len(new) + self.engine.position >= self.cf.geometry.max_seq_len:
             return error_envelope("too_long", f"the command is too long ({len(new)} tokens)")
-        # the rules read the request with its name numbers and typos mended; the model reads
-        # it as it was said
-        said = mended(text, [t.to_schema() for t in grammar_tools])
-        env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok, said)
+        env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok, text)
         if (
             self.second_look
             and not require_call
@@ -370,7 +365,7 @@ class Session:
             and grammar_tools
         ):
             env = self._second_look(
-                pre, full, new, grammar_tools, max_new_tokens, t0, t_tok, said, env
+                pre, full, new, grammar_tools, max_new_tokens, t0, t_tok, text, env
             )
         if self.conversation and env["success"]:
             self._live = key

@@ -396,3 +396,13 @@ def test_a_reminder_is_no_command() -> None:
     shut = [{"name": "set_blinds", "arguments": {"room": "attic", "position": 9}}]
     assert not is_command("remind me to open the attic blinds at nine")
     assert not grounded("remind me to open the attic blinds at nine", TOOLS, shut)
+
+
+def test_a_switching_verb_is_followed_by_its_thing_not_a_setting() -> None:
+    fan = home_tools({"fan": {"kind": "simulated_fan", "speeds": ["calm", "gale"]}})
+    on = [{"name": fan[0]["name"], "arguments": {"on": True}}]
+    assert grounded("turn on fan", fan, on)
+    assert grounded("turn on the fan at once", fan, on)
+    heat = home_tools({"heating": {"kind": "simulated_thermostat"}})
+    to_heat = [{"name": heat[0]["name"], "arguments": {"mode": "heat"}}]
+    assert grounded("set the heating to heat", heat, to_heat)

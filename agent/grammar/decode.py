@@ -198,12 +198,17 @@ def decode_call(
             tid = int(allowed[i])
             res.scored_steps += 1
             res.call_logprob += _log_softmax_at(logits, i)
-            steps.append((sum(len(masker.token_bytes[t]) for t in call_ids), allowed, logits))
+            # a copy: a score function may hand back a view of a buffer it reuses
+            steps.append(
+                (sum(len(masker.token_bytes[t]) for t in call_ids), allowed, np.array(logits))
+            )
         g0 = time.perf_counter()
         nxt = masker.advance_token(state, tid)
         if tid != end_id and nxt >= 0 and used + 1 + masker.completion_cost(nxt) > max_tokens:
             # The choice would leave too little budget to close: finish from here instead.
             res.grammar_seconds += time.perf_counter() - g0
+            if steps and forced is None:
+                steps.pop()  # the token chosen there is not the one written
             if not _close(masker, state, emit, call_ids):
                 res.error = "cannot spell the closing bytes with the vocabulary"
                 return res

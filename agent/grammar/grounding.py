@@ -34,6 +34,7 @@ from .mention import (
     _HEAD_WORDS,
     _SETTING_VALUES,
     _SWITCH_KEYS,
+    _SWITCH_VERBS,
     _VALUE_SENSE,
     _WARMTH_WORDS,
     NEGATIONS,
@@ -41,6 +42,7 @@ from .mention import (
     _enum_strings,
     _telling,
     flag_value,
+    mended,
     param_words,
     picks_a_thing,
     said_near,
@@ -94,9 +96,12 @@ def grounded(
     docstring); False for no calls, a negated request or a question."""
     if not calls or not is_command(query):
         return False
-    q = words(query)
+    # read as the prior reads it (a name's number in words, a typo in a name mended); a free
+    # text is still looked for in the request as said
+    read = mended(query, tools)
+    q = words(read)
     names = [v for t in tools for v in _all_enums(t)]
-    said = said_numbers(query, names)
+    said = said_numbers(read, names)
     by_name = {str(t.get("name")): _props(t) for t in tools}
     by_tool = {str(t.get("name")): t for t in tools}
     unnamed = without_names(q, thing_names(tools)[0])
@@ -173,17 +178,18 @@ def _value_said(
         ws = ws[:1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
     if unnamed is not None and not picks_a_thing(key, schema):
         q = unnamed  # a colour said only inside a name ("the green room") is not said
-    if len(ws) == 1 and f"{ws[0]}ing" in q:
-        # "switch the heating on" is the heat mode ("set the heating" says none)
-        return any("on" in ss for _, ss in switch_senses(q))
-    return bool(ws) and all(said_near(w, q) for w in ws)
+    if bool(ws) and all(said_near(w, q) for w in ws):
+        return True
+    # "switch the heating on" is the heat mode ("set the heating" says none)
+    return len(ws) == 1 and f"{ws[0]}ing" in q and any("on" in ss for _, ss in switch_senses(q))
 
 
 def says_a_setting(query: str, tool: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
     """Whether the request says (or backs) any argument of a call besides the room or device
     it picks."""
-    q = words(query)
-    said = said_numbers(query, _all_enums(tool))
+    read = mended(query, [tool])
+    q = words(read)
+    said = said_numbers(read, _all_enums(tool))
     props = _props(tool)
     return any(
         isinstance(props.get(k), Mapping)
@@ -200,8 +206,9 @@ def points_elsewhere(
     it, no word of its name or description, no unit or setting of it) while the request says
     a word of another tool's name that no call uses: "lights on" (no room) is no call to the
     fan."""
-    q = words(query)
-    said = said_numbers(query, [v for t in tools for v in _all_enums(t)])
+    read = mended(query, tools)
+    q = words(read)
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
     unnamed = without_names(q, thing_names(tools)[0])
     called = {str(c.get("name")) for c in calls}
     others = {
@@ -329,7 +336,7 @@ def _unit_points(
 # "on please"). After "to" a verb is as common ("needs to be on") and is not read.
 _AFTER_SETTING_WORD = frozenset(
     "the a an my our your this that it them me us please pls plz thanks now again then and "
-    "also for with "
+    "also for with once "
     "in at to on of by full max maximum minimum half halfway mode speed level setting "
     "percent degree degrees".split()
 )
@@ -342,6 +349,8 @@ def _unknown_setting(q: Sequence[str], known: set[str]) -> bool:
         nxt = q[i + 1]
         if w not in ("on", "at") or not nxt or nxt in known:
             continue
+        if i and q[i - 1] in _SWITCH_VERBS:
+            continue  # "turn on fan", "switch on lights in the kitchen": the thing follows
         if nxt in _AFTER_SETTING_WORD or nxt in NUMBER_WORDS or nxt[0].isdigit():
             continue
         return True
