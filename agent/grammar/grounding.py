@@ -39,6 +39,7 @@ from .mention import (
     _WARMTH_WORDS,
     NEGATIONS,
     OPENS_BY_SWITCHING,
+    _count,
     _enum_strings,
     _telling,
     flag_value,
@@ -272,7 +273,7 @@ def _own_value_said(
             continue
         ws = words(value)
         if len(value) >= 3 and ws and not set(ws) <= _SETTING_VALUES:
-            if _count_in(ws, unnamed):
+            if _count(ws, unnamed):
                 return True
     return False
 
@@ -289,12 +290,6 @@ def _only_described(unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]], 
     mine = next((_described(t) for t in tools if str(t.get("name")) == name), set())
     others = set().union(*(_described(t) for t in tools if str(t.get("name")) != name))
     return bool((mine - others) & set(unnamed))
-
-
-def _count_in(ws: Sequence[str], q: Sequence[str]) -> bool:
-    """Whether the words `ws` stand together in `q`."""
-    n = len(ws)
-    return any(list(q[i : i + n]) == list(ws) for i in range(len(q) - n + 1))
 
 
 def _setting_points(
