@@ -42,6 +42,7 @@ from .grammar.mention import (
     picks_a_thing,
     unnamed_arguments,
 )
+from .grammar.remarks import plain_command
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -160,10 +161,12 @@ class Session:
         forced_spans: bool = False,
         mention_weight: float = MENTION_WEIGHT,
         second_look: bool = True,
+        plain_commands: bool = True,
     ) -> None:
         self.cf = model if isinstance(model, CactFile) else read_cact(model)
         self.tools = load_tools(tools)
         self.by_name = {t.name: t for t in self.tools}
+        self._schemas = [t.to_schema() for t in self.tools]
         self.system = system
         self.max_new_tokens = max_new_tokens
         self.think_budget = think_budget
@@ -178,6 +181,9 @@ class Session:
         # A refusal gets a second decode with a call required, kept only when the request
         # says every part of it (see _second_look).
         self.second_look = second_look
+        # Courtesies and remarks around a command are dropped before anything reads it
+        # (grammar/remarks.py).
+        self.plain_commands = plain_commands
         self.cache_dir = Path(cache_dir) if cache_dir else None
         self.tok = Tokenizer(bytes(self.cf.tokenizer_blob))
         # Continuation turns start mid-stream, where SentencePiece must not add its "▁" prefix.
@@ -329,6 +335,8 @@ class Session:
         if not isinstance(text, str) or not text.strip():
             return error_envelope("empty_input", "the command text is empty")
         t0 = time.perf_counter()
+        if self.plain_commands:
+            text = plain_command(text, self._schemas)
         tools = self.select_tools(text)
         grammar_tools = [t for t in tools if allowed_tools is None or t.name in allowed_tools]
         if require_call and not grammar_tools:

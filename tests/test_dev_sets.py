@@ -36,7 +36,14 @@ def _held_out_names() -> set[str]:
 
 @pytest.mark.parametrize(
     "script",
-    ["dev_handwritten", "dev_custom_home", "dev_coordination", "dev_switches", "dev_everyday"],
+    [
+        "dev_handwritten",
+        "dev_custom_home",
+        "dev_coordination",
+        "dev_switches",
+        "dev_everyday",
+        "dev_speakers",
+    ],
 )
 def test_dev_cases_are_valid_and_name_nothing_held_out(script: str) -> None:
     rows = _load(script).rows()

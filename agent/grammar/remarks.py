@@ -1,0 +1,239 @@
+"""The command a request gives, without the courtesies and remarks said around it.
+
+People wrap a command in words that ask for nothing: "please, the ceiling fan, set it to full
+blast, thank you", "switch the heating off, it is warm enough now", "I am cold. Would you set
+the heat to nineteen?". The model was trained on commands with at most a "please" at either end;
+a trailing remark makes it go on writing calls for it ("... thank you." became a second call
+that switched the heating off) or doubt the one it wrote. `plain_command` drops a clause, cut
+at punctuation or at "because"/"since", when it is
+
+- a courtesy or an interjection alone ("please", "thank you", "if you would", "ok"), or
+- a remark: a statement ("it is ...", "I am ...", "we do not ...") that says nothing the tools
+  know: no name, value, number or word of a tool,
+
+and only while another clause is left to be the command. A request to a tool that takes free
+text (a note to write) is left as said: there every word may be the note.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.rangecheck import NUMBER_WORDS, said_numbers
+
+from .mention import (
+    _GENERIC,
+    _JOINERS,
+    _PLAIN,
+    _enum_strings,
+    _find,
+    picks_a_thing,
+    takes_temperature,
+    words,
+)
+
+# Words a clause of courtesy or an interjection is made of, each alone or together ("thank you
+# very much", "if you don't mind", "ok so").
+_COURTESY = frozenset(
+    "please pls plz kindly thank thanks you very much so lot a ta cheers dear love mate my "
+    "if would could can don't do not mind possible for me ok okay hey hi hello right alright "
+    "uh um er erm oh ugh well sorry great lovely".split()
+)
+# Of those, the words that make a clause a courtesy rather than a fragment of a command
+# ("for me" alone is one; "do" alone is not).
+_POLITE = frozenset(
+    "please pls plz kindly thank thanks ta cheers dear love mate ok okay hey hi hello "
+    "alright uh um er erm oh ugh sorry lovely".split()
+) | {"for me", "if you would", "if you could", "if you can", "if possible", "mind"}
+# How a remark opens: a statement about the world or the speaker, not an order.
+_REMARK = re.compile(
+    r"^(?:(?:oh|ugh|well|so|and|but|because|cause|since|as)\s+)*"
+    r"(?:it\s+is|it's|its|it\s+was|it\s+has|it\s+gets|it\s+will|i\s+am|i'm|im|i\s+was|"
+    r"i\s+have|i've|i\s+will|i'll|i\s+do\s+not|i\s+don't|we\s+are|we're|we\s+do\s+not|"
+    r"we\s+don't|we\s+have|we've|we\s+will|we'll|we\s+were|they\s+are|they're|that\s+is|"
+    r"that's|there\s+is|there's|he\s+is|he's|she\s+is|she's|you\s+know|nobody|no\s+one)\b",
+    re.IGNORECASE,
+)
+# Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
+_CUT = re.compile(
+    r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b)", re.IGNORECASE
+)
+
+
+@dataclass
+class _Known:
+    """What the tools can be pointed at with."""
+
+    words: set[str] = field(default_factory=set)  # of tool names, descriptions, argument names
+    things: list[list[str]] = field(default_factory=list)  # names of things, as words
+    settings: list[list[str]] = field(default_factory=list)  # other enum values, as words
+
+    def says(self, ws: Sequence[str], phrases: Sequence[Sequence[str]]) -> bool:
+        return any(v and _find(v, ws) is not None for v in phrases)
+
+    def points(self, clause: str) -> bool:
+        """Whether a clause says a word of a tool or a whole enum value ("warm white", not
+        "warm")."""
+        ws = words(clause)
+        if any(w.split("'")[0] in self.words for w in ws):
+            return True
+        return self.says(ws, self.things) or self.says(ws, self.settings)
+
+
+def _known(tools: Sequence[Mapping[str, Any]]) -> _Known:
+    k = _Known()
+    keys: set[str] = set()
+    for t in tools:
+        text = f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
+        k.words |= {w.split("'")[0] for w in words(text)}
+        for key, sch in ((t.get("parameters") or {}).get("properties") or {}).items():
+            keys.update(words(str(key).replace("_", " ")))
+            for v in _enum_strings(sch):
+                (k.things if picks_a_thing(key, sch) else k.settings).append(words(v))
+    k.words = {w for w in k.words | keys if len(w) >= 3 and w not in _GENERIC and w not in _PLAIN}
+    return k
+
+
+def _takes_free_text(tools: Sequence[Mapping[str, Any]]) -> bool:
+    for t in tools:
+        for sch in ((t.get("parameters") or {}).get("properties") or {}).values():
+            if isinstance(sch, Mapping) and sch.get("type") == "string" and not sch.get("enum"):
+                return True
+    return False
+
+
+def _courtesy(clause: str) -> bool:
+    text = " ".join(clause.lower().replace("\u2019", "'").split())
+    ws = text.split()
+    if not ws or not set(ws) <= _COURTESY:
+        return False
+    if ("not" in ws or "don't" in ws) and "mind" not in ws:
+        return False
+    return any(w in _POLITE for w in ws) or any(p in text for p in _POLITE if " " in p)
+
+
+def _remark(clause: str, known: _Known) -> bool:
+    text = " ".join(clause.replace("\u2019", "'").split())
+    return bool(_REMARK.match(text)) and not said_numbers(text) and not known.points(text)
+
+
+# A pronoun that points back at a thing said before it ("the fan, set it to full blast").
+_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+# Words that make a clause an order or a setting of its own, not a thing named ahead of one.
+_ACTING = frozenset(
+    "turn switch set put make open close shut dim raise lower start stop run kill "
+    "on off up down full half blink flash toggle".split()
+)
+
+
+def _named_ahead(clause: str, known: _Known) -> bool:
+    """Whether a clause only names a thing ("the flour store light", "bunk room 1")."""
+    ws = words(clause)
+    if not ws or _ACTING & set(ws) or _BACK.search(clause):
+        return False
+    rest = list(ws)
+    for v in known.things + known.settings:
+        at = _find(v, rest) if v else None
+        if at is not None:
+            rest[at : at + len(v)] = [""] * len(v)
+    if said_numbers(" ".join(rest)):
+        return False
+    return rest != ws or any(w.split("'")[0] in known.words for w in ws)
+
+
+# Words a clause that only adds a number to the one before it may say besides the number
+# ("..., say 25 percent", "..., three quarters open", "..., at thirty").
+_WITH_A_NUMBER = frozenset(
+    "say to at about around maybe make it please degree degrees celsius percent per cent "
+    "open opened closed shut up down way brightness position temperature".split()
+)
+
+
+def _adds_a_number(clause: str) -> bool:
+    """Whether a clause only adds a number to the one before it ("..., at thirty percent")."""
+    ws = words(clause)
+    if not ws or ws[0] in _JOINERS or not said_numbers(clause):
+        return False
+    return all(w in _WITH_A_NUMBER or w in NUMBER_WORDS or w.replace(".", "").isdigit() for w in ws)
+
+
+def _pulled_in(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
+    """`kept` with things named ahead of the clause that points back at them moved into it
+    ("The sawdust collector, please switch it off" -> "please switch the sawdust collector
+    off"), and a clause that only adds a setting joined to the one before it."""
+    out: list[tuple[str, str]] = []
+    for clause, sep in kept:
+        m = _BACK.search(clause)
+        ahead = 0
+        while m and ahead < len(out) and _named_ahead(out[-1 - ahead][0], known):
+            ahead += 1
+        if ahead:
+            thing = " ".join(a.strip() for a, _ in out[-ahead:])
+            thing = thing[0].lower() + thing[1:] if thing[:4].lower() == "the " else thing
+            del out[-ahead:]
+            out.append((clause[: m.start()] + thing + clause[m.end() :], sep))
+        elif out and _adds_a_number(clause):
+            out[-1] = (out[-1][0] + " " + clause.strip(), sep)
+        else:
+            out.append((clause, sep))
+    return out
+
+
+# "the heat" followed by a number is the heating, not its heat mode ("set the heat to 15").
+_THE_HEAT = re.compile(r"\b((?:the|my|our)\s+)(heat)\b(?:\s+(\w+))?", re.IGNORECASE)
+
+
+def _heat_as_heating(clause: str, known: _Known) -> str:
+    """A clause with a number whose "the heat" names the heating, said so."""
+    if not said_numbers(clause):
+        return clause
+
+    def sub(m: re.Match[str]) -> str:
+        after = (m.group(3) or "").lower()
+        if after and (after in known.words or after in ("mode", "setting")):
+            return m.group()  # "the heat pump", "the heat mode"
+        heating = "HEATING" if m.group(2).isupper() else m.group(2) + "ing"
+        return m.group(1) + heating + m.group()[m.end(2) - m.start() :]
+
+    return _THE_HEAT.sub(sub, clause)
+
+
+def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
+    """`text` without its clauses of courtesy and its remarks, and with a thing named ahead
+    of the clause that acts on it moved into that clause (see the module's text); `text`
+    itself when nothing changes, when nothing would be left, or when a tool takes free
+    text."""
+    if _takes_free_text(tools):
+        return text
+    known = _known(tools)
+    pieces: list[tuple[str, str]] = []  # (clause, the separator after it)
+    at = 0
+    for m in _CUT.finditer(text):
+        pieces.append((text[at : m.start()], m.group()))
+        at = m.end()
+    pieces.append((text[at:], ""))
+    said = [p for p in pieces if p[0].strip()]
+    kept = [
+        (clause, sep)
+        for clause, sep in said
+        if not _courtesy(clause) and not _remark(clause, known)
+    ]
+    if not kept:
+        return text
+    kept = _pulled_in(kept, known)
+    if any(takes_temperature(t.get("parameters") or {}) for t in tools):
+        kept = [(_heat_as_heating(clause, known), sep) for clause, sep in kept]
+    if kept == said:
+        return text
+    out = "".join(clause + sep for clause, sep in kept[:-1]) + kept[-1][0]
+    end = kept[-1][1].strip()
+    return out.strip() + (end[:1] if end[:1] in ("?", "!", ".") else _end(text))
+
+
+def _end(text: str) -> str:
+    """The request's closing mark ("?" or "!" or "."), kept for the model."""
+    m = re.search(r"[.!?]+\s*$", text)
+    return m.group().strip()[:1] if m else ""

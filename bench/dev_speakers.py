@@ -1,0 +1,1228 @@
+"""Write the speakers' development set: `python bench/dev_speakers.py --out FILE.jsonl`.
+
+The other dev sets were written by one hand, in one voice. These requests were written by
+separate writers, each told to speak as one kind of user and given only the device kinds and
+this file's format: a busy parent or a tired commuter (terse, elliptical: "lights, Maya's room,
+40"), a polite older person or a non-native speaker (courtesies and remarks around the command:
+"The sawdust collector, please switch it off, thank you"), and a home-automation hobbyist
+typing into a chat (device first, abbreviations, several tools of related kinds in one home).
+Each batch was run through the model only once it was complete; rules were then chosen on it
+and on every other dev set. Home keys carry the batch's letter. No name here is a held-out one,
+and nothing here is ever trained on.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import dev_handwritten  # noqa: E402  (a sibling script, not a package)
+
+HOMES: dict[str, dict[str, Any]] = {
+    "a_terrace_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "kitchen diner",
+                "Maya's room",
+                "bedroom 6",
+                "playroom",
+                "front hall",
+            ],
+            "colors": ["white", "warm white", "teal", "peach"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 25,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "toaster": "toaster_plug",
+                "baby monitor": "monitor_plug",
+                "Xbox": "console_plug",
+            },
+        },
+    },
+    "a_commuter_flat": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "lounge": "lounge_bulb",
+                "box bedroom": "box_bulb",
+                "en suite": "ensuite_bulb",
+                "desk nook": "nook_bulb",
+            },
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["lounge", "box bedroom"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "coffee machine": "coffee",
+                "heated airer": "airer",
+                "bed warmer": "blanket",
+            },
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 14,
+            "max_temperature": 24,
+            "tool": "radiators",
+            "description": "The flat's radiators: target temperature in degrees Celsius, or mode.",
+        },
+    },
+    "a_semi_detached": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "Finn's room",
+                "Ava and Zoe's room",
+                "bedroom 8",
+                "utility room",
+                "garden room",
+            ],
+            "colors": ["white", "cool white", "heather", "mint"],
+            "tool": "house_lights",
+            "description": "Indoor lights: on or off, brightness in percent, colour.",
+        },
+        "garden": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "garden path": "path_bulb",
+                "car port": "drive_bulb",
+                "shed": "shed_bulb",
+            },
+            "description": "Outdoor lights along the garden path, the car port and in the shed.",
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["garden room", "Finn's room"],
+            "tool": "set_shades",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"garage heater": 17, "hot tub pump": 27, "heated rail": 22},
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["soft", "brisk", "max"]},
+    },
+    "a_bungalow": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["sitting room", "back bedroom", "baby's room", "front step"],
+            "colors": ["white", "warm white", "honey", "rose"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 15,
+            "max_temperature": 28,
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["baby's room", "sitting room"],
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"water heater": 5, "sprinklers": 6},
+        },
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"bin day": 20, "school run": 21},
+            "tool": "set_indicator",
+            "description": "Indicator lights on the hall panel: on, off or blink.",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"bottle warmer": "bottle", "telly": "tv_plug"},
+        },
+    },
+    "b_marlow_bakery": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "shop front": "shop_bulb",
+                "proving room": "prove_bulb",
+                "back office": "office_bulb",
+                "flour store": "flour_bulb",
+            },
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "dough mixer": "mixer",
+                "coffee machine": "coffee",
+                "display fridge": "fridge",
+                "oven 2": "oven2",
+            },
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"extractor hood": 5, "proofer heater": 6},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"order ready": 20, "till": 21}},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["shop front", "back office"]},
+    },
+    "b_margaret_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "sitting room",
+                "Margaret's bedroom",
+                "entrance hall",
+                "bedroom 6",
+                "nook",
+            ],
+            "colors": ["white", "warm white", "peach", "soft green"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 27,
+        },
+        "curtains": {
+            "kind": "simulated_blinds",
+            "rooms": ["sitting room", "Margaret's bedroom"],
+            "tool": "set_curtains",
+            "description": (
+                "Open or close the curtains in a room; position 0 is closed, 100 fully open."
+            ),
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "bed warmer": "blanket",
+                "reading lamp": "lamp",
+                "television": "tv",
+            },
+        },
+    },
+    "b_dune_rental": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "lounge",
+                "bunk room 1",
+                "bunk room 2",
+                "top landing",
+                "garden room",
+            ],
+            "colors": ["white", "warm white", "blue", "sunset orange"],
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 24,
+            "tool": "set_heat_pump",
+            "description": (
+                "The heat pump: target temperature in degrees Celsius, "
+                "or mode (heat, cool, auto or off)."
+            ),
+        },
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["low", "medium", "high", "full blast"],
+            "tool": "ceiling_fan",
+            "description": "The lounge ceiling fan: switch it on or off, or change its speed.",
+        },
+        "shades": {
+            "kind": "simulated_blinds",
+            "rooms": ["lounge", "garden room"],
+            "tool": "set_shades",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "spa pool": "tub",
+                "tumble dryer": "dehum",
+                "porch heater": "porch",
+            },
+        },
+    },
+    "b_garage_workshop": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "tool bench": "bench_bulb",
+                "spray booth": "booth_bulb",
+                "front drive": "drive_bulb",
+                "loft": "loft_bulb",
+            },
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"air compressor": 17, "sawdust collector": 27, "band saw": 23},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"warning": 24, "glue timer": 25}},
+        "fan": {"kind": "simulated_fan", "speeds": ["soft", "brisk", "gusty"]},
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 22,
+        },
+    },
+    "c_maker_garage": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["lathe bench", "spray cabin", "Dan's corner", "bay 2"],
+            "colors": ["white", "moon white", "honey"],
+        },
+        "outdoor": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "carport": "carport_bulb",
+                "side gate": "gate_bulb",
+                "front step": "step_bulb",
+            },
+            "tool": "set_outdoor_light",
+            "description": "Outdoor Zigbee bulbs (carport, side gate, front step): on/off, "
+            "brightness, colour, transition in seconds.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"pillar drill": 17, "extractor": 27, "garage door": 22},
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "soldering station": "solder",
+                "3d printer": "printer",
+                "shop vac": "vac",
+            },
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        "leds": {"kind": "gpio_leds", "leds": {"status": 5, "printer done": 6}},
+    },
+    "c_split_level_flat": {
+        "floor": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 15,
+            "max_temperature": 28,
+            "tool": "floor_heating",
+            "description": "Underfloor heating: target temperature in degrees Celsius, or mode.",
+        },
+        "ac": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 16,
+            "max_temperature": 30,
+            "tool": "aircon",
+            "description": (
+                "The air conditioner (AC): target temperature in degrees Celsius, or mode."
+            ),
+        },
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["lounge", "kids' room", "Lena's room", "utility room"],
+            "colors": ["white", "warm white", "teal", "magenta"],
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["lounge", "Lena's room", "roof window"],
+        },
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["hush", "gust", "storm"],
+            "tool": "ceiling_fan",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"heated airer": "airer", "coffee machine": "coffee"},
+        },
+    },
+    "c_allotment_shed": {
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {
+                "rain butt pump": 17,
+                "greenhouse heater": 27,
+                "irrigation valve 1": 22,
+                "irrigation valve 2": 23,
+            },
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "propagator": "prop",
+                "grow light": "grow",
+                "fan heater": "fanheat",
+                "battery charger": "charger",
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"frost alarm": 5, "tank low": 6}},
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"seed bench": "bench_bulb", "shed door": "door_bulb"},
+        },
+        "shade": {
+            "kind": "simulated_blinds",
+            "rooms": ["glasshouse roof", "shed window"],
+            "tool": "set_shade",
+            "description": "Glasshouse roof shade cloth and shed window blind; "
+            "position 0 closed, 100 open.",
+        },
+    },
+    "c_terrace_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["hallway", "Mia's bedroom", "en suite", "sewing room"],
+            "colors": ["white", "warm white", "cyan", "orange"],
+        },
+        "hue": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "Raj's study": "study_bulb",
+                "top landing": "landing_bulb",
+                "bedroom 6": "b3_bulb",
+                "garden room": "garden_bulb",
+            },
+            "tool": "set_hue_light",
+            "description": "Zigbee bulbs in Raj's study, top landing, bedroom 6 and garden room: "
+            "on/off, brightness, colour, transition in seconds.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 25,
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["Raj's study", "Mia's bedroom"],
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"doorbell": 18, "washer done": 23}},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"towel radiator": "towel", "espresso machine": "espresso"},
+        },
+    },
+}
+
+
+def c(name: str, **args: Any) -> dict[str, Any]:
+    return {"name": name, "arguments": args}
+
+
+P, T = "positive", "two_actions"
+U, I, N, O, M = "unsupported", "invalid", "negated", "off_topic", "missing"
+
+CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
+    "a_terrace_house": [
+        (P, "kitchen diner off", [c("set_light", room="kitchen diner", on=False)]),
+        (
+            P,
+            "uh can you pop the playroom light on",
+            [c("set_light", room="playroom", on=True)],
+        ),
+        (
+            P,
+            "lights, Maya's room, 40",
+            [c("set_light", room="Maya's room", brightness=40)],
+        ),
+        (P, "bedroom 6 to peach", [c("set_light", room="bedroom 6", color="peach")]),
+        (
+            P,
+            "front hall down to ten percent",
+            [c("set_light", room="front hall", brightness=10)],
+        ),
+        (P, "kill the Xbox", [c("set_switch", device="Xbox", action="OFF")]),
+        (P, "fire up teh toaster", [c("set_switch", device="toaster", action="ON")]),
+        (P, "ok so heating to nineteen", [c("set_thermostat", temperature=19)]),
+        (P, "heating off, we're heading out", [c("set_thermostat", mode="off")]),
+        (P, "crank the fan up to high", [c("set_fan", speed="high")]),
+        (
+            T,
+            "toaster on and kitchen diner lights on",
+            [
+                c("set_switch", device="toaster", action="ON"),
+                c("set_light", room="kitchen diner", on=True),
+            ],
+        ),
+        (
+            T,
+            "shut the fan off and knock the heating down to 17",
+            [c("set_fan", on=False), c("set_thermostat", temperature=17)],
+        ),
+        (
+            T,
+            "Maya's room warm white, bedroom 6 off",
+            [
+                c("set_light", room="Maya's room", color="warm white"),
+                c("set_light", room="bedroom 6", on=False),
+            ],
+        ),
+        (U, "garage light on", []),
+        (I, "heating to thirty", []),
+        (N, "don't turn the baby monitor off", []),
+        (O, "add fish fingers to the shopping list", []),
+        (M, "lights to sixty", []),
+    ],
+    "a_commuter_flat": [
+        (P, "lounge lights 30", [c("set_light", room="lounge", brightness=30)]),
+        (P, "en suite on", [c("set_light", room="en suite", on=True)]),
+        (
+            P,
+            "desk nook light blue pls",
+            [c("set_light", room="desk nook", color="blue")],
+        ),
+        (
+            P,
+            "dim the desk nook to fifteen percent over 5 seconds",
+            [c("set_light", room="desk nook", brightness=15, transition=5)],
+        ),
+        (P, "shut the lounge blinds", [c("set_blinds", room="lounge", position=0)]),
+        (
+            P,
+            "box bedroom blinds halfway",
+            [c("set_blinds", room="box bedroom", position=50)],
+        ),
+        (
+            P,
+            "can you fire up the coffee machine",
+            [c("set_switch", device="coffee machine", action="ON")],
+        ),
+        (
+            P,
+            "toggle the heated airer",
+            [c("set_switch", device="heated airer", action="TOGGLE")],
+        ),
+        (P, "radiators to twenty one", [c("radiators", temperature=21)]),
+        (P, "uh, turn the heating off", [c("radiators", mode="off")]),
+        (
+            T,
+            "coffee machine on, lounge blinds open",
+            [
+                c("set_switch", device="coffee machine", action="ON"),
+                c("set_blinds", room="lounge", position=100),
+            ],
+        ),
+        (
+            T,
+            "kill the en suite and the box bedroom lights",
+            [
+                c("set_light", room="en suite", on=False),
+                c("set_light", room="box bedroom", on=False),
+            ],
+        ),
+        (
+            T,
+            "radiators up to 22 and stick the bed warmer on",
+            [
+                c("radiators", temperature=22),
+                c("set_switch", device="bed warmer", action="ON"),
+            ],
+        ),
+        (U, "close the en suite blinds", []),
+        (I, "radiators to 28", []),
+        (N, "don't open the box bedroom blinds yet", []),
+        (M, "open the blinds", []),
+    ],
+    "a_semi_detached": [
+        (P, "Finn's room light off", [c("house_lights", room="Finn's room", on=False)]),
+        (
+            P,
+            "can u put ava and zoe's room on heether",
+            [c("house_lights", room="Ava and Zoe's room", color="heather")],
+        ),
+        (
+            P,
+            "bump bedroom 8 up to 80",
+            [c("house_lights", room="bedroom 8", brightness=80)],
+        ),
+        (P, "car port lights on", [c("set_light", room="car port", on=True)]),
+        (
+            P,
+            "garden path at 25 percent",
+            [c("set_light", room="garden path", brightness=25)],
+        ),
+        (
+            P,
+            "close the garden room shades",
+            [c("set_shades", room="garden room", position=0)],
+        ),
+        (
+            P,
+            "ok Finn's blinds all the way up",
+            [c("set_shades", room="Finn's room", position=100)],
+        ),
+        (
+            P,
+            "power down the hot tub pump",
+            [c("set_relay", relay="hot tub pump", on=False)],
+        ),
+        (P, "fan to brisk", [c("set_fan", speed="brisk")]),
+        (
+            T,
+            "garage heater off and the shed light off",
+            [
+                c("set_relay", relay="garage heater", on=False),
+                c("set_light", room="shed", on=False),
+            ],
+        ),
+        (
+            T,
+            "utility room off, garden room mint",
+            [
+                c("house_lights", room="utility room", on=False),
+                c("house_lights", room="garden room", color="mint"),
+            ],
+        ),
+        (
+            T,
+            "heated rail on and the fan on",
+            [c("set_relay", relay="heated rail", on=True), c("set_fan", on=True)],
+        ),
+        (U, "turn on the hallway light", []),
+        (I, "bedroom 8 lights to 120 percent", []),
+        (N, "don't switch on the hot tub pump tonight", []),
+        (O, "play the Frozen soundtrack in Ava and Zoe's room", []),
+    ],
+    "a_bungalow": [
+        (
+            P,
+            "ugh it's pitch black out on the front step, light on",
+            [c("set_light", room="front step", on=True)],
+        ),
+        (
+            P,
+            "baby's room lights down to five",
+            [c("set_light", room="baby's room", brightness=5)],
+        ),
+        (P, "sitting room, rose", [c("set_light", room="sitting room", color="rose")]),
+        (
+            P,
+            "get rid of the back bedroom light",
+            [c("set_light", room="back bedroom", on=False)],
+        ),
+        (
+            P,
+            "close the baby's room blinds",
+            [c("set_blinds", room="baby's room", position=0)],
+        ),
+        (
+            P,
+            "sitting room blinds open a quarter of the way",
+            [c("set_blinds", room="sitting room", position=25)],
+        ),
+        (P, "heat to twenty-three", [c("set_thermostat", temperature=23)]),
+        (P, "sprinklers off", [c("set_relay", relay="sprinklers", on=False)]),
+        (
+            P,
+            "switch on the water heater",
+            [c("set_relay", relay="water heater", on=True)],
+        ),
+        (
+            P,
+            "blink the bin day light",
+            [c("set_indicator", led="bin day", mode="blink")],
+        ),
+        (P, "school run light off", [c("set_indicator", led="school run", mode="off")]),
+        (P, "bottle warmer on", [c("set_switch", device="bottle warmer", action="ON")]),
+        (
+            P,
+            "cut the telly at the plug",
+            [c("set_switch", device="telly", action="OFF")],
+        ),
+        (
+            T,
+            "water heater on and heating to 20",
+            [
+                c("set_relay", relay="water heater", on=True),
+                c("set_thermostat", temperature=20),
+            ],
+        ),
+        (
+            T,
+            "baby's room blinds shut and the baby's room light off",
+            [
+                c("set_blinds", room="baby's room", position=0),
+                c("set_light", room="baby's room", on=False),
+            ],
+        ),
+        (
+            T,
+            "telly off, sitting room lights off",
+            [
+                c("set_switch", device="telly", action="OFF"),
+                c("set_light", room="sitting room", on=False),
+            ],
+        ),
+        (U, "turn on the dishwasher", []),
+        (I, "heating to 10", []),
+        (N, "don't turn the sprinklers on", []),
+        (O, "remind me to call mum at six", []),
+        (M, "set the heating", []),
+    ],
+    "b_marlow_bakery": [
+        (
+            P,
+            "Good morning. Would you please switch on the light in the proving room?",
+            [c("set_light", room="proving room", on=True)],
+        ),
+        (
+            P,
+            "The flour store light, please turn it off, I am finished there.",
+            [c("set_light", room="flour store", on=False)],
+        ),
+        (
+            P,
+            "I would like the shop front light at eighty percent, please.",
+            [c("set_light", room="shop front", brightness=80)],
+        ),
+        (
+            P,
+            "Would you kindly start the dough mixer for me?",
+            [c("set_switch", device="dough mixer", action="ON")],
+        ),
+        (
+            P,
+            "Please switch off the outlet of oven 2, we do not need it any more today.",
+            [c("set_switch", device="oven 2", action="OFF")],
+        ),
+        (
+            P,
+            "The coffee machine, could you toggle it please?",
+            [c("set_switch", device="coffee machine", action="TOGGLE")],
+        ),
+        (
+            P,
+            "Put on the extractor hood, please, it is getting smoky in here.",
+            [c("set_relay", relay="extractor hood", on=True)],
+        ),
+        (
+            P,
+            "Make the order ready light blink, if you would.",
+            [c("set_led", led="order ready", mode="blink")],
+        ),
+        (
+            P,
+            "The till LED, switch it off please.",
+            [c("set_led", led="till", mode="off")],
+        ),
+        (
+            P,
+            "Open for me the blinds of the back office, please.",
+            [c("set_blinds", room="back office", position=100)],
+        ),
+        (
+            T,
+            "Please switch on the proofer heater and put the light in the proving room on also.",
+            [
+                c("set_relay", relay="proofer heater", on=True),
+                c("set_light", room="proving room", on=True),
+            ],
+        ),
+        (
+            T,
+            (
+                "Would you close the shop front blinds and turn off the "
+                "display fridge, please? We are closing."
+            ),
+            [
+                c("set_blinds", room="shop front", position=0),
+                c("set_switch", device="display fridge", action="OFF"),
+            ],
+        ),
+        (
+            T,
+            "The order ready light on, please, and the coffee machine also on.",
+            [
+                c("set_led", led="order ready", mode="on"),
+                c("set_switch", device="coffee machine", action="ON"),
+            ],
+        ),
+        (U, "Please make the back office light turquoise, would you?", []),
+        (
+            I,
+            "I would like the flour store light at one hundred and twenty percent.",
+            [],
+        ),
+        (N, "Please do not start the dough mixer yet, the butter is still cold.", []),
+        (
+            O,
+            "Could you tell me how many loaves we sold in the shop front yesterday?",
+            [],
+        ),
+        (M, "Would you please switch it on for me?", []),
+    ],
+    "b_margaret_flat": [
+        (
+            P,
+            "Would you please put on the light in the sitting room?",
+            [c("set_light", room="sitting room", on=True)],
+        ),
+        (
+            P,
+            "The light of Margaret's bedroom, turn it off please, thank you.",
+            [c("set_light", room="Margaret's bedroom", on=False)],
+        ),
+        (
+            P,
+            "I would like the nook a little darker, please, at thirty percent.",
+            [c("set_light", room="nook", brightness=30)],
+        ),
+        (
+            P,
+            "Could you make the entrance hall light warm white, dear?",
+            [c("set_light", room="entrance hall", color="warm white")],
+        ),
+        (
+            P,
+            "The heating, please put it to twenty-one.",
+            [c("set_thermostat", temperature=21)],
+        ),
+        (
+            P,
+            "I am cold. Would you set the heat to nineteen and a half degrees?",
+            [c("set_thermostat", temperature=19.5)],
+        ),
+        (
+            P,
+            "Please switch the heating off, it is warm enough now.",
+            [c("set_thermostat", mode="off")],
+        ),
+        (
+            P,
+            "The curtains in the sitting room, three quarters open, if you please.",
+            [c("set_curtains", room="sitting room", position=75)],
+        ),
+        (
+            P,
+            "Please close the curtains in Margaret's bedroom, I am going to sleep.",
+            [c("set_curtains", room="Margaret's bedroom", position=0)],
+        ),
+        (
+            P,
+            "Would you be so kind as to turn on the television socket?",
+            [c("set_switch", device="television", action="ON")],
+        ),
+        (
+            T,
+            "Please turn off the reading lamp and close the sitting room curtains.",
+            [
+                c("set_switch", device="reading lamp", action="OFF"),
+                c("set_curtains", room="sitting room", position=0),
+            ],
+        ),
+        (
+            T,
+            "I would like the heating at twenty-two and the bed warmer on, please.",
+            [
+                c("set_thermostat", temperature=22),
+                c("set_switch", device="bed warmer", action="ON"),
+            ],
+        ),
+        (
+            T,
+            (
+                "Open for me the curtains of Margaret's bedroom, and "
+                "the light there switch off, please."
+            ),
+            [
+                c("set_curtains", room="Margaret's bedroom", position=100),
+                c("set_light", room="Margaret's bedroom", on=False),
+            ],
+        ),
+        (U, "Would you make the sitting room light lilac, please?", []),
+        (I, "Put the heating up to thirty degrees, please, I am freezing.", []),
+        (N, "Please, do not turn on the television, my grandson is sleeping.", []),
+        (O, "Would you read me the news from the paper in the sitting room?", []),
+    ],
+    "b_dune_rental": [
+        (
+            P,
+            "Hello, would you please turn on the lights in the garden room?",
+            [c("set_light", room="garden room", on=True)],
+        ),
+        (
+            P,
+            "Bunk room 1, the light, switch it off please.",
+            [c("set_light", room="bunk room 1", on=False)],
+        ),
+        (
+            P,
+            "Could the top landing light be made dimmer, say twenty percent?",
+            [c("set_light", room="top landing", brightness=20)],
+        ),
+        (
+            P,
+            "I would like the lounge in sunset orange, please.",
+            [c("set_light", room="lounge", color="sunset orange")],
+        ),
+        (
+            P,
+            "Please set the heat pump to twenty-one degrees.",
+            [c("set_heat_pump", temperature=21)],
+        ),
+        (
+            P,
+            "Would you put the heat pump on cooling, please? It is very hot.",
+            [c("set_heat_pump", mode="cool")],
+        ),
+        (
+            P,
+            "Please, the ceiling fan, set it to full blast.",
+            [c("ceiling_fan", speed="full blast")],
+        ),
+        (
+            P,
+            "Could you switch the ceiling fan off, please?",
+            [c("ceiling_fan", on=False)],
+        ),
+        (
+            P,
+            "Would you please lower the shades in the lounge completely?",
+            [c("set_shades", room="lounge", position=0)],
+        ),
+        (
+            P,
+            "Open the garden room shades only one quarter, please.",
+            [c("set_shades", room="garden room", position=25)],
+        ),
+        (
+            T,
+            "Please switch on the porch heater and open the lounge shades fully.",
+            [
+                c("set_switch", device="porch heater", action="ON"),
+                c("set_shades", room="lounge", position=100),
+            ],
+        ),
+        (
+            T,
+            "The fan to medium speed, and the heat pump to nineteen, please.",
+            [c("ceiling_fan", speed="medium"), c("set_heat_pump", temperature=19)],
+        ),
+        (
+            T,
+            "Would you turn off the light in bunk room 2, and the tumble dryer also, please?",
+            [
+                c("set_light", room="bunk room 2", on=False),
+                c("set_switch", device="tumble dryer", action="OFF"),
+            ],
+        ),
+        (U, "Would you open the shades in bunk room 1, please?", []),
+        (I, "Please set the heat pump to twenty-eight degrees.", []),
+        (N, "Please don't switch on the spa pool tonight, the guests are out.", []),
+        (M, "Please set the shades to half.", []),
+    ],
+    "b_garage_workshop": [
+        (
+            P,
+            "Would you please switch on the light over the tool bench?",
+            [c("set_light", room="tool bench", on=True)],
+        ),
+        (
+            P,
+            "The front drive light, I would like it off now.",
+            [c("set_light", room="front drive", on=False)],
+        ),
+        (
+            P,
+            "Please, the spray booth light to full brightness.",
+            [c("set_light", room="spray booth", brightness=100)],
+        ),
+        (
+            P,
+            "Could you set the light in the loft to forty percent, please?",
+            [c("set_light", room="loft", brightness=40)],
+        ),
+        (
+            P,
+            "Kindly start the air compressor.",
+            [c("set_relay", relay="air compressor", on=True)],
+        ),
+        (
+            P,
+            "The sawdust collector, please switch it off.",
+            [c("set_relay", relay="sawdust collector", on=False)],
+        ),
+        (
+            P,
+            "Would you make the warning light blink?",
+            [c("set_led", led="warning", mode="blink")],
+        ),
+        (P, "Please set the fan to brisk, would you?", [c("set_fan", speed="brisk")]),
+        (
+            P,
+            "Set the heat in the garage to fifteen degrees, please.",
+            [c("set_thermostat", temperature=15)],
+        ),
+        (
+            P,
+            "Please turn the heating on, I am working late tonight.",
+            [c("set_thermostat", mode="heat")],
+        ),
+        (
+            T,
+            "Please switch off the band saw and the sawdust collector as well.",
+            [
+                c("set_relay", relay="band saw", on=False),
+                c("set_relay", relay="sawdust collector", on=False),
+            ],
+        ),
+        (
+            T,
+            "Would you turn on the tool bench light and set the heat to twelve degrees?",
+            [
+                c("set_light", room="tool bench", on=True),
+                c("set_thermostat", temperature=12),
+            ],
+        ),
+        (
+            T,
+            "The fan on, please, and the glue timer LED off.",
+            [c("set_fan", on=True), c("set_led", led="glue timer", mode="off")],
+        ),
+        (U, "Please switch on the lathe for me.", []),
+        (I, "Would you set the heating to twenty-five degrees?", []),
+        (N, "Do not start the air compressor, please, I am on the telephone.", []),
+        (O, "What size of drill bit do I need for an M6 thread at the tool bench?", []),
+        (M, "Please turn the light off.", []),
+    ],
+    "c_maker_garage": [
+        (
+            P,
+            "lathe bench lights 80%",
+            [c("set_light", room="lathe bench", brightness=80)],
+        ),
+        (
+            P,
+            "Spray Cabin light -> moon white",
+            [c("set_light", room="spray cabin", color="moon white")],
+        ),
+        (
+            P,
+            "Dan's corner lights off pls",
+            [c("set_light", room="Dan's corner", on=False)],
+        ),
+        (P, "carport light on", [c("set_outdoor_light", room="carport", on=True)]),
+        (
+            P,
+            "front step bulb 20% w/ a 3s fade",
+            [c("set_outdoor_light", room="front step", brightness=20, transition=3)],
+        ),
+        (P, "extractor ON", [c("set_relay", relay="extractor", on=True)]),
+        (P, "pillar drill relay off", [c("set_relay", relay="pillar drill", on=False)]),
+        (
+            P,
+            "3D printer plug toggle",
+            [c("set_switch", device="3d printer", action="TOGGLE")],
+        ),
+        (P, "status LED blink", [c("set_led", led="status", mode="blink")]),
+        (
+            P,
+            "side gate light orange",
+            [c("set_outdoor_light", room="side gate", color="orange")],
+        ),
+        (
+            T,
+            "extractor on and fan to high",
+            [c("set_relay", relay="extractor", on=True), c("set_fan", speed="high")],
+        ),
+        (
+            T,
+            "bay 2 lights on, carport light off",
+            [
+                c("set_light", room="bay 2", on=True),
+                c("set_outdoor_light", room="carport", on=False),
+            ],
+        ),
+        (
+            T,
+            "shop vac off; status led off",
+            [
+                c("set_switch", device="shop vac", action="OFF"),
+                c("set_led", led="status", mode="off"),
+            ],
+        ),
+        (U, "fan to medium", []),
+        (I, "lathe bench light 120%", []),
+        (N, "don't start the pillar drill", []),
+        (O, "what nozzle temp should I use for PETG on the 3D printer?", []),
+        (M, "brightness 50%", []),
+    ],
+    "c_split_level_flat": [
+        (P, "floor heating 24.5", [c("floor_heating", temperature=24.5)]),
+        (P, "AC to 19", [c("aircon", temperature=19)]),
+        (P, "aircon -> cool mode", [c("aircon", mode="cool")]),
+        (P, "underfloor heating off", [c("floor_heating", mode="off")]),
+        (P, "lounge lights teal", [c("set_light", room="lounge", color="teal")]),
+        (P, "kids' room light 10%", [c("set_light", room="kids' room", brightness=10)]),
+        (
+            P,
+            "roof window blind closed",
+            [c("set_blinds", room="roof window", position=0)],
+        ),
+        (
+            P,
+            "Lena's room blinds 30%",
+            [c("set_blinds", room="Lena's room", position=30)],
+        ),
+        (P, "ceiling fan to gust", [c("ceiling_fan", speed="gust")]),
+        (P, "Heated airer on", [c("set_switch", device="heated airer", action="ON")]),
+        (
+            T,
+            "AC off and open the lounge blinds",
+            [c("aircon", mode="off"), c("set_blinds", room="lounge", position=100)],
+        ),
+        (
+            T,
+            "coffee machine on then utility room light on",
+            [
+                c("set_switch", device="coffee machine", action="ON"),
+                c("set_light", room="utility room", on=True),
+            ],
+        ),
+        (
+            T,
+            "floor heating 20; AC 23",
+            [c("floor_heating", temperature=20), c("aircon", temperature=23)],
+        ),
+        (U, "utility room blinds down", []),
+        (I, "AC to 12", []),
+        (N, "do NOT turn the heated airer off", []),
+        (M, "temp to 21", []),
+    ],
+    "c_allotment_shed": [
+        (P, "rain butt pump on", [c("set_relay", relay="rain butt pump", on=True)]),
+        (
+            P,
+            "irrigation valve 2 on",
+            [c("set_relay", relay="irrigation valve 2", on=True)],
+        ),
+        (
+            P,
+            "greenhouse heater relay ON",
+            [c("set_relay", relay="greenhouse heater", on=True)],
+        ),
+        (P, "fan heater off", [c("set_switch", device="fan heater", action="OFF")]),
+        (P, "grow light on", [c("set_switch", device="grow light", action="ON")]),
+        (
+            P,
+            "propagator toggle",
+            [c("set_switch", device="propagator", action="TOGGLE")],
+        ),
+        (P, "frost alarm LED blink", [c("set_led", led="frost alarm", mode="blink")]),
+        (P, "seed bench light 60%", [c("set_light", room="seed bench", brightness=60)]),
+        (
+            P,
+            "glasshouse roof shade half way",
+            [c("set_shade", room="glasshouse roof", position=50)],
+        ),
+        (
+            P,
+            "shed window blind open",
+            [c("set_shade", room="shed window", position=100)],
+        ),
+        (
+            T,
+            "rain butt pump on, then irrigation valve 1 on",
+            [
+                c("set_relay", relay="rain butt pump", on=True),
+                c("set_relay", relay="irrigation valve 1", on=True),
+            ],
+        ),
+        (
+            T,
+            "close the glasshouse roof shade and greenhouse heater on",
+            [
+                c("set_shade", room="glasshouse roof", position=0),
+                c("set_relay", relay="greenhouse heater", on=True),
+            ],
+        ),
+        (
+            T,
+            "battery charger off, shed door light off",
+            [
+                c("set_switch", device="battery charger", action="OFF"),
+                c("set_light", room="shed door", on=False),
+            ],
+        ),
+        (U, "grow light to 50%", []),
+        (I, "shed window blind to 150%", []),
+        (N, "do not run the rain butt pump", []),
+        (O, "when should I plant tomatoes in the greenhouse?", []),
+        (M, "heater on", []),
+    ],
+    "c_terrace_house": [
+        (
+            P,
+            "Raj's study light 40%",
+            [c("set_hue_light", room="Raj's study", brightness=40)],
+        ),
+        (
+            P,
+            "top landing lights off",
+            [c("set_hue_light", room="top landing", on=False)],
+        ),
+        (
+            P,
+            "en suite lights warm white",
+            [c("set_light", room="en suite", color="warm white")],
+        ),
+        (
+            P,
+            "garden room bulb purple",
+            [c("set_hue_light", room="garden room", color="purple")],
+        ),
+        (
+            P,
+            "bedroom 6 light 15% over 10s",
+            [c("set_hue_light", room="bedroom 6", brightness=15, transition=10)],
+        ),
+        (
+            P,
+            "Mia's bedroom blinds 25%",
+            [c("set_blinds", room="Mia's bedroom", position=25)],
+        ),
+        (P, "heating 19.5", [c("set_thermostat", temperature=19.5)]),
+        (
+            P,
+            "towel radiator on",
+            [c("set_switch", device="towel radiator", action="ON")],
+        ),
+        (P, "doorbell LED blink", [c("set_led", led="doorbell", mode="blink")]),
+        (P, "sewing room light off", [c("set_light", room="sewing room", on=False)]),
+        (
+            T,
+            "hallway light off and top landing light on",
+            [
+                c("set_light", room="hallway", on=False),
+                c("set_hue_light", room="top landing", on=True),
+            ],
+        ),
+        (
+            T,
+            "espresso machine on; heating to 21",
+            [
+                c("set_switch", device="espresso machine", action="ON"),
+                c("set_thermostat", temperature=21),
+            ],
+        ),
+        (
+            T,
+            "close Mia's bedroom blinds, then Mia's bedroom light orange",
+            [
+                c("set_blinds", room="Mia's bedroom", position=0),
+                c("set_light", room="Mia's bedroom", color="orange"),
+            ],
+        ),
+        (U, "hallway light pink", []),
+        (I, "heating 30", []),
+        (N, "don't turn off the towel radiator", []),
+        (O, "good espresso beans for a moka pot?", []),
+    ],
+}
+
+
+def rows() -> list[dict[str, Any]]:
+    """The cases as `needled eval` reads them (vendor JSONL, tools on each case)."""
+    return dev_handwritten.rows(CASES, HOMES)
+
+
+def main() -> int:
+    return dev_handwritten.main(rows, __doc__)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,87 @@
+"""Courtesies and remarks around a command are dropped before the model and the rules read it
+(agent/grammar/remarks.py), and a thing named ahead of its clause is moved into it."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.grammar.remarks import plain_command
+from agent.train.homes import home_tools
+
+HOME = home_tools(
+    {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["flour store", "bunk room 1", "hall"],
+            "colors": ["white", "warm white"],
+        },
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 5, "max_temperature": 28},
+        "fan": {"kind": "simulated_fan", "tool": "ceiling_fan", "speeds": ["low", "full blast"]},
+        "relays": {"kind": "gpio_relays", "relays": {"sawdust collector": 17}},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "plain"),
+    [
+        ("Make the flour store light blink, if you would.", "Make the flour store light blink."),
+        ("Please switch the heating off, it is warm enough now.", "Please switch the heating off."),
+        ("I am cold. Would you set the heat to 19?", "Would you set the heating to 19?"),
+        ("ok, turn the fan off, thank you very much", "turn the fan off"),
+        ("turn the fan on because it is stuffy", "turn the fan on"),
+        (
+            "The sawdust collector, please switch it off.",
+            "please switch the sawdust collector off.",
+        ),
+        ("Please, the ceiling fan, set it to full blast.", "set the ceiling fan to full blast."),
+        ("Bunk room 1, the light, switch it off.", "switch Bunk room 1 the light off."),
+        ("the hall light, please, at thirty percent", "the hall light at thirty percent"),
+        ("hall blinds, three quarters open", "hall blinds three quarters open"),
+        ("set THE HEAT TO 20", "set THE HEATING TO 20"),
+    ],
+)
+def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:
+    assert plain_command(said, HOME) == plain
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "lights on, it is dark in the hall",  # the remark names a room: it may be a command
+        "turn the heating to 20, it is 14 in here",  # a number may be the command's
+        "it is warm enough now",  # nothing would be left
+        "thank you",
+        "don't turn the fan on, please not",  # "not" without "mind" is no courtesy
+        "the hall, the flour store",  # nothing points back at them
+        "what time is it",
+        "turn on the heat",  # the heat mode
+        "hall light on, the fan at full blast",  # each clause names its thing
+        "hall light on, not 30 percent",
+    ],
+)
+def test_what_may_be_a_command_is_kept_as_said(said: str) -> None:
+    assert plain_command(said, HOME) == said
+
+
+def test_a_request_to_a_tool_that_takes_free_text_is_left_whole() -> None:
+    note = {
+        "name": "jot_down",
+        "parameters": {"type": "object", "properties": {"message": {"type": "string"}}},
+    }
+    said = "jot down: buy flour, thank you, it is for the bread"
+    assert plain_command(said, [*HOME, note]) == said
+
+
+def test_the_bundled_model_serves_a_command_wrapped_in_courtesy() -> None:
+    from agent.bundled import GENERAL
+    from agent.session import Session
+
+    s = Session(GENERAL, HOME, threads=1)
+    env = s.complete("Please switch the heating off, it is warm enough now.")
+    assert env["function_calls"] == [{"name": "set_thermostat", "arguments": {"mode": "off"}}]
+    assert env["confidence"] >= 0.5
+    env = s.complete("The sawdust collector, please switch it off, thank you.")
+    assert env["function_calls"] == [
+        {"name": "set_relay", "arguments": {"relay": "sawdust collector", "on": False}}
+    ]
