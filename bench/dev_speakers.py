@@ -1,13 +1,20 @@
 """Write the speakers' development set: `python bench/dev_speakers.py --out FILE.jsonl`.
 
-The other dev sets were written by one hand, in one voice. These requests were written by
+The other dev sets were written by one hand, in one voice. These requests were written by six
 separate writers, each told to speak as one kind of user and given only the device kinds and
-this file's format: a busy parent or a tired commuter (terse, elliptical: "lights, Maya's room,
-40"), a polite older person or a non-native speaker (courtesies and remarks around the command:
-"The sawdust collector, please switch it off, thank you"), and a home-automation hobbyist
-typing into a chat (device first, abbreviations, several tools of related kinds in one home).
+this file's format (home keys carry the batch's letter):
+a. a busy parent or a tired commuter: terse, elliptical ("lights, Maya's room, 40");
+b. a polite older person or a non-native speaker: courtesies and remarks around the command
+   ("The sawdust collector, please switch it off, thank you");
+c. a home-automation hobbyist typing into a chat: device first, abbreviations, tools of related
+   kinds in one home ("AC to 19");
+d. a teenager texting: lowercase, slang, emoji ("fan on pls im dyingg");
+e. a speech recogniser's transcript: no punctuation, hesitations, corrections ("set the
+   heating to twenty no twenty two");
+f. people who say why along with what ("the twins are finally asleep, switch off the twins'
+   room light").
 Each batch was run through the model only once it was complete; rules were then chosen on it
-and on every other dev set. Home keys carry the batch's letter. No name here is a held-out one,
+and on every other dev set. No name here is a held-out one,
 and nothing here is ever trained on.
 """
 
@@ -394,6 +401,342 @@ HOMES: dict[str, dict[str, Any]] = {
         "plugs": {
             "kind": "tasmota",
             "switches": {"towel radiator": "towel", "espresso machine": "espresso"},
+        },
+    },
+    "d_dorm_suite": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["Jay's room", "snack nook", "bunk 2", "games corner"],
+            "colors": ["white", "purple", "neon green", "red"],
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "hurricane"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "drinks fridge": "fridge",
+                "ring light": "ring",
+                "gaming pc": "pc",
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"do not disturb": 22}},
+    },
+    "d_beach_house": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "surf shack": "shack_bulb",
+                "Mia's loft": "loft_bulb",
+                "back porch": "porch_bulb",
+                "bathroom 2": "bath2_bulb",
+            },
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["Mia's loft", "sun lounge"],
+            "tool": "set_shades",
+            "description": "The beach house shades: position 0 is closed, 100 fully open.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 27,
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"hot tub pump": 17, "porch heater": 27},
+        },
+    },
+    "d_band_garage": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["practice room", "drum booth", "Leo's bedroom"],
+            "colors": ["white", "blue", "hot pink", "sunset orange"],
+        },
+        "outside": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"front drive": "drive_bulb", "side gate": "gate_bulb"},
+            "tool": "outdoor_light",
+            "description": (
+                "Outdoor lights by the garage: on or off, brightness in percent, colour."
+            ),
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "amp": "amp",
+                "speaker 1": "spk1",
+                "speaker 2": "spk2",
+                "tea maker": "kettle",
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"recording": 20, "doorbell": 21}},
+        "fan": {"kind": "simulated_fan", "speeds": ["chill", "blast"]},
+    },
+    "d_city_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["living room", "Zoe's room", "bedroom 5", "hallway"],
+            "colors": ["white", "warm white", "blue", "pink", "teal"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 25,
+            "tool": "set_heating",
+            "description": "The flat's heating: target temperature in degrees Celsius, or mode.",
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["living room", "Zoe's room", "bedroom 5"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "hair straighteners": "straight",
+                "string lights": "fairy",
+                "coffee machine": "coffee",
+            },
+        },
+        "fan": {"kind": "simulated_fan"},
+    },
+    "e_terrace_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "front room",
+                "Priya's room",
+                "bedroom 5",
+                "back porch",
+                "utility room",
+            ],
+            "colors": ["white", "warm white", "peach", "teal"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 25,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "coffee machine": "coffee",
+                "foot warmer": "blanket",
+                "christmas tree": "fairy",
+            },
+        },
+    },
+    "e_allotment_shed": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "seed bench": "bench_bulb",
+                "tool store": "store_bulb",
+                "shed door": "door_bulb",
+            },
+            "tool": "shed_lights",
+            "description": "Lights in the allotment shed: on or off, brightness in percent, "
+            "colour, and a fade time in seconds.",
+        },
+        "shade": {
+            "kind": "simulated_blinds",
+            "rooms": ["greenhouse", "cold frame"],
+            "tool": "shade_cloth",
+            "description": "Open or close the shade cloth over a growing bed; "
+            "position 0 is closed, 100 fully open.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {
+                "rain barrel pump": 17,
+                "greenhouse heater": 27,
+                "sprinkler 1": 22,
+                "sprinkler 2": 23,
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"frost alert": 5, "tank full": 6}},
+    },
+    "e_city_flat": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "living area": "living_bulb",
+                "study nook": "study_bulb",
+                "guest bedroom": "guest_bulb",
+                "Leo's bedroom": "leo_bulb",
+                "hallway": "hall_bulb",
+            },
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 15,
+            "max_temperature": 28,
+            "tool": "radiator",
+            "description": "The flat's radiators: target temperature in degrees Celsius, or mode.",
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["living area", "study nook", "Leo's bedroom"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "tv": "tv_plug",
+                "air purifier": "dehum",
+                "desk lamp": "desklamp",
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"doorbell": 12, "washer done": 16}},
+    },
+    "e_farmhouse": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "farm kitchen",
+                "Grandad's room",
+                "tack room",
+                "stable 1",
+                "stable 2",
+                "hay loft",
+            ],
+            "colors": ["white", "warm white", "honey", "red"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 8,
+            "max_temperature": 24,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["slow", "fast"]},
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["farm kitchen", "Grandad's room"],
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"well pump": 4, "fence energiser": 18, "yard floodlight": 24},
+        },
+    },
+    "f_harbour_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "living room",
+                "Nora's bedroom",
+                "twins' room",
+                "hall 2",
+                "sewing room",
+            ],
+            "colors": ["white", "warm white", "peach", "teal"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 25,
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["living room", "Nora's bedroom", "twins' room"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "tea kettle": "kettle_plug",
+                "coffee machine": "coffee_plug",
+                "bed warmer": "blanket_plug",
+            },
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+    },
+    "f_farm_office": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "front office": "office_bulb",
+                "tack room": "tack_bulb",
+                "staff kitchen": "kitchen_bulb",
+            },
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"trough pump": 17, "yard floodlight": 27, "gate motor": 22},
+        },
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"parcel waiting": 5, "frost alert": 6},
+        },
+        "stove": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 8,
+            "max_temperature": 24,
+            "tool": "set_stove",
+            "description": (
+                "The office pellet stove: target temperature in degrees Celsius, or mode."
+            ),
+        },
+    },
+    "f_grandma_bungalow": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "sitting room",
+                "Mum's room",
+                "spare bedroom 2",
+                "back porch",
+                "sunroom",
+            ],
+            "colors": ["white", "soft yellow", "rose"],
+            "tool": "lamps",
+            "description": (
+                "The bungalow's lamps, one per room: on or off, brightness in percent, colour."
+            ),
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["sitting room", "sunroom", "Mum's room"],
+            "tool": "shades",
+            "description": "The roller shades in a room: position 0 is closed, 100 fully open.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 16,
+            "max_temperature": 28,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["hush", "cruise", "gust"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "radio": "radio_plug",
+                "foot bath": "spa_plug",
+                "lap warmer": "throw_plug",
+            },
+        },
+    },
+    "f_studio_loft": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["paint studio", "darkroom", "reading nook", "kid's loft"],
+            "colors": ["white", "cool daylight", "red", "blue"],
+        },
+        "strips": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"under cabinet": "cab_strip", "stairwell": "stair_strip"},
+            "tool": "set_strip",
+            "description": "LED light strips: on or off, brightness, colour, fade time in seconds.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"extractor": 5, "fish tank heater": 6},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"on air": 20}},
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["paint studio", "reading nook"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 26,
         },
     },
 }
@@ -1211,6 +1554,889 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (I, "heating 30", []),
         (N, "don't turn off the towel radiator", []),
         (O, "good espresso beans for a moka pot?", []),
+    ],
+    "d_dorm_suite": [
+        (
+            P,
+            "yo turn on jay's room light pls",
+            [c("set_light", room="Jay's room", on=True)],
+        ),
+        (
+            P,
+            "snack nook lights off rn thx",
+            [c("set_light", room="snack nook", on=False)],
+        ),
+        (
+            P,
+            "games corner purple plzzz 💜",
+            [c("set_light", room="games corner", color="purple")],
+        ),
+        (
+            P,
+            "bunk 2 light to like 30% pls",
+            [c("set_light", room="bunk 2", brightness=30)],
+        ),
+        (
+            P,
+            "make games corner neon green lol",
+            [c("set_light", room="games corner", color="neon green")],
+        ),
+        (P, "fan on pls im dyingg 🥵", [c("set_fan", on=True)]),
+        (P, "fan to hurricane lol 🌪️", [c("set_fan", speed="hurricane")]),
+        (
+            P,
+            "switch on the drinks fridge ty",
+            [c("set_switch", device="drinks fridge", action="ON")],
+        ),
+        (
+            P,
+            "toggle gaming pc plug",
+            [c("set_switch", device="gaming pc", action="TOGGLE")],
+        ),
+        (
+            P,
+            "make the do not disturb led blink pls, exam tmrw",
+            [c("set_led", led="do not disturb", mode="blink")],
+        ),
+        (
+            T,
+            "kill snack nook lights n turn on the fan",
+            [c("set_light", room="snack nook", on=False), c("set_fan", on=True)],
+        ),
+        (
+            T,
+            "ring light on and jay's room to white pls",
+            [
+                c("set_switch", device="ring light", action="ON"),
+                c("set_light", room="Jay's room", color="white"),
+            ],
+        ),
+        (
+            T,
+            "bunk 2 lights on + do not disturb led on, gonna nap 😴",
+            [
+                c("set_light", room="bunk 2", on=True),
+                c("set_led", led="do not disturb", mode="on"),
+            ],
+        ),
+        (U, "turn on the balcony lights pls", []),
+        (U, "fan to medium thx", []),
+        (I, "bunk 2 brightness 200% lol", []),
+        (N, "dont turn off the drinks fridge pls", []),
+        (O, "play some drake in the games corner 🔥", []),
+        (M, "change the light colour to red", []),
+    ],
+    "d_beach_house": [
+        (
+            P,
+            "surf shack lights on pls 🏄",
+            [c("set_light", room="surf shack", on=True)],
+        ),
+        (
+            P,
+            "mia's loft light to 10 percent im tryna sleep",
+            [c("set_light", room="Mia's loft", brightness=10)],
+        ),
+        (
+            P,
+            "make bathroom 2 light blue",
+            [c("set_light", room="bathroom 2", color="blue")],
+        ),
+        (
+            P,
+            "open the shades in the sun lounge",
+            [c("set_shades", room="sun lounge", position=100)],
+        ),
+        (
+            P,
+            "close mia's loft shades pleaseee",
+            [c("set_shades", room="Mia's loft", position=0)],
+        ),
+        (
+            P,
+            "sun lounge shades half way",
+            [c("set_shades", room="sun lounge", position=50)],
+        ),
+        (P, "heating to 21 thx", [c("set_thermostat", temperature=21)]),
+        (
+            P,
+            "turn the heating off its boiling in here",
+            [c("set_thermostat", mode="off")],
+        ),
+        (P, "hot tub pump on!!", [c("set_relay", relay="hot tub pump", on=True)]),
+        (P, "porch heater off pls", [c("set_relay", relay="porch heater", on=False)]),
+        (
+            T,
+            "close the sun lounge shades n put the porch heater on",
+            [
+                c("set_shades", room="sun lounge", position=0),
+                c("set_relay", relay="porch heater", on=True),
+            ],
+        ),
+        (
+            T,
+            "heat on and surf shack lights off",
+            [
+                c("set_thermostat", mode="heat"),
+                c("set_light", room="surf shack", on=False),
+            ],
+        ),
+        (
+            T,
+            "back porch lights on then hot tub pump on 🛁",
+            [
+                c("set_light", room="back porch", on=True),
+                c("set_relay", relay="hot tub pump", on=True),
+            ],
+        ),
+        (U, "open the shades in the surf shack", []),
+        (I, "heating to 35 pls im freezinggg", []),
+        (N, "nah leave the hot tub pump alone", []),
+        (O, "whats the surf forecast for tmrw", []),
+        (M, "open the shades", []),
+    ],
+    "d_band_garage": [
+        (
+            P,
+            "drum booth lights hot pink 💖",
+            [c("set_light", room="drum booth", color="hot pink")],
+        ),
+        (
+            P,
+            "practice room lights to full",
+            [c("set_light", room="practice room", brightness=100)],
+        ),
+        (
+            P,
+            "leo's bedroom light off ty",
+            [c("set_light", room="Leo's bedroom", on=False)],
+        ),
+        (
+            P,
+            "front drive light on pls mates r here",
+            [c("outdoor_light", room="front drive", on=True)],
+        ),
+        (
+            P,
+            "side gate light to 40%",
+            [c("outdoor_light", room="side gate", brightness=40)],
+        ),
+        (P, "turn on amp", [c("set_switch", device="amp", action="ON")]),
+        (
+            P,
+            "tea maker on plz need tea b4 practice",
+            [c("set_switch", device="tea maker", action="ON")],
+        ),
+        (
+            P,
+            "recording light on we're goin live 🎙️",
+            [c("set_led", led="recording", mode="on")],
+        ),
+        (
+            P,
+            "make the doorbell led blink",
+            [c("set_led", led="doorbell", mode="blink")],
+        ),
+        (P, "fan to blast pls", [c("set_fan", speed="blast")]),
+        (
+            T,
+            "amp on and speaker 1 on",
+            [
+                c("set_switch", device="amp", action="ON"),
+                c("set_switch", device="speaker 1", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "recording led on n practice room lights sunset orange",
+            [
+                c("set_led", led="recording", mode="on"),
+                c("set_light", room="practice room", color="sunset orange"),
+            ],
+        ),
+        (
+            T,
+            "front drive light off and tea maker off, im out ✌️",
+            [
+                c("outdoor_light", room="front drive", on=False),
+                c("set_switch", device="tea maker", action="OFF"),
+            ],
+        ),
+        (U, "make the drum booth lights green", []),
+        (I, "side gate light 120% pls", []),
+        (N, "dont touch the amp rn", []),
+        (O, "tune my guitar to drop d", []),
+        (M, "turn on the speaker", []),
+    ],
+    "d_city_flat": [
+        (P, "hallway light on pls", [c("set_light", room="hallway", on=True)]),
+        (
+            P,
+            "zoe's room lights teal 🩵",
+            [c("set_light", room="Zoe's room", color="teal")],
+        ),
+        (
+            P,
+            "living room to 20% brightness, movie time 🍿",
+            [c("set_light", room="living room", brightness=20)],
+        ),
+        (
+            P,
+            "open the living room blinds pls",
+            [c("set_blinds", room="living room", position=100)],
+        ),
+        (
+            P,
+            "close zoe's room blinds rn",
+            [c("set_blinds", room="Zoe's room", position=0)],
+        ),
+        (P, "heating to 19.5", [c("set_heating", temperature=19.5)]),
+        (P, "put heating on pls its freezin", [c("set_heating", mode="heat")]),
+        (
+            P,
+            "turn on the string lights ✨",
+            [c("set_switch", device="string lights", action="ON")],
+        ),
+        (
+            P,
+            "omg did i leave the hair straighteners on?? turn them off",
+            [c("set_switch", device="hair straighteners", action="OFF")],
+        ),
+        (P, "fan to low", [c("set_fan", speed="low")]),
+        (
+            T,
+            "hair straighteners off and hallway light off",
+            [
+                c("set_switch", device="hair straighteners", action="OFF"),
+                c("set_light", room="hallway", on=False),
+            ],
+        ),
+        (
+            T,
+            "open bedroom 5 blinds n coffee machine on",
+            [
+                c("set_blinds", room="bedroom 5", position=100),
+                c("set_switch", device="coffee machine", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "living room lights pink and fan on",
+            [c("set_light", room="living room", color="pink"), c("set_fan", on=True)],
+        ),
+        (U, "turn on the tv", []),
+        (I, "heating to 30 pls", []),
+        (N, "pls dont turn on the fan", []),
+        (O, "order me a pizza 🍕", []),
+        (M, "set blinds to 50", []),
+    ],
+    "e_terrace_house": [
+        (
+            P,
+            "um turn on the uh the back porch light",
+            [c("set_light", room="back porch", on=True)],
+        ),
+        (
+            P,
+            "okay so switch off the lights in priyas room",
+            [c("set_light", room="Priya's room", on=False)],
+        ),
+        (
+            P,
+            "set the heating to twenty no twenty two",
+            [c("set_thermostat", temperature=22)],
+        ),
+        (
+            P,
+            "uh can you make the front room lights like forty percent",
+            [c("set_light", room="front room", brightness=40)],
+        ),
+        (
+            P,
+            "set bedroom five to um peach please",
+            [c("set_light", room="bedroom 5", color="peach")],
+        ),
+        (P, "turn the fan up to high", [c("set_fan", speed="high")]),
+        (
+            P,
+            "switch the foot warmer off no wait on switch it on",
+            [c("set_switch", device="foot warmer", action="ON")],
+        ),
+        (
+            P,
+            "so um toggle the christmas tree",
+            [c("set_switch", device="christmas tree", action="TOGGLE")],
+        ),
+        (
+            P,
+            "uh turn the thermostat down to eighteen point five",
+            [c("set_thermostat", temperature=18.5)],
+        ),
+        (
+            P,
+            "the utility room light um can you make it teal",
+            [c("set_light", room="utility room", color="teal")],
+        ),
+        (
+            T,
+            "turn off the utility room light and then um the coffee machine off too",
+            [
+                c("set_light", room="utility room", on=False),
+                c("set_switch", device="coffee machine", action="OFF"),
+            ],
+        ),
+        (
+            T,
+            "set the heating to twenty one and put the front room lights on warm white",
+            [
+                c("set_thermostat", temperature=21),
+                c("set_light", room="front room", color="warm white"),
+            ],
+        ),
+        (
+            T,
+            "okay so fan off and uh switch on the foot warmer",
+            [
+                c("set_fan", on=False),
+                c("set_switch", device="foot warmer", action="ON"),
+            ],
+        ),
+        (U, "um turn on the garage light", []),
+        (I, "put the heating up to thirty", []),
+        (N, "dont turn on the coffee machine", []),
+        (O, "uh whats the weather like tomorrow", []),
+        (M, "set the brightness to like seventy", []),
+    ],
+    "e_allotment_shed": [
+        (
+            P,
+            "uh switch on the rain barrel pump",
+            [c("set_relay", relay="rain barrel pump", on=True)],
+        ),
+        (P, "turn sprinkler one off", [c("set_relay", relay="sprinkler 1", on=False)]),
+        (
+            P,
+            "okay so um start sprinkler two",
+            [c("set_relay", relay="sprinkler 2", on=True)],
+        ),
+        (
+            P,
+            "make the frost alert light blink",
+            [c("set_led", led="frost alert", mode="blink")],
+        ),
+        (
+            P,
+            "switch the tank full indicator off",
+            [c("set_led", led="tank full", mode="off")],
+        ),
+        (
+            P,
+            "seed bench lights on",
+            [c("shed_lights", room="seed bench", on=True)],
+        ),
+        (
+            P,
+            "dim the tool store to um twenty percent",
+            [c("shed_lights", room="tool store", brightness=20)],
+        ),
+        (
+            P,
+            "open the shade cloth on the greenhouse like half way",
+            [c("shade_cloth", room="greenhouse", position=50)],
+        ),
+        (
+            P,
+            "fade the seed bench light off over uh ten seconds",
+            [c("shed_lights", room="seed bench", on=False, transition=10)],
+        ),
+        (
+            P,
+            "greenhouse heater on no sorry off turn it off",
+            [c("set_relay", relay="greenhouse heater", on=False)],
+        ),
+        (
+            T,
+            "turn on the rain barrel pump and then sprinkler one as well",
+            [
+                c("set_relay", relay="rain barrel pump", on=True),
+                c("set_relay", relay="sprinkler 1", on=True),
+            ],
+        ),
+        (
+            T,
+            "um close the shade on the cold frame and switch the shed door light on",
+            [
+                c("shade_cloth", room="cold frame", position=0),
+                c("shed_lights", room="shed door", on=True),
+            ],
+        ),
+        (
+            T,
+            "set the frost alert to blink and uh turn the greenhouse heater on",
+            [
+                c("set_led", led="frost alert", mode="blink"),
+                c("set_relay", relay="greenhouse heater", on=True),
+            ],
+        ),
+        (U, "turn on sprinkler three", []),
+        (I, "open the greenhouse shade to a hundred and twenty percent", []),
+        (N, "dont start the rain barrel pump yet", []),
+        (O, "remind me to buy um seed potatoes", []),
+        (M, "uh open the shade cloth", []),
+    ],
+    "e_city_flat": [
+        (P, "uh turn the hallway light on", [c("set_light", room="hallway", on=True)]),
+        (
+            P,
+            "study nook lights um eighty percent",
+            [c("set_light", room="study nook", brightness=80)],
+        ),
+        (
+            P,
+            "make leos bedroom warm white",
+            [c("set_light", room="Leo's bedroom", color="warm white")],
+        ),
+        (P, "set the radiator to nineteen", [c("radiator", temperature=19)]),
+        (P, "okay so put the heating on auto", [c("radiator", mode="auto")]),
+        (
+            P,
+            "open the uh living area blinds",
+            [c("set_blinds", room="living area", position=100)],
+        ),
+        (
+            P,
+            "lower the blinds in the study nook to like thirty percent",
+            [c("set_blinds", room="study nook", position=30)],
+        ),
+        (P, "switch off the tv", [c("set_switch", device="tv", action="OFF")]),
+        (
+            P,
+            "so um air purifier on please",
+            [c("set_switch", device="air purifier", action="ON")],
+        ),
+        (
+            P,
+            "set the radiator to twenty three no twenty one point five",
+            [c("radiator", temperature=21.5)],
+        ),
+        (
+            T,
+            "close the blinds in leos bedroom and turn his light off",
+            [
+                c("set_blinds", room="Leo's bedroom", position=0),
+                c("set_light", room="Leo's bedroom", on=False),
+            ],
+        ),
+        (
+            T,
+            "turn the tv off and then um set the radiator to eighteen",
+            [
+                c("set_switch", device="tv", action="OFF"),
+                c("radiator", temperature=18),
+            ],
+        ),
+        (
+            T,
+            "guest bedroom light on at um fifty percent and the hallway light off",
+            [
+                c("set_light", room="guest bedroom", on=True, brightness=50),
+                c("set_light", room="hallway", on=False),
+            ],
+        ),
+        (U, "turn on the uh the kitchen light", []),
+        (U, "open the hallway blinds", []),
+        (I, "set the radiator to ten degrees", []),
+        (N, "dont switch off the hallway light", []),
+        (M, "um turn the light on", []),
+    ],
+    "e_farmhouse": [
+        (P, "um lights on in stable one", [c("set_light", room="stable 1", on=True)]),
+        (
+            P,
+            "switch off the hay loft light",
+            [c("set_light", room="hay loft", on=False)],
+        ),
+        (
+            P,
+            "make the lights in grandads room honey coloured",
+            [c("set_light", room="Grandad's room", color="honey")],
+        ),
+        (
+            P,
+            "tack room lights uh to ten percent",
+            [c("set_light", room="tack room", brightness=10)],
+        ),
+        (
+            P,
+            "okay so turn the heating on its freezing",
+            [c("set_thermostat", mode="heat")],
+        ),
+        (
+            P,
+            "set the heating to fifteen actually sixteen degrees",
+            [c("set_thermostat", temperature=16)],
+        ),
+        (P, "turn the fan to fast", [c("set_fan", speed="fast")]),
+        (
+            P,
+            "open grandads blinds about halfway",
+            [c("set_blinds", room="Grandad's room", position=50)],
+        ),
+        (
+            P,
+            "so um switch the fence energiser on",
+            [c("set_relay", relay="fence energiser", on=True)],
+        ),
+        (
+            P,
+            "turn off the well pump",
+            [c("set_relay", relay="well pump", on=False)],
+        ),
+        (
+            T,
+            "turn on the yard floodlight and then the stable two light",
+            [
+                c("set_relay", relay="yard floodlight", on=True),
+                c("set_light", room="stable 2", on=True),
+            ],
+        ),
+        (
+            T,
+            "heating to twenty and uh the fan off",
+            [c("set_thermostat", temperature=20), c("set_fan", on=False)],
+        ),
+        (
+            T,
+            "open the farm kitchen blinds and um put the farm kitchen light on warm white",
+            [
+                c("set_blinds", room="farm kitchen", position=100),
+                c("set_light", room="farm kitchen", color="warm white"),
+            ],
+        ),
+        (U, "fan to medium", []),
+        (I, "um heating up to thirty five", []),
+        (N, "dont turn the fence energiser off", []),
+        (O, "whats on the telly tonight", []),
+    ],
+    "f_harbour_flat": [
+        (
+            P,
+            "the film's starting, drop the living room lights to 15 percent",
+            [c("set_light", room="living room", brightness=15)],
+        ),
+        (
+            P,
+            "the twins are finally asleep, switch off the twins' room light",
+            [c("set_light", room="twins' room", on=False)],
+        ),
+        (
+            P,
+            "I'm off to bed so close the blinds in Nora's bedroom",
+            [c("set_blinds", room="Nora's bedroom", position=0)],
+        ),
+        (
+            P,
+            "guests are arriving soon, heating to 21 please",
+            [c("set_thermostat", temperature=21)],
+        ),
+        (
+            P,
+            "can you put the tea kettle on? I'm making tea",
+            [c("set_switch", device="tea kettle", action="ON")],
+        ),
+        (
+            P,
+            "is it possible to switch on the bed warmer? the bed's freezing",
+            [c("set_switch", device="bed warmer", action="ON")],
+        ),
+        (P, "it's stuffy in here, could you turn the fan on?", [c("set_fan", on=True)]),
+        (
+            P,
+            "I want the hall 2 light brighter, like 80%",
+            [c("set_light", room="hall 2", brightness=80)],
+        ),
+        (
+            P,
+            "it's a lovely morning, open the living room blinds",
+            [c("set_blinds", room="living room", position=100)],
+        ),
+        (
+            P,
+            "I'm heading out for the day so turn the heating off",
+            [c("set_thermostat", mode="off")],
+        ),
+        (
+            T,
+            "bedtime: kill the living room light and switch on the bed warmer",
+            [
+                c("set_light", room="living room", on=False),
+                c("set_switch", device="bed warmer", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "it's getting hot, fan to high and close the twins' room blinds halfway",
+            [
+                c("set_fan", speed="high"),
+                c("set_blinds", room="twins' room", position=50),
+            ],
+        ),
+        (
+            T,
+            "coffee break, could you start the coffee machine and turn on the sewing room light?",
+            [
+                c("set_switch", device="coffee machine", action="ON"),
+                c("set_light", room="sewing room", on=True),
+            ],
+        ),
+        (U, "it's dark out on the balcony, turn the balcony light on", []),
+        (I, "I'm freezing, put the heating up to 30", []),
+        (N, "the twins are asleep, so don't open the twins' room blinds", []),
+        (O, "I'm bored, what's a good film to watch in the living room tonight?", []),
+        (M, "can you set the brightness to 40? it's too bright", []),
+    ],
+    "f_farm_office": [
+        (
+            P,
+            "the troughs are low, can you run the trough pump?",
+            [c("set_relay", relay="trough pump", on=True)],
+        ),
+        (
+            P,
+            "the lorry's arriving after dark, switch the yard floodlight on",
+            [c("set_relay", relay="yard floodlight", on=True)],
+        ),
+        (
+            P,
+            "the vet's here, start the gate motor please",
+            [c("set_relay", relay="gate motor", on=True)],
+        ),
+        (
+            P,
+            "a parcel came for Sam, make the parcel waiting light blink",
+            [c("set_led", led="parcel waiting", mode="blink")],
+        ),
+        (
+            P,
+            "frost is forecast tonight, turn the frost alert LED on",
+            [c("set_led", led="frost alert", mode="on")],
+        ),
+        (
+            P,
+            "it's chilly in the office, set the stove to 19",
+            [c("set_stove", temperature=19)],
+        ),
+        (P, "everyone's gone home, turn the stove off", [c("set_stove", mode="off")]),
+        (
+            P,
+            "I'm doing the paperwork, can the front office light go to full?",
+            [c("set_light", room="front office", brightness=100)],
+        ),
+        (
+            P,
+            "the tack room light is too harsh, make it warm white",
+            [c("set_light", room="tack room", color="warm white")],
+        ),
+        (
+            P,
+            "I'm locking up the tack room, switch its light off",
+            [c("set_light", room="tack room", on=False)],
+        ),
+        (
+            T,
+            "closing time: yard floodlight off and the stove off",
+            [
+                c("set_relay", relay="yard floodlight", on=False),
+                c("set_stove", mode="off"),
+            ],
+        ),
+        (
+            T,
+            (
+                "the parcel's been collected, so turn off the parcel waiting "
+                "LED and switch off the front office light"
+            ),
+            [
+                c("set_led", led="parcel waiting", mode="off"),
+                c("set_light", room="front office", on=False),
+            ],
+        ),
+        (
+            T,
+            "can you start the trough pump and then set the staff kitchen light to 30 percent?",
+            [
+                c("set_relay", relay="trough pump", on=True),
+                c("set_light", room="staff kitchen", brightness=30),
+            ],
+        ),
+        (U, "the horses need feeding, turn on the feed auger", []),
+        (I, "we've got visitors coming, stove to 28 please", []),
+        (N, "the tank is nearly dry, so please don't run the trough pump", []),
+        (O, "who left the tack room door open yesterday?", []),
+        (M, "make the LED blink so I notice it", []),
+    ],
+    "f_grandma_bungalow": [
+        (
+            P,
+            "Mum's about to have her nap, can you close the shades in Mum's room?",
+            [c("shades", room="Mum's room", position=0)],
+        ),
+        (
+            P,
+            "the sun's come round, lower the sunroom shades halfway",
+            [c("shades", room="sunroom", position=50)],
+        ),
+        (
+            P,
+            "it's Mum's bedtime, turn the lamp in Mum's room off",
+            [c("lamps", room="Mum's room", on=False)],
+        ),
+        (
+            P,
+            "she's reading in the sitting room, could the lamp in there go up to 70 percent?",
+            [c("lamps", room="sitting room", brightness=70)],
+        ),
+        (
+            P,
+            "the carer is arriving, I'd like the back porch lamp on",
+            [c("lamps", room="back porch", on=True)],
+        ),
+        (
+            P,
+            "can you make the sunroom lamp rose? it's her favourite",
+            [c("lamps", room="sunroom", color="rose")],
+        ),
+        (
+            P,
+            "her feet are aching, switch on the foot bath",
+            [c("set_switch", device="foot bath", action="ON")],
+        ),
+        (
+            P,
+            "is it possible to turn the lap warmer off? she's warm enough now",
+            [c("set_switch", device="lap warmer", action="OFF")],
+        ),
+        (
+            P,
+            "she feels the cold, could you put the heating up to 23?",
+            [c("set_thermostat", temperature=23)],
+        ),
+        (
+            P,
+            "it's warm out, can you set the fan to cruise?",
+            [c("set_fan", speed="cruise")],
+        ),
+        (
+            T,
+            "nap time: sitting room lamp off and the radio off",
+            [
+                c("lamps", room="sitting room", on=False),
+                c("set_switch", device="radio", action="OFF"),
+            ],
+        ),
+        (
+            T,
+            (
+                "she's sleeping in spare bedroom 2 tonight, so turn the spare "
+                "bedroom 2 lamp on and set the heating to 22"
+            ),
+            [
+                c("lamps", room="spare bedroom 2", on=True),
+                c("set_thermostat", temperature=22),
+            ],
+        ),
+        (
+            T,
+            "it's too bright in the sunroom, close the shades there and dim the lamp to 10 percent",
+            [
+                c("shades", room="sunroom", position=0),
+                c("lamps", room="sunroom", brightness=10),
+            ],
+        ),
+        (U, "her programme is on soon, turn on the TV", []),
+        (I, "she's freezing, heating to 35", []),
+        (N, "she's watching telly, so don't turn the sitting room lamp off", []),
+        (M, "can you open the shades? it's a lovely day", []),
+    ],
+    "f_studio_loft": [
+        (
+            P,
+            "I'm developing prints, switch the darkroom light to red",
+            [c("set_light", room="darkroom", color="red")],
+        ),
+        (
+            P,
+            "the fumes are strong, can you turn the extractor on?",
+            [c("set_relay", relay="extractor", on=True)],
+        ),
+        (
+            P,
+            "I'm going live now, turn on the on air LED",
+            [c("set_led", led="on air", mode="on")],
+        ),
+        (
+            P,
+            "late night snack, under cabinet strip to 30 percent",
+            [c("set_strip", room="under cabinet", brightness=30)],
+        ),
+        (
+            P,
+            "heading upstairs, could you fade the stairwell strip on over 3 seconds?",
+            [c("set_strip", room="stairwell", on=True, transition=3)],
+        ),
+        (
+            P,
+            "the kids are asleep, turn off the kid's loft light",
+            [c("set_light", room="kid's loft", on=False)],
+        ),
+        (
+            P,
+            "I want the kid's loft brighter, like 75%",
+            [c("set_light", room="kid's loft", brightness=75)],
+        ),
+        (
+            P,
+            "there's glare on my screen, can you close the paint studio blinds halfway?",
+            [c("set_blinds", room="paint studio", position=50)],
+        ),
+        (
+            P,
+            "the fish tank is getting cold, switch on the fish tank heater",
+            [c("set_relay", relay="fish tank heater", on=True)],
+        ),
+        (
+            P,
+            "it's warm with all the lamps going, can the fan go to high?",
+            [c("set_fan", speed="high")],
+        ),
+        (
+            T,
+            "recording now: on air LED on and the fan off so it's quiet",
+            [c("set_led", led="on air", mode="on"), c("set_fan", on=False)],
+        ),
+        (
+            T,
+            (
+                "film night in the reading nook: close the reading nook "
+                "blinds and dim its light to 10 percent"
+            ),
+            [
+                c("set_blinds", room="reading nook", position=0),
+                c("set_light", room="reading nook", brightness=10),
+            ],
+        ),
+        (
+            T,
+            "done painting, so turn off the extractor and switch off the paint studio light",
+            [
+                c("set_relay", relay="extractor", on=False),
+                c("set_light", room="paint studio", on=False),
+            ],
+        ),
+        (U, "make the stairwell strip cool daylight, it's easier on the eyes", []),
+        (I, "I need more light, open the paint studio blinds to 150 percent", []),
+        (O, "how long should I leave the prints in the fixer?", []),
+        (M, "can you turn on the strip? I can't see a thing", []),
     ],
 }
 

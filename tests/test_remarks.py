@@ -39,6 +39,13 @@ HOME = home_tools(
         ("the hall light, please, at thirty percent", "the hall light at thirty percent"),
         ("hall blinds, three quarters open", "hall blinds three quarters open"),
         ("set THE HEAT TO 20", "set THE HEATING TO 20"),
+        ("hall, warm white", "hall warm white"),
+        ("the twins are finally asleep, switch off the hall light", "switch off the hall light"),
+        ("everyone's gone home, turn the heating off", "turn the heating off"),
+        ("fan on pls im dying", "fan on pls"),
+        ("turn the heating on its freezing", "turn the heating on"),
+        ("okay so um hall light on \U0001f319", "hall light on"),
+        ("lights, the hall, 40", "lights the hall 40"),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:
@@ -58,6 +65,10 @@ def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, pl
         "turn on the heat",  # the heat mode
         "hall light on, the fan at full blast",  # each clause names its thing
         "hall light on, not 30 percent",
+        "hall light on, warm white",  # a setting after a command may be a call of its own
+        "play some jazz, hall light on",  # an order to something else is no remark
+        "the hall is dark, what can you do",
+        "the hall light is too harsh, make it warm white",  # a statement is no name said ahead
     ],
 )
 def test_what_may_be_a_command_is_kept_as_said(said: str) -> None:

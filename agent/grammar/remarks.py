@@ -34,6 +34,7 @@ from .mention import (
     takes_temperature,
     words,
 )
+from .spoken import as_written
 
 # Words a clause of courtesy or an interjection is made of, each alone or together ("thank you
 # very much", "if you don't mind", "ok so").
@@ -57,6 +58,13 @@ _REMARK = re.compile(
     r"that's|there\s+is|there's|he\s+is|he's|she\s+is|she's|you\s+know|nobody|no\s+one)\b",
     re.IGNORECASE,
 )
+# A remark run on after a command without a pause ("fan on pls im dying", "turn the heating on
+# its freezing"): cut where a statement starts right after a command's last word.
+_REMARK_AFTER = re.compile(
+    r"\b((?:on|off|up|down|now|percent|degrees|\d+%?)(?:\s+(?:pls|please))?)\s+"
+    r"(?=(?:we're|we\s+are|i'm|im|it's|its|it\s+is|i\s+am)\b)",
+    re.IGNORECASE,
+)
 # Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
 _CUT = re.compile(
     r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b)", re.IGNORECASE
@@ -68,7 +76,8 @@ class _Known:
     """What the tools can be pointed at with."""
 
     words: set[str] = field(default_factory=set)  # of tool names, descriptions, argument names
-    things: list[list[str]] = field(default_factory=list)  # names of things, as words
+    names: list[str] = field(default_factory=list)  # names of things (rooms, devices)
+    things: list[list[str]] = field(default_factory=list)  # the same, as words
     settings: list[list[str]] = field(default_factory=list)  # other enum values, as words
 
     def says(self, ws: Sequence[str], phrases: Sequence[Sequence[str]]) -> bool:
@@ -92,7 +101,11 @@ def _known(tools: Sequence[Mapping[str, Any]]) -> _Known:
         for key, sch in ((t.get("parameters") or {}).get("properties") or {}).items():
             keys.update(words(str(key).replace("_", " ")))
             for v in _enum_strings(sch):
-                (k.things if picks_a_thing(key, sch) else k.settings).append(words(v))
+                if picks_a_thing(key, sch):
+                    k.names.append(v)
+                    k.things.append(words(v))
+                else:
+                    k.settings.append(words(v))
     k.words = {w for w in k.words | keys if len(w) >= 3 and w not in _GENERIC and w not in _PLAIN}
     return k
 
@@ -116,8 +129,30 @@ def _courtesy(clause: str) -> bool:
 
 
 def _remark(clause: str, known: _Known) -> bool:
+    """Whether a clause is a statement that says nothing the tools know ("it is warm enough
+    now", "the twins are finally asleep", "guests are arriving soon")."""
     text = " ".join(clause.replace("\u2019", "'").split())
-    return bool(_REMARK.match(text)) and not said_numbers(text) and not known.points(text)
+    if said_numbers(text) or known.points(text):
+        return False
+    if _REMARK.match(text):
+        return True
+    ws = text.lower().split()
+    stated = any(w in _STATING or w.endswith(("'s", "'re")) for w in ws)
+    return stated and not any(w.strip("?!.") in _ORDERING for w in ws)
+
+
+# Words that make a clause a statement ("the fumes are strong", "everyone's gone home").
+_STATING = frozenset(
+    "is are am was were been feel feels felt getting gets gone coming arriving arrived "
+    "leaving heading going sleeping asleep finished".split()
+)
+# Words of an order or a question: a clause with one is never taken for a remark.
+_ORDERING = frozenset(
+    "turn switch set put make open close shut dim brighten fade raise lower start stop run "
+    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down can "
+    "could would will please what why how when where who which whether if not don't never "
+    "no".split()
+)
 
 
 # A pronoun that points back at a thing said before it ("the fan, set it to full blast").
@@ -132,10 +167,10 @@ _ACTING = frozenset(
 def _named_ahead(clause: str, known: _Known) -> bool:
     """Whether a clause only names a thing ("the flour store light", "bunk room 1")."""
     ws = words(clause)
-    if not ws or _ACTING & set(ws) or _BACK.search(clause):
-        return False
+    if not ws or (_ACTING | _STATING) & set(ws) or _BACK.search(clause):
+        return False  # "the tack room light is too harsh" is no name said ahead
     rest = list(ws)
-    for v in known.things + known.settings:
+    for v in sorted(known.things + known.settings, key=len, reverse=True):
         at = _find(v, rest) if v else None
         if at is not None:
             rest[at : at + len(v)] = [""] * len(v)
@@ -160,21 +195,45 @@ def _adds_a_number(clause: str) -> bool:
     return all(w in _WITH_A_NUMBER or w in NUMBER_WORDS or w.replace(".", "").isdigit() for w in ws)
 
 
+def _bare_setting(clause: str, known: _Known) -> bool:
+    """Whether a clause says only a setting or a number for a thing named ahead of it
+    ("sitting room, rose", "lights, Maya's room, 40")."""
+    ws = words(clause)
+    rest = list(ws)
+    for v in sorted(known.settings, key=len, reverse=True):  # "warm white" before "white"
+        at = _find(v, rest) if v else None
+        if at is not None:
+            rest[at : at + len(v)] = [""] * len(v)
+    if not ws or (rest == ws and not said_numbers(clause) and not set(ws) & _SENSES):
+        return False
+    return all(
+        not w or w in _WITH_A_NUMBER or w in _SENSES or w in NUMBER_WORDS or w.isdigit()
+        for w in rest
+    )
+
+
+_SENSES = frozenset("on off".split())
+
+
 def _pulled_in(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
     """`kept` with things named ahead of the clause that points back at them moved into it
     ("The sawdust collector, please switch it off" -> "please switch the sawdust collector
-    off"), and a clause that only adds a setting joined to the one before it."""
+    off") or that says only their setting ("sitting room, rose" -> "sitting room rose"), and
+    a clause that only adds a number joined to the one before it."""
     out: list[tuple[str, str]] = []
     for clause, sep in kept:
         m = _BACK.search(clause)
         ahead = 0
-        while m and ahead < len(out) and _named_ahead(out[-1 - ahead][0], known):
+        while ahead < len(out) and _named_ahead(out[-1 - ahead][0], known):
             ahead += 1
-        if ahead:
-            thing = " ".join(a.strip() for a, _ in out[-ahead:])
+        thing = " ".join(a.strip() for a, _ in out[len(out) - ahead :])
+        if ahead and m:
             thing = thing[0].lower() + thing[1:] if thing[:4].lower() == "the " else thing
             del out[-ahead:]
             out.append((clause[: m.start()] + thing + clause[m.end() :], sep))
+        elif ahead and _bare_setting(clause, known):
+            del out[-ahead:]
+            out.append((thing + " " + clause.strip(), sep))
         elif out and _adds_a_number(clause):
             out[-1] = (out[-1][0] + " " + clause.strip(), sep)
         else:
@@ -209,6 +268,7 @@ def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
     if _takes_free_text(tools):
         return text
     known = _known(tools)
+    text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names))
     pieces: list[tuple[str, str]] = []  # (clause, the separator after it)
     at = 0
     for m in _CUT.finditer(text):

@@ -1,0 +1,48 @@
+"""Speech and texting noise is mended before a request is read (agent/grammar/spoken.py), and
+nothing else is touched."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.grammar.spoken import as_written
+
+NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2"]
+
+
+@pytest.mark.parametrize(
+    ("said", "written"),
+    [
+        ("fan to high lol \U0001f32a\ufe0f", "fan to high lol"),
+        ("um turn on the uh the porch light", "turn on the porch light"),
+        ("okay so switch off the lights in priyas room", "switch off the lights in Priya's room"),
+        ("open grandads blinds", "open Grandad's blinds"),
+        ("kill the lights n turn on the fan", "kill the lights and turn on the fan"),
+        ("bunk 2 lights on + fan off", "bunk 2 lights on and fan off"),
+        ("set the heating to twenty no twenty two", "set the heating to twenty two"),
+        ("set it to 23 no 21.5", "set it to 21.5"),
+        (
+            "set the heating to fifteen actually sixteen degrees",
+            "set the heating to sixteen degrees",
+        ),
+        ("heater on no sorry off", "heater off"),
+    ],
+)
+def test_noise_of_speech_and_texting_is_mended(said: str, written: str) -> None:
+    assert as_written(said, NAMES) == written
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "set heating to 20\u00b0C",  # a degree sign is a unit, not a pictograph
+        "ok lamp on",  # an opener that starts a name stays
+        "hey needle, fan off",  # a wake word is read elsewhere
+        "turn the fan on, no wait",  # nothing comes after the taking back
+        "lights on no fan",  # "no" between unlike things takes nothing back
+        "twenty one and a half degrees",
+        "priyanka's lamp",
+    ],
+)
+def test_what_is_no_noise_is_left_as_said(said: str) -> None:
+    assert as_written(said, NAMES) == said
