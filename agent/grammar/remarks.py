@@ -65,6 +65,13 @@ _REMARK_AFTER = re.compile(
     r"(?=(?:we're|we\s+are|i'm|im|it's|its|it\s+is|i\s+am)\b)",
     re.IGNORECASE,
 )
+# A request put as a question of what is possible is asked as one ("is it possible to switch
+# on the bed warmer?" -> "could you switch on the bed warmer?").
+_POSSIBLE = re.compile(
+    r"\b(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to|is\s+there\s+any\s+way\s+"
+    r"(?:to|you\s+could))",
+    re.IGNORECASE,
+)
 # Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
 _CUT = re.compile(
     r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b)", re.IGNORECASE
@@ -182,7 +189,7 @@ def _named_ahead(clause: str, known: _Known) -> bool:
 # Words a clause that only adds a number to the one before it may say besides the number
 # ("..., say 25 percent", "..., three quarters open", "..., at thirty").
 _WITH_A_NUMBER = frozenset(
-    "say to at about around maybe make it please degree degrees celsius percent per cent "
+    "say to at about around maybe like make it please degree degrees celsius percent per cent "
     "open opened closed shut up down way brightness position temperature".split()
 )
 
@@ -241,6 +248,113 @@ def _pulled_in(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, st
     return out
 
 
+# Words of an order to a device: a request with a clause that says one (or on/off or a number)
+# gives its command there.
+_ORDER_VERBS = frozenset(
+    "turn switch set put make open close shut dim brighten fade raise lower start stop run "
+    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down".split()
+)
+# Verbs of orders to something else than a device: a short clause with one is no scene.
+_OTHER_ORDERS = frozenset(
+    "play call send order tell remind book text read show find buy add get give ask check "
+    "lock unlock cancel pause skip search forget mind wait actually never".split()
+)
+_POINT_BACK = re.compile(r"\b(?:in\s+there|there|its|it|them)\b", re.IGNORECASE)
+
+
+def _orders(clause: str) -> bool:
+    return bool(_ORDER_VERBS & set(words(clause))) or bool(said_numbers(clause))
+
+
+def _scene(clause: str, known: _Known) -> bool:
+    """Whether a clause only sets the scene for a command: a statement with no word of an
+    order ("she's reading in the sitting room", "I'm locking up the tack room"), or a few
+    words naming nothing the tools know ("late night snack", "movie time")."""
+    ws = clause.lower().replace("\u2019", "'").split()
+    opened = bool(_REMARK.match(" ".join(ws)))  # "I'm locking up ...": "up" orders nothing
+    phrasal = {"up", "down"} if opened else set()
+    if not ws or said_numbers(clause) or any(w.strip("?!.") in _ORDERING - phrasal for w in ws):
+        return False
+    if (_ORDER_VERBS - phrasal) & set(words(clause)):
+        return False
+    if opened or _states(ws):
+        return True
+    return (
+        len(ws) <= 3
+        and not known.points(clause)
+        and not (_OTHER_ORDERS | _DEVICE_WORDS) & set(words(clause))
+    )
+
+
+# Words after a noun's "'s" that make it "is" or "has" ("the vet's here", "the sun's come
+# round"), not a possessive ("Maya's room").
+_AFTER_IS = frozenset(
+    "here there out back home about not too so very really come been finally still nearly "
+    "almost gone asleep awake over done up down on off in cold hot warm dark".split()
+)
+_CONTRACTED = frozenset(
+    "it's that's there's she's he's we're they're you're who's everyone's everybody's "
+    "nobody's what's".split()
+)
+# Nouns that name a device of some kind: a short clause with one names a thing.
+_DEVICE_WORDS = frozenset(
+    "light lamp bulb lighting blind shade curtain shutter heating heater heat thermostat fan "
+    "plug socket outlet switch relay led indicator".split()
+)
+
+
+def _states(ws: Sequence[str]) -> bool:
+    """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
+    bed's freezing"; not "Maya's room warm white")."""
+    for i, w in enumerate(ws):
+        if w in _STATING or w in _CONTRACTED:
+            return True
+        if w.endswith(("'s", "'re")) and i + 1 < len(ws):
+            after = ws[i + 1].strip("?!.,")
+            if after in _STATING or after in _AFTER_IS or after.endswith("ing"):
+                return True
+    return False
+
+
+def _without_scene(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
+    """`kept` without the clauses that set the scene of a command said in another clause; a
+    place the scene names goes into the next command where that command points back at it
+    ("I'm locking up the tack room, switch its light off") or names no place of its own ("it's
+    pitch black on the front step, light on")."""
+    if not any(_orders(c) for c, _ in kept):
+        return kept
+    out: list[tuple[str, str]] = []
+    place = None
+    for at, (clause, sep) in enumerate(kept):
+        after = kept[at + 1][0] if at + 1 < len(kept) else ""
+        if _scene(clause, known) and not (len(clause.split()) <= 3 and _BACK.search(after)):
+            ws = words(clause)
+            said = [
+                n
+                for n, v in zip(known.names, known.things, strict=True)
+                if _find(v, ws) is not None
+            ]
+            place = said[0] if len(set(said)) == 1 else None
+            if place and out and not known.says(words(out[-1][0]), known.things):
+                out[-1] = (
+                    f"{out[-1][0].rstrip()} in the {place}",
+                    sep,
+                )  # "lights on, it's dark in the hall"
+                place = None
+            continue
+        if place and _orders(clause):
+            m = _POINT_BACK.search(clause)
+            if m:
+                back = m.group().lower()
+                thing = f"in the {place}" if "there" in back else f"the {place}"
+                clause = clause[: m.start()] + thing + clause[m.end() :]
+            elif not known.says(words(clause), known.things):
+                clause = f"{clause.rstrip()} in the {place}"
+            place = None
+        out.append((clause, sep))
+    return out or kept
+
+
 # "the heat" followed by a number is the heating, not its heat mode ("set the heat to 15").
 _THE_HEAT = re.compile(r"\b((?:the|my|our)\s+)(heat)\b(?:\s+(\w+))?", re.IGNORECASE)
 
@@ -269,6 +383,7 @@ def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
         return text
     known = _known(tools)
     text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names))
+    text = _POSSIBLE.sub("could you", text)
     pieces: list[tuple[str, str]] = []  # (clause, the separator after it)
     at = 0
     for m in _CUT.finditer(text):
@@ -283,7 +398,7 @@ def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
     ]
     if not kept:
         return text
-    kept = _pulled_in(kept, known)
+    kept = _pulled_in(_without_scene(kept, known), known)
     if any(takes_temperature(t.get("parameters") or {}) for t in tools):
         kept = [(_heat_as_heating(clause, known), sep) for clause, sep in kept]
     if kept == said:
