@@ -1,6 +1,6 @@
 """Write the speakers' development set: `python bench/dev_speakers.py --out FILE.jsonl`.
 
-The other dev sets were written by one hand, in one voice. These requests were written by six
+The other dev sets were written by one hand, in one voice. These requests were written by nine
 separate writers, each told to speak as one kind of user and given only the device kinds and
 this file's format (home keys carry the batch's letter):
 a. a busy parent or a tired commuter: terse, elliptical ("lights, Maya's room, 40");
@@ -12,7 +12,12 @@ d. a teenager texting: lowercase, slang, emoji ("fan on pls im dyingg");
 e. a speech recogniser's transcript: no punctuation, hesitations, corrections ("set the
    heating to twenty no twenty two");
 f. people who say why along with what ("the twins are finally asleep, switch off the twins'
-   room light").
+   room light");
+g. non-native speakers' grammar and literal translations ("please to open the light in
+   Grandma room");
+h. British and Irish colloquial speech ("stick the immersion on", "knock the heating down");
+i. several commands in every form of coordination ("turn on the study nook light and make it
+   warm white").
 Each batch was run through the model only once it was complete; rules were then chosen on it
 and on every other dev set. No name here is a held-out one,
 and nothing here is ever trained on.
@@ -738,6 +743,321 @@ HOMES: dict[str, dict[str, Any]] = {
             "min_temperature": 10,
             "max_temperature": 26,
         },
+    },
+    "g_tram_depot_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "kitchen corner",
+                "Priya's room",
+                "back bedroom",
+                "sun porch",
+                "toilet",
+            ],
+            "colors": ["white", "warm white", "red", "turquoise", "honey"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 27,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "rice cooker": "rice",
+                "iron": "iron",
+                "fish tank filter": "filter",
+            },
+        },
+    },
+    "g_dental_clinic_annex": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "waiting room": "waiting_bulb",
+                "surgery 1": "surg1_bulb",
+                "surgery 2": "surg2_bulb",
+                "Dr Kovac's office": "kovac_bulb",
+            },
+            "tool": "clinic_lights",
+            "description": "The clinic's ceiling lights: on or off, brightness in percent, colour.",
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["waiting room", "Dr Kovac's office"],
+            "tool": "window_shades",
+            "description": "Raise or lower a room's window shades; 0 is closed, 100 fully open.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"autoclave": 5, "air purifier": 6, "door buzzer": 13},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"patient ready": 20, "sterile ok": 21}},
+    },
+    "g_hill_farmhouse": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["milk room", "Grandma's room", "big kitchen", "guest room 3"],
+            "colors": ["white", "yellow", "green", "rose"],
+        },
+        "outdoor": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "barn": "barn_bulb",
+                "hay loft": "loft_bulb",
+                "yard": "yard_bulb",
+            },
+            "tool": "set_barn_light",
+            "description": (
+                "Lights of the barn, the hay loft and the yard: on/off, brightness, colour."
+            ),
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 8,
+            "max_temperature": 24,
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"well pump": 17, "chicken door": 27, "sheep fence": 22},
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["big kitchen", "Grandma's room"],
+        },
+    },
+    "g_student_dorm_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["Kenji's room", "Lina's room", "shared kitchen", "hallway 2"],
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["quiet", "breezy", "stormy"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "water boiler": "boiler",
+                "gaming pc": "pc",
+                "hair dryer": "dryer",
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"doorbell": 4, "laundry done": 18}},
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 15,
+            "max_temperature": 25,
+        },
+    },
+    "h_leeds_terrace": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "front room",
+                "kitchen",
+                "upstairs landing",
+                "little box room",
+                "Nan's room",
+            ],
+            "colors": ["white", "warm white", "blue", "pink"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 26,
+            "tool": "boiler",
+            "description": (
+                "The house boiler: heating target temperature in degrees Celsius, or mode."
+            ),
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "toastie maker": "toastie_plug",
+                "telly": "tv_plug",
+                "immersion": "imm_plug",
+            },
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+    },
+    "h_dublin_semi": {
+        "zig": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "sitting room": "sitting_bulb",
+                "front hall": "hall_bulb",
+                "Aoife's room": "aoife_bulb",
+                "back kitchen": "backkitchen_bulb",
+            },
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["sitting room", "Aoife's room"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 25,
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"immersion": 17, "heated blanket": 27, "heated towel rail": 22},
+        },
+    },
+    "h_glasgow_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["lounge", "Kirsty's room", "Callum's room", "loo", "hallway"],
+            "colors": ["white", "warm white", "purple", "orange"],
+            "tool": "lamps",
+            "description": "The flat's ceiling lights: on or off, brightness in percent, colour.",
+        },
+        "zig": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"sunroom": "cons_bulb", "back garden": "garden_bulb"},
+            "tool": "garden_lights",
+            "description": "Lights in the sunroom and the back garden.",
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["ticking over", "full pelt"]},
+        "leds": {"kind": "gpio_leds", "leds": {"doorbell": 5, "boiler fault": 6}},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "slow cooker": "slowcooker",
+                "heated airer": "dehum",
+                "Christmas tree": "xmas_tree",
+            },
+        },
+    },
+    "h_cork_farmhouse": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["kitchen", "parlour", "back porch", "Da's room", "utility"],
+            "colors": ["white", "warm white", "red", "green"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 28,
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"yard light": 5, "well pump": 6, "immersion": 13},
+            "tool": "set_farm_switch",
+            "description": (
+                "Farm relays: the yard light, the well pump and the immersion, on or off."
+            ),
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["parlour", "kitchen"],
+            "tool": "set_curtains",
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"gate open": 20, "oil low": 21}},
+    },
+    "i_harbour_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "back porch",
+                "entry hall",
+                "Mia's room",
+                "study nook",
+                "bedroom 5",
+            ],
+            "colors": ["white", "warm white", "blue", "red", "mint"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 27,
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["study nook", "Mia's room", "sitting room"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "tea kettle": "hf_kettle",
+                "coffee machine": "hf_coffee",
+                "desk lamp": "hf_desk",
+            },
+        },
+    },
+    "i_orchard_barn": {
+        "zig": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "tack room": "tack_bulb",
+                "hay loft": "loft_bulb",
+                "workshop 1": "ws1_bulb",
+                "workshop 2": "ws2_bulb",
+            },
+            "tool": "barn_lights",
+            "description": "The barn's Zigbee lights: on or off, brightness, colour, fade time.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"trough pump": 17, "yard gate": 27, "feed auger": 22},
+            "tool": "barn_relay",
+            "description": "Switch one of the barn's relay-driven machines on or off.",
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"alarm": 5, "gate open": 6}},
+        "fan": {"kind": "simulated_fan", "speeds": ["slow", "fast"]},
+    },
+    "i_tall_townhouse": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "kitchen",
+                "top landing",
+                "Grandpa's room",
+                "guest room",
+                "cellar",
+            ],
+            "colors": ["white", "honey", "teal", "purple"],
+        },
+        "outdoor": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"front door": "fd_bulb", "back garden": "bg_bulb"},
+            "tool": "set_outdoor_light",
+            "description": "Outdoor Zigbee lights by the front door and in the back garden.",
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["kitchen", "guest room", "Grandpa's room"],
+            "tool": "set_shades",
+            "description": "Raise or lower a room's shades; 0 is closed, 100 fully open.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 30,
+        },
+    },
+    "i_corner_cafe": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["counter", "dining area", "patio", "back office"],
+            "colors": ["white", "warm white", "orange", "green"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "espresso machine": "cc_espresso",
+                "grinder": "cc_grinder",
+                "neon sign": "cc_sign",
+                "dishwasher": "cc_dish",
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"order ready": 20, "wifi": 21}},
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 14,
+            "max_temperature": 25,
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["dining area", "back office"]},
     },
 }
 
@@ -2437,6 +2757,891 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (I, "I need more light, open the paint studio blinds to 150 percent", []),
         (O, "how long should I leave the prints in the fixer?", []),
         (M, "can you turn on the strip? I can't see a thing", []),
+    ],
+    "g_tram_depot_flat": [
+        (
+            P,
+            "please to open the light in Priya's room",
+            [c("set_light", room="Priya's room", on=True)],
+        ),
+        (
+            P,
+            "lights of the toilet is on, off it please",
+            [c("set_light", room="toilet", on=False)],
+        ),
+        (
+            P,
+            "the light of sun porch you can make turquoise?",
+            [c("set_light", room="sun porch", color="turquoise")],
+        ),
+        (
+            P,
+            "kitchen corner light put to 40 percent",
+            [c("set_light", room="kitchen corner", brightness=40)],
+        ),
+        (P, "the heating make 22 degree", [c("set_thermostat", temperature=22)]),
+        (
+            P,
+            "heating more warm make it, to 24 please",
+            [c("set_thermostat", temperature=24)],
+        ),
+        (
+            P,
+            "fan speed to medium please, is too strong",
+            [c("set_fan", speed="medium")],
+        ),
+        (P, "open fan please, too hot in here", [c("set_fan", on=True)]),
+        (
+            P,
+            "rice cooker you switch on, I am cooking the dinner",
+            [c("set_switch", device="rice cooker", action="ON")],
+        ),
+        (
+            P,
+            "the iron you can off it? I forget it",
+            [c("set_switch", device="iron", action="OFF")],
+        ),
+        (
+            P,
+            "fish tank filter do toggle please",
+            [c("set_switch", device="fish tank filter", action="TOGGLE")],
+        ),
+        (
+            T,
+            "open light in kitchen corner and close light of toilet",
+            [
+                c("set_light", room="kitchen corner", on=True),
+                c("set_light", room="toilet", on=False),
+            ],
+        ),
+        (
+            T,
+            "heating put 21 and the rice cooker make on",
+            [
+                c("set_thermostat", temperature=21),
+                c("set_switch", device="rice cooker", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "fan close it and after open light in sun porch",
+            [c("set_fan", on=False), c("set_light", room="sun porch", on=True)],
+        ),
+        (U, "open the light of balcony please", []),
+        (I, "heating make 35 degree, is very cold", []),
+        (N, "please don't open the fan, baby is sleeping", []),
+        (O, "play some Bollywood song in kitchen corner", []),
+        (M, "light put to 50 percent", []),
+    ],
+    "g_dental_clinic_annex": [
+        (
+            P,
+            "open light in waiting room please, patients are coming",
+            [c("clinic_lights", room="waiting room", on=True)],
+        ),
+        (
+            P,
+            "light of surgery 1 to 80 percent put",
+            [c("clinic_lights", room="surgery 1", brightness=80)],
+        ),
+        (
+            P,
+            "in surgery 2 close the light, we are finish",
+            [c("clinic_lights", room="surgery 2", on=False)],
+        ),
+        (
+            P,
+            "Dr Kovac office light make warm white",
+            [c("clinic_lights", room="Dr Kovac's office", color="warm white")],
+        ),
+        (
+            P,
+            "shades of waiting room open full",
+            [c("window_shades", room="waiting room", position=100)],
+        ),
+        (
+            P,
+            "close the shade in Dr Kovac's office",
+            [c("window_shades", room="Dr Kovac's office", position=0)],
+        ),
+        (
+            P,
+            "waiting room shades half way put",
+            [c("window_shades", room="waiting room", position=50)],
+        ),
+        (
+            P,
+            "autoclave switch on please, need sterilize the tools",
+            [c("set_relay", relay="autoclave", on=True)],
+        ),
+        (
+            P,
+            "air purifier you can turn off?",
+            [c("set_relay", relay="air purifier", on=False)],
+        ),
+        (
+            P,
+            "patient ready led make it blink",
+            [c("set_led", led="patient ready", mode="blink")],
+        ),
+        (
+            T,
+            "open light of surgery 1 and autoclave start",
+            [
+                c("clinic_lights", room="surgery 1", on=True),
+                c("set_relay", relay="autoclave", on=True),
+            ],
+        ),
+        (
+            T,
+            "close shades in waiting room and in Dr Kovac's office",
+            [
+                c("window_shades", room="waiting room", position=0),
+                c("window_shades", room="Dr Kovac's office", position=0),
+            ],
+        ),
+        (
+            T,
+            "patient ready led off it and light of surgery 2 also close",
+            [
+                c("set_led", led="patient ready", mode="off"),
+                c("clinic_lights", room="surgery 2", on=False),
+            ],
+        ),
+        (U, "open shades of surgery 1", []),
+        (I, "waiting room light put 120 percent", []),
+        (N, "the door buzzer don't turn on, please", []),
+        (M, "shades put on 30 percent", []),
+    ],
+    "g_hill_farmhouse": [
+        (
+            P,
+            "open the light of Grandma room",
+            [c("set_light", room="Grandma's room", on=True)],
+        ),
+        (
+            P,
+            "in big kitchen light make yellow",
+            [c("set_light", room="big kitchen", color="yellow")],
+        ),
+        (
+            P,
+            "light in guest room 3 go down to 30 percent",
+            [c("set_light", room="guest room 3", brightness=30)],
+        ),
+        (
+            P,
+            "barn light close, the cows are sleep",
+            [c("set_barn_light", room="barn", on=False)],
+        ),
+        (
+            P,
+            "the yard light open it, somebody is outside",
+            [c("set_barn_light", room="yard", on=True)],
+        ),
+        (
+            P,
+            "well pump start please, tank is empty",
+            [c("set_relay", relay="well pump", on=True)],
+        ),
+        (
+            P,
+            "sheep fence put on for the night",
+            [c("set_relay", relay="sheep fence", on=True)],
+        ),
+        (P, "heating to nineteen degree make", [c("set_thermostat", temperature=19)]),
+        (
+            P,
+            "blinds of big kitchen open",
+            [c("set_blinds", room="big kitchen", position=100)],
+        ),
+        (
+            P,
+            "put Grandma room blinds on half way",
+            [c("set_blinds", room="Grandma's room", position=50)],
+        ),
+        (
+            T,
+            "open light of big kitchen and well pump start too",
+            [
+                c("set_light", room="big kitchen", on=True),
+                c("set_relay", relay="well pump", on=True),
+            ],
+        ),
+        (
+            T,
+            "close barn light and yard light also",
+            [
+                c("set_barn_light", room="barn", on=False),
+                c("set_barn_light", room="yard", on=False),
+            ],
+        ),
+        (
+            T,
+            "heating make 20 degree, then close blinds of Grandma room",
+            [
+                c("set_thermostat", temperature=20),
+                c("set_blinds", room="Grandma's room", position=0),
+            ],
+        ),
+        (U, "open the light of stable", []),
+        (U, "milk room light make blue", []),
+        (I, "heating put to 30 degree, we are freezing", []),
+        (O, "how many eggs the chickens make this week?", []),
+        (M, "light make green please", []),
+    ],
+    "g_student_dorm_flat": [
+        (
+            P,
+            "light of Kenji room open please",
+            [c("set_light", room="Kenji's room", on=True)],
+        ),
+        (
+            P,
+            "in Lina's room the light make pink",
+            [c("set_light", room="Lina's room", color="pink")],
+        ),
+        (
+            P,
+            "hallway 2 lights to 10 percent put, is night",
+            [c("set_light", room="hallway 2", brightness=10)],
+        ),
+        (P, "fan to stormy please, I am sweating", [c("set_fan", speed="stormy")]),
+        (P, "the fan you can turn off?", [c("set_fan", on=False)]),
+        (
+            P,
+            "water boiler make on, I want tea",
+            [c("set_switch", device="water boiler", action="ON")],
+        ),
+        (
+            P,
+            "gaming pc plug, switch it out",
+            [c("set_switch", device="gaming pc", action="OFF")],
+        ),
+        (
+            P,
+            "laundry done led please to blink",
+            [c("set_led", led="laundry done", mode="blink")],
+        ),
+        (P, "heating to 21 degree set", [c("set_thermostat", temperature=21)]),
+        (P, "heating go off please, window is open", [c("set_thermostat", mode="off")]),
+        (
+            T,
+            "water boiler on and after light of shared kitchen open",
+            [
+                c("set_switch", device="water boiler", action="ON"),
+                c("set_light", room="shared kitchen", on=True),
+            ],
+        ),
+        (
+            T,
+            "fan quiet make and heating to 18",
+            [c("set_fan", speed="quiet"), c("set_thermostat", temperature=18)],
+        ),
+        (
+            T,
+            "close light of Lina room and the hair dryer off it",
+            [
+                c("set_light", room="Lina's room", on=False),
+                c("set_switch", device="hair dryer", action="OFF"),
+            ],
+        ),
+        (U, "fan put in turbo mode", []),
+        (I, "heating make 10 degree", []),
+        (N, "please not to turn on the gaming pc, my brother must study", []),
+        (O, "wake me up seven o'clock tomorrow", []),
+    ],
+    "h_leeds_terrace": [
+        (
+            P,
+            "stick the toastie maker on, love",
+            [c("set_switch", device="toastie maker", action="ON")],
+        ),
+        (P, "stick the telly on", [c("set_switch", device="telly", action="ON")]),
+        (
+            P,
+            "knock the big light off in the front room",
+            [c("set_light", room="front room", on=False)],
+        ),
+        (
+            P,
+            "flick the upstairs landing light on, ta",
+            [c("set_light", room="upstairs landing", on=True)],
+        ),
+        (P, "whack the heating up to 22", [c("boiler", temperature=22)]),
+        (
+            P,
+            "could do with a bit more light in the kitchen, say 70",
+            [c("set_light", room="kitchen", brightness=70)],
+        ),
+        (P, "bung the fan on", [c("set_fan", on=True)]),
+        (
+            P,
+            "Nan's room light to warm white, love",
+            [c("set_light", room="Nan's room", color="warm white")],
+        ),
+        (
+            P,
+            "switch the immersion off, cheers",
+            [c("set_switch", device="immersion", action="OFF")],
+        ),
+        (
+            P,
+            "little box room light down to 20 percent",
+            [c("set_light", room="little box room", brightness=20)],
+        ),
+        (
+            T,
+            "toastie maker on and knock the telly off, ta",
+            [
+                c("set_switch", device="toastie maker", action="ON"),
+                c("set_switch", device="telly", action="OFF"),
+            ],
+        ),
+        (
+            T,
+            "front room off, landing on",
+            [
+                c("set_light", room="front room", on=False),
+                c("set_light", room="upstairs landing", on=True),
+            ],
+        ),
+        (
+            T,
+            "knock the heating down to 19 and turn the fan off",
+            [c("boiler", temperature=19), c("set_fan", on=False)],
+        ),
+        (U, "flick the bathroom light on", []),
+        (I, "whack the heating up to 30", []),
+        (N, "don't put the toastie maker on yet, love", []),
+        (O, "what's on the telly tonight?", []),
+        (M, "put the light on, love", []),
+    ],
+    "h_dublin_semi": [
+        (
+            P,
+            "stick the immersion on there, would you",
+            [c("set_relay", relay="immersion", on=True)],
+        ),
+        (
+            P,
+            "turn on the heated blanket, I'm frozen",
+            [c("set_relay", relay="heated blanket", on=True)],
+        ),
+        (
+            P,
+            "knock off the front hall light",
+            [c("set_light", room="front hall", on=False)],
+        ),
+        (
+            P,
+            "open the blinds in the sitting room, it's a grand day",
+            [c("set_blinds", room="sitting room", position=100)],
+        ),
+        (
+            P,
+            "Aoife's room blinds halfway, ta",
+            [c("set_blinds", room="Aoife's room", position=50)],
+        ),
+        (P, "put the heating on, it's baltic", [c("set_thermostat", mode="heat")]),
+        (P, "turn the heating down to 18", [c("set_thermostat", temperature=18)]),
+        (
+            P,
+            "back kitchen light to 40 percent",
+            [c("set_light", room="back kitchen", brightness=40)],
+        ),
+        (
+            P,
+            "make the sitting room light blue",
+            [c("set_light", room="sitting room", color="blue")],
+        ),
+        (
+            P,
+            "fade the front hall light off over 5 seconds",
+            [c("set_light", room="front hall", on=False, transition=5)],
+        ),
+        (
+            T,
+            "close the sitting room blinds and flick the light on in there",
+            [
+                c("set_blinds", room="sitting room", position=0),
+                c("set_light", room="sitting room", on=True),
+            ],
+        ),
+        (
+            T,
+            "immersion off and the heating to 20",
+            [
+                c("set_relay", relay="immersion", on=False),
+                c("set_thermostat", temperature=20),
+            ],
+        ),
+        (
+            T,
+            "Aoife's room off and the front hall on, ta",
+            [
+                c("set_light", room="Aoife's room", on=False),
+                c("set_light", room="front hall", on=True),
+            ],
+        ),
+        (U, "open the blinds in the front hall", []),
+        (I, "heating down to 8", []),
+        (N, "don't turn the heated blanket on, it's warm enough", []),
+        (M, "set the light to 40 percent", []),
+    ],
+    "h_glasgow_flat": [
+        (P, "flick the loo light on", [c("lamps", room="loo", on=True)]),
+        (
+            P,
+            "turn the big light off in the lounge",
+            [c("lamps", room="lounge", on=False)],
+        ),
+        (P, "sunroom light on, ta", [c("garden_lights", room="sunroom", on=True)]),
+        (
+            P,
+            "back garden light off, love",
+            [c("garden_lights", room="back garden", on=False)],
+        ),
+        (P, "fan up to full pelt", [c("set_fan", speed="full pelt")]),
+        (
+            P,
+            "bung the heated airer on",
+            [c("set_switch", device="heated airer", action="ON")],
+        ),
+        (
+            P,
+            "stick the Christmas tree on",
+            [c("set_switch", device="Christmas tree", action="ON")],
+        ),
+        (
+            P,
+            "make the doorbell light blink",
+            [c("set_led", led="doorbell", mode="blink")],
+        ),
+        (
+            P,
+            "Callum's room down to 30 percent, cheers",
+            [c("lamps", room="Callum's room", brightness=30)],
+        ),
+        (
+            P,
+            "make the hallway light purple",
+            [c("lamps", room="hallway", color="purple")],
+        ),
+        (
+            T,
+            "lounge off, hallway on",
+            [c("lamps", room="lounge", on=False), c("lamps", room="hallway", on=True)],
+        ),
+        (
+            T,
+            "knock the fan off and flick the sunroom light on",
+            [c("set_fan", on=False), c("garden_lights", room="sunroom", on=True)],
+        ),
+        (
+            T,
+            "slow cooker on and the Christmas tree off",
+            [
+                c("set_switch", device="slow cooker", action="ON"),
+                c("set_switch", device="Christmas tree", action="OFF"),
+            ],
+        ),
+        (U, "stick the fan on medium", []),
+        (U, "whack the heating up to 21", []),
+        (I, "Kirsty's room to 200 percent", []),
+        (O, "is it going to rain in the back garden the morrow?", []),
+    ],
+    "h_cork_farmhouse": [
+        (
+            P,
+            "turn on the yard light",
+            [c("set_farm_switch", relay="yard light", on=True)],
+        ),
+        (
+            P,
+            "switch the well pump off there",
+            [c("set_farm_switch", relay="well pump", on=False)],
+        ),
+        (
+            P,
+            "stick the immersion on, Mam wants a bath",
+            [c("set_farm_switch", relay="immersion", on=True)],
+        ),
+        (
+            P,
+            "close the kitchen curtains",
+            [c("set_curtains", room="kitchen", position=0)],
+        ),
+        (
+            P,
+            "open the parlour curtains a quarter of the way",
+            [c("set_curtains", room="parlour", position=25)],
+        ),
+        (P, "turn the heating up to 21", [c("set_thermostat", temperature=21)]),
+        (P, "heating off, 'tis roasting", [c("set_thermostat", mode="off")]),
+        (P, "back porch light on", [c("set_light", room="back porch", on=True)]),
+        (P, "Da's room light to red", [c("set_light", room="Da's room", color="red")]),
+        (
+            P,
+            "put the gate open light blinking",
+            [c("set_led", led="gate open", mode="blink")],
+        ),
+        (
+            T,
+            "kitchen light off and close the curtains in the parlour",
+            [
+                c("set_light", room="kitchen", on=False),
+                c("set_curtains", room="parlour", position=0),
+            ],
+        ),
+        (
+            T,
+            "yard light on and the well pump off",
+            [
+                c("set_farm_switch", relay="yard light", on=True),
+                c("set_farm_switch", relay="well pump", on=False),
+            ],
+        ),
+        (
+            T,
+            "heating to 20 and turn the back porch light off",
+            [
+                c("set_thermostat", temperature=20),
+                c("set_light", room="back porch", on=False),
+            ],
+        ),
+        (U, "pop the kettle on", []),
+        (I, "heating to 35", []),
+        (N, "don't turn off the well pump whatever you do", []),
+        (O, "what's the price of silage these days?", []),
+        (M, "switch it off there, ta", []),
+    ],
+    "i_harbour_flat": [
+        (P, "back porch light on please", [c("set_light", room="back porch", on=True)]),
+        (
+            P,
+            "set Mia's room to mint",
+            [c("set_light", room="Mia's room", color="mint")],
+        ),
+        (
+            P,
+            "dim bedroom 5 to 30 percent",
+            [c("set_light", room="bedroom 5", brightness=30)],
+        ),
+        (P, "heating to 19", [c("set_thermostat", temperature=19)]),
+        (
+            P,
+            "close the sitting room blinds",
+            [c("set_blinds", room="sitting room", position=0)],
+        ),
+        (
+            P,
+            "switch the coffee machine on and then that's everything, thanks",
+            [c("set_switch", device="coffee machine", action="ON")],
+        ),
+        (
+            P,
+            "turn on the study nook light and make it warm white",
+            [c("set_light", room="study nook", on=True, color="warm white")],
+        ),
+        (
+            P,
+            "toggle the desk lamp",
+            [c("set_switch", device="desk lamp", action="TOGGLE")],
+        ),
+        (
+            T,
+            "turn off the back porch and the entry hall lights",
+            [
+                c("set_light", room="back porch", on=False),
+                c("set_light", room="entry hall", on=False),
+            ],
+        ),
+        (
+            T,
+            "both the study nook and the sitting room blinds to half",
+            [
+                c("set_blinds", room="study nook", position=50),
+                c("set_blinds", room="sitting room", position=50),
+            ],
+        ),
+        (
+            T,
+            "blue in the study nook and red in the entry hall",
+            [
+                c("set_light", room="study nook", color="blue"),
+                c("set_light", room="entry hall", color="red"),
+            ],
+        ),
+        (
+            T,
+            "put the tea kettle on, then open the blinds in Mia's room",
+            [
+                c("set_switch", device="tea kettle", action="ON"),
+                c("set_blinds", room="Mia's room", position=100),
+            ],
+        ),
+        (
+            T,
+            "heating off; back porch light off",
+            [
+                c("set_thermostat", mode="off"),
+                c("set_light", room="back porch", on=False),
+            ],
+        ),
+        (
+            T,
+            "set the heating to 21 as well as switching on the desk lamp",
+            [
+                c("set_thermostat", temperature=21),
+                c("set_switch", device="desk lamp", action="ON"),
+            ],
+        ),
+        (U, "open the back porch blinds", []),
+        (I, "heating to 32 and keep it there", []),
+        (N, "don't switch the tea kettle on, and don't touch the blinds either", []),
+        (M, "set the brightness and the colour", []),
+    ],
+    "i_orchard_barn": [
+        (P, "hay loft lights on", [c("barn_lights", room="hay loft", on=True)]),
+        (
+            P,
+            "workshop 2 to 70 percent",
+            [c("barn_lights", room="workshop 2", brightness=70)],
+        ),
+        (P, "start the trough pump", [c("barn_relay", relay="trough pump", on=True)]),
+        (
+            P,
+            "switch off the feed auger",
+            [c("barn_relay", relay="feed auger", on=False)],
+        ),
+        (P, "make the alarm LED blink", [c("set_led", led="alarm", mode="blink")]),
+        (P, "fan on fast", [c("set_fan", on=True, speed="fast")]),
+        (
+            P,
+            "tack room light to green",
+            [c("barn_lights", room="tack room", color="green")],
+        ),
+        (
+            P,
+            "fade the tack room lights off over 10 seconds",
+            [c("barn_lights", room="tack room", on=False, transition=10)],
+        ),
+        (
+            T,
+            "workshop 1 and workshop 2 lights off",
+            [
+                c("barn_lights", room="workshop 1", on=False),
+                c("barn_lights", room="workshop 2", on=False),
+            ],
+        ),
+        (
+            T,
+            "turn on the trough pump, then the feed auger",
+            [
+                c("barn_relay", relay="trough pump", on=True),
+                c("barn_relay", relay="feed auger", on=True),
+            ],
+        ),
+        (
+            T,
+            "fan to slow plus the gate open LED on",
+            [c("set_fan", speed="slow"), c("set_led", led="gate open", mode="on")],
+        ),
+        (
+            T,
+            "hay loft to 40 percent and the tack room to 80",
+            [
+                c("barn_lights", room="hay loft", brightness=40),
+                c("barn_lights", room="tack room", brightness=80),
+            ],
+        ),
+        (
+            T,
+            "Switch the alarm LED off. Stop the trough pump.",
+            [
+                c("set_led", led="alarm", mode="off"),
+                c("barn_relay", relay="trough pump", on=False),
+            ],
+        ),
+        (
+            T,
+            "switch the yard gate relay on and after that blink the gate open LED",
+            [
+                c("barn_relay", relay="yard gate", on=True),
+                c("set_led", led="gate open", mode="blink"),
+            ],
+        ),
+        (
+            T,
+            "Turn the fan on. Then the trough pump.",
+            [c("set_fan", on=True), c("barn_relay", relay="trough pump", on=True)],
+        ),
+        (U, "fan on medium", []),
+        (N, "never mind the trough pump, leave it running", []),
+        (O, "how many bales are left in the hay loft", []),
+        (M, "turn the relay on", []),
+    ],
+    "i_tall_townhouse": [
+        (P, "cellar light off", [c("set_light", room="cellar", on=False)]),
+        (
+            P,
+            "Grandpa's room to honey",
+            [c("set_light", room="Grandpa's room", color="honey")],
+        ),
+        (
+            P,
+            "front door light on",
+            [c("set_outdoor_light", room="front door", on=True)],
+        ),
+        (
+            P,
+            "back garden light at 25 percent",
+            [c("set_outdoor_light", room="back garden", brightness=25)],
+        ),
+        (P, "fan to medium", [c("set_fan", speed="medium")]),
+        (
+            P,
+            "shades in the guest room half way",
+            [c("set_shades", room="guest room", position=50)],
+        ),
+        (P, "heating on", [c("set_thermostat", mode="heat")]),
+        (P, "thermostat to 22.5", [c("set_thermostat", temperature=22.5)]),
+        (
+            P,
+            "top landing light on and dim it to 20 percent",
+            [c("set_light", room="top landing", on=True, brightness=20)],
+        ),
+        (
+            T,
+            "open the kitchen and the guest room shades",
+            [
+                c("set_shades", room="kitchen", position=100),
+                c("set_shades", room="guest room", position=100),
+            ],
+        ),
+        (
+            T,
+            "teal on the top landing and purple in the guest room",
+            [
+                c("set_light", room="top landing", color="teal"),
+                c("set_light", room="guest room", color="purple"),
+            ],
+        ),
+        (
+            T,
+            "switch off the cellar light and also the front door light",
+            [
+                c("set_light", room="cellar", on=False),
+                c("set_outdoor_light", room="front door", on=False),
+            ],
+        ),
+        (
+            T,
+            "fan off, then heating to 18",
+            [c("set_fan", on=False), c("set_thermostat", temperature=18)],
+        ),
+        (
+            T,
+            "close the shades in Grandpa's room and also turn the light in there off",
+            [
+                c("set_shades", room="Grandpa's room", position=0),
+                c("set_light", room="Grandpa's room", on=False),
+            ],
+        ),
+        (
+            T,
+            "back garden and front door lights to full",
+            [
+                c("set_outdoor_light", room="back garden", brightness=100),
+                c("set_outdoor_light", room="front door", brightness=100),
+            ],
+        ),
+        (U, "make the kitchen light pink", []),
+        (I, "heating to 3 degrees", []),
+        (N, "don't open the guest room shades", []),
+        (O, "what's on telly tonight, I'll watch it in the guest room", []),
+    ],
+    "i_corner_cafe": [
+        (P, "patio lights on", [c("set_light", room="patio", on=True)]),
+        (
+            P,
+            "dining area lights to warm white",
+            [c("set_light", room="dining area", color="warm white")],
+        ),
+        (
+            P,
+            "espresso machine on",
+            [c("set_switch", device="espresso machine", action="ON")],
+        ),
+        (
+            P,
+            "switch the neon sign off",
+            [c("set_switch", device="neon sign", action="OFF")],
+        ),
+        (
+            P,
+            "order ready LED to blink",
+            [c("set_led", led="order ready", mode="blink")],
+        ),
+        (P, "heating to 20", [c("set_thermostat", temperature=20)]),
+        (
+            P,
+            "lower the dining area blinds all the way",
+            [c("set_blinds", room="dining area", position=0)],
+        ),
+        (
+            T,
+            "grinder on and espresso machine on",
+            [
+                c("set_switch", device="grinder", action="ON"),
+                c("set_switch", device="espresso machine", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "turn on the counter and patio lights",
+            [
+                c("set_light", room="counter", on=True),
+                c("set_light", room="patio", on=True),
+            ],
+        ),
+        (
+            T,
+            "dining area blinds open; back office blinds shut",
+            [
+                c("set_blinds", room="dining area", position=100),
+                c("set_blinds", room="back office", position=0),
+            ],
+        ),
+        (
+            T,
+            "heating off, then switch the dishwasher on",
+            [
+                c("set_thermostat", mode="off"),
+                c("set_switch", device="dishwasher", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "wifi LED off plus order ready LED on",
+            [
+                c("set_led", led="wifi", mode="off"),
+                c("set_led", led="order ready", mode="on"),
+            ],
+        ),
+        (
+            T,
+            "orange on the patio and green at the counter",
+            [
+                c("set_light", room="patio", color="orange"),
+                c("set_light", room="counter", color="green"),
+            ],
+        ),
+        (U, "switch on the toaster", []),
+        (I, "patio lights to 200 percent", []),
+        (O, "book a table for four on the patio", []),
+        (M, "turn the LED on", []),
     ],
 }
 

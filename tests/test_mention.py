@@ -1626,3 +1626,21 @@ def test_request_readings_survive_odd_names_and_larger_numbers() -> None:
     assert with_typos_mended(said, ["hall closet", "garage"], []) == (
         "lights on in the hall closet, and leave the garage door closed"
     )
+
+
+def test_seconds_said_go_to_a_transition_and_a_percentage_to_the_brightness() -> None:
+    from agent.bundled import GENERAL
+    from agent.session import Session
+    from agent.train.homes import home_tools
+
+    # a transition's unit is in its name only (zigbee2mqtt's schema has no description)
+    tools = home_tools({"lights": {"kind": "zigbee2mqtt_lights", "devices": {"tack room": "t1"}}})
+    s = Session(GENERAL, tools, threads=1)
+    env = s.complete("fade the tack room lights off over 10 seconds")
+    assert env["function_calls"] == [
+        {"name": "set_light", "arguments": {"room": "tack room", "on": False, "transition": 10}}
+    ]
+    env = s.complete("fade the tack room to 30 percent over 5 seconds")
+    assert env["function_calls"] == [
+        {"name": "set_light", "arguments": {"room": "tack room", "brightness": 30, "transition": 5}}
+    ]

@@ -49,6 +49,14 @@ HOME = home_tools(
         ("late night snack, hall light to 30 percent", "hall light to 30 percent"),
         ("is it possible to switch on the fan?", "could you switch on the fan?"),
         ("I want the hall light brighter, like 80%", "I want the hall light brighter like 80%"),
+        ("turn on the hall light and make it warm white", "turn on the hall light in warm white"),
+        ("hall light on and dim it to 20 percent", "hall light on at 20 percent"),
+        ("switch the fan on and then that's everything, thanks", "switch the fan on"),
+        ("turn the fan on, Mam wants a bath", "turn the fan on"),
+        (
+            "close the hall blinds and flick the light on in there",
+            "close the hall blinds and turn the light on in the hall",
+        ),
         ("the twins are finally asleep, switch off the hall light", "switch off the hall light"),
         ("everyone's gone home, turn the heating off", "turn the heating off"),
         ("fan on pls im dying", "fan on pls"),
@@ -83,13 +91,18 @@ def test_what_may_be_a_command_is_kept_as_said(said: str) -> None:
     assert plain_command(said, HOME) == said
 
 
-def test_a_request_to_a_tool_that_takes_free_text_is_left_whole() -> None:
+def test_a_request_that_may_dictate_a_free_text_is_left_whole() -> None:
     note = {
         "name": "jot_down",
         "parameters": {"type": "object", "properties": {"message": {"type": "string"}}},
     }
     said = "jot down: buy flour, thank you, it is for the bread"
     assert plain_command(said, [*HOME, note]) == said
+    said = "jot down buy flour, thank you, it is for the bread"
+    assert plain_command(said, [*HOME, note]) == said
+    # a request that does not address the note tool is read as any other
+    said = "Please switch the heating off, it is warm enough now."
+    assert plain_command(said, [*HOME, note]) == "Please switch the heating off."
 
 
 def test_the_bundled_model_serves_a_command_wrapped_in_courtesy() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from agent.grammar.spoken import as_written
 
-NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2"]
+NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitchen"]
 
 
 @pytest.mark.parametrize(
@@ -26,6 +26,11 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2"]
             "set the heating to sixteen degrees",
         ),
         ("heater on no sorry off", "heater off"),
+        ("please to open the light in Priya room", "please to turn on the light in Priya's room"),
+        ("barn light close, the cows sleep", "barn light off, the cows sleep"),
+        ("close the fan and after open light", "turn off the fan and after turn on light"),
+        ("stick the immersion on", "turn the immersion on"),
+        ("Whack the heating up to 22", "Turn the heating up to 22"),
     ],
 )
 def test_noise_of_speech_and_texting_is_mended(said: str, written: str) -> None:
@@ -42,6 +47,9 @@ def test_noise_of_speech_and_texting_is_mended(said: str, written: str) -> None:
         "lights on no fan",  # "no" between unlike things takes nothing back
         "twenty one and a half degrees",
         "priyanka's lamp",
+        "open the blinds and the light",  # a cover opens
+        "open plan kitchen lights off",  # "open" inside a name
+        "knock knock",  # no switching word follows
     ],
 )
 def test_what_is_no_noise_is_left_as_said(said: str) -> None:

@@ -224,7 +224,8 @@ BOUND_BOOST = 3.0
 # 37.9% at 3 (108 of 109 notes a piece of the request, against 54 without), 38.6% at 5 and 10.
 COPY_BOOST = 3.0
 # Units a number may be said with; a tool holds such a number only in a parameter naming it.
-_UNITS = frozenset("degrees degree celsius fahrenheit percent minutes seconds hours".split())
+# as `words` reads them ("seconds" is "second", "celsius" "celsiu")
+_UNITS = frozenset("degree celsius celsiu fahrenheit percent minute second hour".split())
 # Score of a tool with no place for a number said for its call, while another tool has one.
 HOLDS_NONE = -0.5
 # Multiplier of the penalty on ending the call list while the request names a thing in full
@@ -336,9 +337,16 @@ _OPPOSITE = {"on": "off", "open": "close"}
 OPENS_BY_SWITCHING = frozenset("valve valves gate gates tap taps sluice damper hatch".split())
 
 
+# The unit a parameter's name implies when its description says none: a light's transition
+# (zigbee2mqtt's, and most others') is in seconds ("fade the hall off over 10 seconds").
+_KEY_UNITS = {"transition": "second", "fade": "second", "delay": "second"}
+
+
 def param_words(key: str, schema: Mapping[str, Any]) -> set[str]:
-    """The words of a parameter's name and description ("Target temperature in degrees")."""
-    return set(words(key.replace("_", " ") + " " + str(schema.get("description") or "")))
+    """The words of a parameter's name and description ("Target temperature in degrees"), and
+    the unit its name implies."""
+    out = set(words(key.replace("_", " ") + " " + str(schema.get("description") or "")))
+    return out | {u for k, u in _KEY_UNITS.items() if k in out}
 
 
 def said_with_units(q: Sequence[str], numbers: Sequence[Said]) -> set[str]:
@@ -1454,7 +1462,11 @@ class MentionPrior:
         }
         fit = {k: sch for k, sch in numeric.items() if any(fits(n, sch) for n in numbers)}
         said = said_with_units(self.query, numbers)
-        unit = {k for k, sch in fit.items() if said & param_words(k, sch)}
+        unit = {
+            k
+            for k, sch in fit.items()
+            if said & (param_words(k, sch) | ({"percent"} if _in_percent(sch) else set()))
+        }
         if by_unit_only and not unit and len(numeric) == len(fit) == 1:
             unit = set(fit)  # the tool's one numeric key ("make it warmer? 22 please")
         if unit or by_unit_only:

@@ -11,8 +11,9 @@ at punctuation or at "because"/"since", when it is
 - a remark: a statement ("it is ...", "I am ...", "we do not ...") that says nothing the tools
   know: no name, value, number or word of a tool,
 
-and only while another clause is left to be the command. A request to a tool that takes free
-text (a note to write) is left as said: there every word may be the note.
+and only while another clause is left to be the command. A request that may be dictating a
+free text (a tool takes one, and the request names that tool or quotes something) is left as
+said: there every word may be the note.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from .mention import (
     _enum_strings,
     _find,
     picks_a_thing,
+    resolve_there,
     takes_temperature,
     words,
 )
@@ -62,7 +64,8 @@ _REMARK = re.compile(
 # its freezing"): cut where a statement starts right after a command's last word.
 _REMARK_AFTER = re.compile(
     r"\b((?:on|off|up|down|now|percent|degrees|\d+%?)(?:\s+(?:pls|please))?)\s+"
-    r"(?=(?:we're|we\s+are|i'm|im|it's|its|it\s+is|i\s+am)\b)",
+    r"(?:and\s+(?:then\s+)?)?"
+    r"(?=(?:we're|we\s+are|i'm|im|it's|its|it\s+is|i\s+am|that's|thats|that\s+is)\b)",
     re.IGNORECASE,
 )
 # A request put as a question of what is possible is asked as one ("is it possible to switch
@@ -70,6 +73,13 @@ _REMARK_AFTER = re.compile(
 _POSSIBLE = re.compile(
     r"\b(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to|is\s+there\s+any\s+way\s+"
     r"(?:to|you\s+could))",
+    re.IGNORECASE,
+)
+# A second verb for the same thing that only adds its setting ("turn on the study nook light and
+# make it warm white"): one call, said as one.
+_AND_IT = re.compile(
+    r"\s+and\s+(?:then\s+)?(?:make|set|dim|turn|put|change|bring|brighten)\s+(?:it|them)\s+"
+    r"(?:(?:up|down)\s+)?(?:to\s+)?(?P<rest>[^,;.!?]+)",
     re.IGNORECASE,
 )
 # Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
@@ -117,11 +127,23 @@ def _known(tools: Sequence[Mapping[str, Any]]) -> _Known:
     return k
 
 
-def _takes_free_text(tools: Sequence[Mapping[str, Any]]) -> bool:
+def _asks_for_free_text(text: str, tools: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the request may be dictating a free text: a tool takes one (a note to write)
+    and the request says a word of that tool's name or description, or quotes or introduces
+    something (":")."""
     for t in tools:
-        for sch in ((t.get("parameters") or {}).get("properties") or {}).values():
-            if isinstance(sch, Mapping) and sch.get("type") == "string" and not sch.get("enum"):
-                return True
+        props = (t.get("parameters") or {}).get("properties") or {}
+        if not any(
+            isinstance(s, Mapping) and s.get("type") == "string" and not s.get("enum")
+            for s in props.values()
+        ):
+            continue
+        if re.search(r"[:\"\u201c]", text):
+            return True
+        told = f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
+        own = {w for w in words(told) if len(w) >= 3 and w not in _GENERIC and w not in _PLAIN}
+        if own & set(words(text)):
+            return True
     return False
 
 
@@ -151,7 +173,7 @@ def _remark(clause: str, known: _Known) -> bool:
 # Words that make a clause a statement ("the fumes are strong", "everyone's gone home").
 _STATING = frozenset(
     "is are am was were been feel feels felt getting gets gone coming arriving arrived "
-    "leaving heading going sleeping asleep finished".split()
+    "leaving heading going sleeping asleep finished wants needs likes".split()
 )
 # Words of an order or a question: a clause with one is never taken for a remark.
 _ORDERING = frozenset(
@@ -220,6 +242,15 @@ def _bare_setting(clause: str, known: _Known) -> bool:
 
 
 _SENSES = frozenset("on off".split())
+
+
+def _one_setting(m: re.Match[str], known: _Known) -> str:
+    """ "... and make it warm white" as " in warm white", "... and dim it to 20 percent" as
+    " at 20 percent"; the match as said when the rest is more than a setting."""
+    rest = m.group("rest").strip()
+    if not _bare_setting(rest, known):
+        return m.group()
+    return (" at " if said_numbers(rest) else " in ") + rest
 
 
 def _pulled_in(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
@@ -377,13 +408,14 @@ def _heat_as_heating(clause: str, known: _Known) -> str:
 def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
     """`text` without its clauses of courtesy and its remarks, and with a thing named ahead
     of the clause that acts on it moved into that clause (see the module's text); `text`
-    itself when nothing changes, when nothing would be left, or when a tool takes free
-    text."""
-    if _takes_free_text(tools):
+    itself when nothing changes, when nothing would be left, or when the request may be
+    dictating a free text."""
+    if _asks_for_free_text(text, tools):
         return text
     known = _known(tools)
     text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names))
     text = _POSSIBLE.sub("could you", text)
+    text = _AND_IT.sub(lambda m: _one_setting(m, known), text)
     pieces: list[tuple[str, str]] = []  # (clause, the separator after it)
     at = 0
     for m in _CUT.finditer(text):
@@ -401,11 +433,15 @@ def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
     kept = _pulled_in(_without_scene(kept, known), known)
     if any(takes_temperature(t.get("parameters") or {}) for t in tools):
         kept = [(_heat_as_heating(clause, known), sep) for clause, sep in kept]
-    if kept == said:
-        return text
-    out = "".join(clause + sep for clause, sep in kept[:-1]) + kept[-1][0]
-    end = kept[-1][1].strip()
-    return out.strip() + (end[:1] if end[:1] in ("?", "!", ".") else _end(text))
+    if kept != said:
+        out = "".join(clause + sep for clause, sep in kept[:-1]) + kept[-1][0]
+        end = kept[-1][1].strip()
+        text = out.strip() + (end[:1] if end[:1] in ("?", "!", ".") else _end(text))
+    # "flick the light on in there": the place said before it
+    return resolve_there(_IN_THERE.sub("there", text), known.names)
+
+
+_IN_THERE = re.compile(r"\bin\s+there\b", re.IGNORECASE)
 
 
 def _end(text: str) -> str:

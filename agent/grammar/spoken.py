@@ -10,8 +10,12 @@ tidy commands) stumbles on, and nothing else:
   ("the uh the"), and so do interjections that open the request ("okay so ...") unless they
   start a name;
 - "n", "+" and "&" between words are "and";
-- a name with a possessive said without its apostrophe is written as the name writes it
-  ("priyas room" -> "Priya's room");
+- a name with a possessive said without its apostrophe or its "'s" is written as the name
+  writes it ("priyas room", "Priya room" -> "Priya's room");
+- "open" and "close" said of a light, a fan or the heating are on and off ("open the light in
+  the kitchen", "barn light close"), as many languages say them;
+- a verb of everyday speech followed by on, off, up or down is "turn" ("stick the immersion
+  on", "whack the heating up to 22");
 - a number or an on/off corrected at once keeps only the correction ("twenty no twenty two"
   -> "twenty two", "on no sorry off" -> "off").
 """
@@ -84,12 +88,67 @@ def _corrected(text: str) -> str:
 
 
 def _apostrophes(text: str, names: Iterable[str]) -> str:
-    """`text` with each name's possessive said without its apostrophe written with it."""
+    """`text` with each name's possessive said without its apostrophe ("priyas room") or its
+    "'s" ("Grandma room") written as the name writes it."""
     for name in names:
-        for word in re.findall(r"\b\w+'s\b", name):
-            bare = word.replace("'", "")
-            text = re.sub(rf"\b{re.escape(bare)}\b", word.replace("\\", r"\\"), text, flags=re.I)
+        for m in re.finditer(r"\b(\w+)'s\b(\s+\w+)?", name):
+            owner, after = m.group(1), m.group(2) or ""
+            word = name[m.start(1) : m.end(1) + 2]  # "Grandma's", as the name writes it
+            safe = word.replace("\\", r"\\")
+            text = re.sub(rf"\b{re.escape(owner)}s\b", safe, text, flags=re.I)
+            if after:
+                bare = rf"\b{re.escape(owner)}(?=\s+{re.escape(after.strip())}\b)"
+                text = re.sub(bare, safe, text, flags=re.I)
     return text
+
+
+# Things that switch, not open: "open the light" is a literal "turn on the light" in many
+# languages, and "close the fan" is "turn off the fan".
+_SWITCHED = frozenset(
+    "light lights lamp lamps bulb bulbs lighting fan fans heater heating tv telly radio".split()
+)
+_COVERS = re.compile(r"\b(?:blind|shade|curtain|shutter|awning|screen|roller|louvre)s?\b", re.I)
+_CHUNK = re.compile(r"[,;.!?]+|\s+(?:and|then)\s+", re.IGNORECASE)
+_OPEN_CLOSE = re.compile(r"\b(open|close)\b", re.IGNORECASE)
+_LEAD = frozenset("please pls to can could would you kindly and then also after now just".split())
+
+
+# Verbs of everyday speech that mean "turn" when a switching word follows in the clause
+# ("stick the immersion on", "bung the fan on", "whack the heating up to 22").
+_COLLOQUIAL = re.compile(
+    r"\b(?:stick|bung|pop|flick|whack|chuck|bang|knock|crank|bump)\b"
+    r"(?=[^,;.!?]*\b(?:on|off|up|down)\b)",
+    re.IGNORECASE,
+)
+
+
+def _switched_open(text: str, names: Iterable[str]) -> str:
+    """`text` with "open"/"close" said of a light, a fan or the heating read as on/off: "turn
+    on"/"turn off" where it leads its clause, "on"/"off" after the thing ("barn light close")."""
+    if not _OPEN_CLOSE.search(text):
+        return text
+    inside = set()
+    for name in names:
+        for m in re.finditer(rf"\b{re.escape(name)}\b", text, re.IGNORECASE):
+            inside.update(range(m.start(), m.end()))
+    out, at = [], 0
+    bounds = [m.end() for m in _CHUNK.finditer(text)] + [len(text)]
+    for end in bounds:
+        chunk = text[at:end]
+        ws = {w.lower() for w in re.findall(r"[\w']+", chunk)}
+        if ws & _SWITCHED and not _COVERS.search(chunk):
+
+            def sub(m: re.Match[str], start: int = at, chunk: str = chunk) -> str:
+                if start + m.start() in inside:
+                    return m.group()  # "open plan kitchen"
+                before = [w.lower() for w in re.findall(r"[\w']+", chunk[: m.start()])]
+                sense = "on" if m.group(1).lower() == "open" else "off"
+                return f"turn {sense}" if all(w in _LEAD for w in before) else sense
+
+            chunk = _OPEN_CLOSE.sub(sub, chunk)
+        out.append(chunk)
+        at = end
+    return "".join(out)
 
 
 def as_written(text: str, names: Iterable[str] = ()) -> str:
@@ -110,5 +169,7 @@ def as_written(text: str, names: Iterable[str] = ()) -> str:
         out = " ".join(ws[lead:])
     out = _AND.sub(" and ", out)
     out = _apostrophes(out, names)
+    out = _switched_open(out, names)
+    out = _COLLOQUIAL.sub(lambda m: "Turn" if m.group()[0].isupper() else "turn", out)
     out = _corrected(out)
     return out if out.strip() else text
