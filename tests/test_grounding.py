@@ -112,6 +112,14 @@ def test_negations_and_questions_are_never_grounded() -> None:
     assert not grounded("what's the best descaler for a kettle on an island?", TOOLS, kettle_on)
 
 
+def test_a_negation_inside_a_name_negates_nothing() -> None:
+    tools = home_tools({"leds": {"kind": "gpio_leds", "leds": {"do not disturb": 20, "mail": 21}}})
+    call = [{"name": "set_led", "arguments": {"led": "do not disturb", "mode": "blink"}}]
+    assert grounded("make the do not disturb light blink", tools, call)
+    assert not grounded("do not make the mail light blink", tools, call)
+    assert is_command("do not disturb led on", tools) and not is_command("do not disturb led on")
+
+
 def test_free_text_must_say_more_than_the_tools_name() -> None:
     tools = [
         {

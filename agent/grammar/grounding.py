@@ -72,8 +72,9 @@ _OPENERS = frozenset("hey hi hello ok okay needle please kindly so and um uh wel
 _LEAD_INS = frozenset("could would can will".split())
 
 
-def is_command(query: str) -> bool:
-    """Neither negated nor a question."""
+def is_command(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> bool:
+    """Neither negated nor a question; a negation inside a name of `tools` ("the do not disturb
+    light") negates nothing."""
     q = words(query)
     i = 0
     while i < len(q) and (
@@ -87,7 +88,8 @@ def is_command(query: str) -> bool:
         return False
     if first in _LATER:
         return False  # "remind me to open the blinds at nine": a reminder, not a command
-    return not any(w in NEGATIONS for w in q)
+    names = thing_names(tools)[0] if tools else set()
+    return not any(w in NEGATIONS for w in without_names(q, names))
 
 
 def grounded(
@@ -95,7 +97,7 @@ def grounded(
 ) -> bool:
     """Whether the request says every part of `calls` and leaves nothing out (see the module
     docstring); False for no calls, a negated request or a question."""
-    if not calls or not is_command(query):
+    if not calls or not is_command(query, tools):
         return False
     # read as the prior reads it (a name's number in words, a typo in a name mended); a free
     # text is still looked for in the request as said
