@@ -40,6 +40,7 @@ from .grammar.mention import (
     clause_numbers,
     command_clauses,
     picks_a_thing,
+    thing_names,
     unnamed_arguments,
 )
 from .grammar.remarks import plain_command
@@ -110,7 +111,7 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
     }
     tools = {str(t.get("name")): t for t in schemas}
     props = {n: (t.get("parameters") or {}).get("properties") or {} for n, t in tools.items()}
-    clauses = command_clauses(text)
+    clauses = command_clauses(text, thing_names(schemas)[0])
 
     def no_op(call: Any, before: list[Any]) -> bool:
         p = props.get(str(call.get("name"))) if isinstance(call, dict) else None
@@ -399,7 +400,7 @@ class Session:
             self.engine.reset(sinks=len(pre.ids))
         # Made to call, the model tends to go on calling; one call per clause of the request
         # ("..., then ...") is all it may say.
-        clauses = len(set(clause_numbers(text))) or 1
+        clauses = len(set(clause_numbers(text, thing_names(self._schemas)[0]))) or 1
         forced = self._decode(
             new,
             tools,

@@ -1644,3 +1644,13 @@ def test_seconds_said_go_to_a_transition_and_a_percentage_to_the_brightness() ->
     assert env["function_calls"] == [
         {"name": "set_light", "arguments": {"room": "tack room", "brightness": 30, "transition": 5}}
     ]
+
+
+def test_a_joining_word_inside_a_name_starts_no_clause() -> None:
+    from agent.grammar.mention import clause_numbers, words
+
+    said = "turn the lights off in Mum and Dad's room"
+    assert len(clause_numbers(said)) == len(words(said))
+    assert len(set(clause_numbers(said))) == 2
+    assert set(clause_numbers(said, ["Mum and Dad's room", "hall"])) == {0}
+    assert set(clause_numbers("hall on and Mum off", ["Mum and Dad's room"])) == {0, 1}

@@ -91,6 +91,23 @@ def test_what_may_be_a_command_is_kept_as_said(said: str) -> None:
     assert plain_command(said, HOME) == said
 
 
+def test_an_owners_things_are_in_the_owners_room() -> None:
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["Oscar's room", "hall"]},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["Oscar's room", "hall"]},
+        }
+    )
+    said = "Close Oscar's blinds and turn his light off."
+    assert plain_command(said, home) == "Close Oscar's room blinds and turn Oscar's room light off."
+    assert plain_command("Oscar's room light on", home) == "Oscar's room light on"
+    # two rooms of one owner: which one is not for a rule to guess
+    home = home_tools(
+        {"lights": {"kind": "simulated_lights", "rooms": ["Ana's room", "Ana's study"]}}
+    )
+    assert plain_command("Ana's light on", home) == "Ana's light on"
+
+
 def test_a_request_that_may_dictate_a_free_text_is_left_whole() -> None:
     note = {
         "name": "jot_down",

@@ -369,13 +369,24 @@ def words(text: str) -> list[str]:
     return out
 
 
-def clause_numbers(text: str) -> list[int]:
+def clause_numbers(text: str, names: Iterable[str] = ()) -> list[int]:
     """The clause number of each of ``words(text)``: a new clause starts after punctuation
-    and at a joining word ("nineteen degrees, then Sami's study blinds" -> 0 0 0 1 1 1 1)."""
+    and at a joining word ("nineteen degrees, then Sami's study blinds" -> 0 0 0 1 1 1 1),
+    though not inside one of `names` ("Mum and Dad's room")."""
     out: list[int] = []
     clause, broken = 0, False
-    tokens = [m.group() for m in _BREAK.finditer(_normal(text))]
+    low = _normal(text)
+    inside: set[int] = set()
+    for name in names:
+        if any(j in name.lower().split() for j in _JOINERS):
+            for m in re.finditer(r"(?<!\w)" + re.escape(_normal(name)) + r"(?!\w)", low):
+                inside.update(range(m.start(), m.end()))
+    found = list(_BREAK.finditer(low))
+    tokens = [m.group() for m in found]
     for at, token in enumerate(tokens):
+        if token in _JOINERS and found[at].start() in inside:
+            out.append(clause)  # a joining word of a name
+            continue
         if token == "as" and tokens[at + 1 : at + 3] == ["well", "as"]:
             token = "and"  # "Kai's room violet as well as the loft at 50%"
         if token == "and" and tokens[at + 1 : at + 3] == ["a", "half"]:
@@ -512,10 +523,10 @@ _NUMBER_FILLER = frozenset(
 )
 
 
-def command_clauses(text: str) -> int:
+def command_clauses(text: str, names: Iterable[str] = ()) -> int:
     """How many clauses of the request say more than a number ("twenty two and a half" is
-    one; "thermostat to 20, then the fan off" two)."""
-    q, clause = words(text), clause_numbers(text)
+    one; "thermostat to 20, then the fan off" two); `names` as for `clause_numbers`."""
+    q, clause = words(text), clause_numbers(text, names)
     return sum(
         not _only_a_number([w for w, c in zip(q, clause, strict=True) if c == k])
         for k in set(clause)
@@ -742,7 +753,7 @@ class MentionPrior:
         query = mended(query, tools)
         query = resolve_there(query, [v for v in picked | settings if _names_a_thing(v)])
         self.query = words(query)
-        self.clause = clause_numbers(query)
+        self.clause = clause_numbers(query, picked)
         self._one_clause = len(set(self.clause)) <= 1
         self.tools: dict[str, Mapping[str, Any]] = {}
         self._desc_hit: dict[str, float] = {}

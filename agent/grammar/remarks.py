@@ -438,10 +438,38 @@ def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
         end = kept[-1][1].strip()
         text = out.strip() + (end[:1] if end[:1] in ("?", "!", ".") else _end(text))
     # "flick the light on in there": the place said before it
-    return resolve_there(_IN_THERE.sub("there", text), known.names)
+    text = resolve_there(_IN_THERE.sub("there", text), known.names)
+    return _owners(text, known.names)
 
 
 _IN_THERE = re.compile(r"\bin\s+there\b", re.IGNORECASE)
+# Nouns for what a room's owner has in it ("Oscar's blinds", "turn his light off").
+_HAS = r"(?:lights?|lamps?|bulbs?|blinds?|shades?|curtains?|shutters?|fan|heater|heating)\b"
+
+
+def _owners(text: str, names: Sequence[str]) -> str:
+    """`text` with an owner's things read as in the owner's room: "Oscar's blinds" as
+    "Oscar's room blinds" when the home has one room of Oscar's, and "his light" after it as
+    "Oscar's room light"."""
+    rooms: dict[str, list[str]] = {}
+    for name in names:
+        m = re.match(r"(\w+)'s\s+\S", name)
+        if m:
+            rooms.setdefault(m.group(1).lower(), []).append(name)
+    for owner, own in rooms.items():
+        if len(set(own)) != 1:
+            continue
+        name = own[0]
+        head = name[name.index("'s") + 2 :].strip()
+        bare = rf"\b({re.escape(owner)}'s)\s+(?!{re.escape(head)}\b)(?={_HAS})"
+        text = re.sub(bare, lambda m, h=head: f"{m.group(1)} {h} ", text, flags=re.IGNORECASE)
+    said = [n for n in names if "'s " in n and re.search(rf"\b{re.escape(n)}\b", text, re.I)]
+    if len(set(said)) == 1:
+        m = re.search(rf"\b{re.escape(said[0])}\b", text, re.I)
+        head, tail = text[: m.end()], text[m.end() :]
+        tail = re.sub(rf"\b(?:his|her|their)\s+(?={_HAS})", said[0] + " ", tail, flags=re.I)
+        text = head + tail
+    return text
 
 
 def _end(text: str) -> str:

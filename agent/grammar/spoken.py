@@ -14,6 +14,7 @@ tidy commands) stumbles on, and nothing else:
   writes it ("priyas room", "Priya room" -> "Priya's room");
 - "open" and "close" said of a light, a fan or the heating are on and off ("open the light in
   the kitchen", "barn light close"), as many languages say them;
+- "light the ..." leading a clause is "turn on the ...";
 - a verb of everyday speech followed by on, off, up or down is "turn" ("stick the immersion
   on", "whack the heating up to 22");
 - a number or an on/off corrected at once keeps only the correction ("twenty no twenty two"
@@ -122,6 +123,11 @@ _COLLOQUIAL = re.compile(
 )
 
 
+# "light the gate LED" as an order: "turn on the gate LED" (at the start of a clause only;
+# elsewhere "light" is a noun).
+_LIGHT_THE = re.compile(r"(^|[,;.!?]\s*|\b(?:and|then)\s+)(light)\s+(?=the\b)", re.IGNORECASE)
+
+
 def _switched_open(text: str, names: Iterable[str]) -> str:
     """`text` with "open"/"close" said of a light, a fan or the heating read as on/off: "turn
     on"/"turn off" where it leads its clause, "on"/"off" after the thing ("barn light close")."""
@@ -171,5 +177,8 @@ def as_written(text: str, names: Iterable[str] = ()) -> str:
     out = _apostrophes(out, names)
     out = _switched_open(out, names)
     out = _COLLOQUIAL.sub(lambda m: "Turn" if m.group()[0].isupper() else "turn", out)
+    out = _LIGHT_THE.sub(
+        lambda m: m.group(1) + ("Turn on " if m.group(2)[0].isupper() else "turn on "), out
+    )
     out = _corrected(out)
     return out if out.strip() else text
