@@ -34,7 +34,13 @@ from .backend import Engine, open_engine
 from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
-from .grammar.grounding import grounded, points_elsewhere, says_a_setting
+from .grammar.grounding import (
+    grounded,
+    points_elsewhere,
+    request_kind,
+    says_a_setting,
+    unsaid_arguments,
+)
 from .grammar.mention import (
     MentionPrior,
     clause_numbers,
@@ -93,6 +99,18 @@ def without_repeats(calls: list[Any]) -> list[Any]:
         seen.add(key)
         out.append(call)
     return out
+
+
+def without_unsaid(call: Any, schemas: list[dict[str, Any]], text: str) -> Any:
+    """The call without the optional settings the request neither says nor backs, when it says
+    another of the call's settings: a small model often adds one it was trained to pair with
+    what was said (a heat mode with a temperature, a transition with a brightness)."""
+    if not text or not isinstance(call, dict):
+        return call
+    drop = set(unsaid_arguments(text, schemas, call))
+    if not drop:
+        return call
+    return {**call, "arguments": {k: v for k, v in call["arguments"].items() if k not in drop}}
 
 
 def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
@@ -478,9 +496,10 @@ class Session:
         made_up = False
         if res.ok and res.calls:
             listed = without_repeats(res.calls)
-            res.calls = without_no_ops(listed, schemas, text)
+            kept = without_no_ops(listed, schemas, text)
             # a dropped call that set something was made up: the rest stays in doubt
-            made_up = any(c not in res.calls and len(c.get("arguments") or {}) > 1 for c in listed)
+            made_up = any(c not in kept and len(c.get("arguments") or {}) > 1 for c in listed)
+            res.calls = [without_unsaid(c, schemas, text) for c in kept]
         confidence = None
         spelled = 0.0
         tail_s, tail_n = 0.0, 0
@@ -525,7 +544,13 @@ class Session:
         elsewhere = bool(res.ok and text and res.calls) and points_elsewhere(
             text, schemas, res.calls or []
         )
-        if confidence is not None and (unnamed or elsewhere or made_up):
+        # a question about the home or a reminder asks for no switching ("remind me to
+        # descale the boiler on Sunday" is no "boiler on")
+        asked = bool(res.ok and text and res.calls) and request_kind(text, schemas) in (
+            "question",
+            "later",
+        )
+        if confidence is not None and (unnamed or elsewhere or made_up or asked):
             # The head judges the call's shape; a thing the request never names is doubt it
             # cannot see. A model without a head (trained on its home, synonyms included) is
             # left alone.

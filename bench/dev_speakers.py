@@ -1,8 +1,8 @@
 """Write the speakers' development set: `python bench/dev_speakers.py --out FILE.jsonl`.
 
-The other dev sets were written by one hand, in one voice. These requests were written by nine
-separate writers, each told to speak as one kind of user and given only the device kinds and
-this file's format (home keys carry the batch's letter):
+The other dev sets were written by one hand, in one voice. These requests were written by
+twelve separate writers, each told to speak as one kind of user and given only the device
+kinds and this file's format (home keys carry the batch's letter):
 a. a busy parent or a tired commuter: terse, elliptical ("lights, Maya's room, 40");
 b. a polite older person or a non-native speaker: courtesies and remarks around the command
    ("The sawdust collector, please switch it off, thank you");
@@ -17,7 +17,12 @@ g. non-native speakers' grammar and literal translations ("please to open the li
    Grandma room");
 h. British and Irish colloquial speech ("stick the immersion on", "knock the heating down");
 i. several commands in every form of coordination ("turn on the study nook light and make it
-   warm white").
+   warm white");
+j. plain commands to homes of look-alike tools (two light tools, two thermostats, plugs and
+   relays), routed by the name said;
+k. plain, short commands to small flats of two to four tools ("lamp to 40");
+l. plain commands to large houses of many numbered and possessive rooms ("Close Oscar's
+   blinds and turn his light off").
 Each batch was run through the model only once it was complete; rules were then chosen on it
 and on every other dev set. No name here is a held-out one,
 and nothing here is ever trained on.
@@ -1058,6 +1063,485 @@ HOMES: dict[str, dict[str, Any]] = {
             "max_temperature": 25,
         },
         "blinds": {"kind": "simulated_blinds", "rooms": ["dining area", "back office"]},
+    },
+    "j_terrace_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["front room", "Nina's bedroom", "bathroom 2", "back kitchen"],
+            "colors": ["white", "warm white", "peach", "ocean blue"],
+        },
+        "garden": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "patio": "patio_bulb",
+                "shed door": "shed_bulb",
+                "garden path": "path_bulb",
+            },
+            "tool": "garden_lights",
+            "description": (
+                "Outdoor Zigbee bulbs in the garden: on or off, brightness, colour and fade time."
+            ),
+        },
+        "floor": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 15,
+            "max_temperature": 29,
+            "tool": "underfloor",
+            "description": (
+                "Underfloor heating under the kitchen and bathroom "
+                "floors: target temperature or mode."
+            ),
+        },
+        "ac": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 16,
+            "max_temperature": 30,
+            "tool": "aircon",
+            "description": (
+                "The air conditioning unit in the front room: target temperature or mode."
+            ),
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "tea kettle": "tea kettle_plug",
+                "toaster": "toaster_plug",
+                "foot warmer": "blanket_plug",
+            },
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"well pump": 17, "pond filter": 27, "porch heater": 22},
+        },
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["low", "purge"],
+            "tool": "bathroom_fan",
+            "description": "The extractor fan in the bathroom: on or off, and its speed.",
+        },
+    },
+    "j_farm_office": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "office 1": "office1_bulb",
+                "office 2": "office2_bulb",
+                "board room": "meeting_bulb",
+                "front office": "front office_bulb",
+            },
+        },
+        "yard": {
+            "kind": "simulated_lights",
+            "rooms": ["calving shed", "hay barn", "main gate"],
+            "colors": ["white", "honey"],
+            "tool": "yard_lights",
+            "description": "Floodlights around the farmyard: on or off, brightness and colour.",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "coffee machine": "coffee",
+                "label printer": "label printer",
+                "oil heater": "heater",
+            },
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"feed auger": 5, "trough pump": 6, "barn door motor": 13},
+        },
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"gate open": 19, "alarm armed": 20, "milk tank full": 21},
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["board room", "front office"]},
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+    },
+    "j_lakeside_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["living room", "Oscar's room", "guest bedroom", "hallway"],
+            "colors": ["white", "warm white", "soft violet", "green"],
+        },
+        "floor": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 16,
+            "max_temperature": 28,
+            "tool": "underfloor",
+            "description": (
+                "Underfloor heating for the whole flat: target "
+                "temperature in degrees Celsius, or mode."
+            ),
+        },
+        "ac": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 17,
+            "max_temperature": 30,
+            "tool": "aircon",
+            "description": (
+                "The wall-mounted air conditioner in the living room: target temperature or mode."
+            ),
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["living room", "Oscar's room", "balcony door"],
+        },
+        "ceiling": {
+            "kind": "simulated_fan",
+            "speeds": ["soft", "middle", "full"],
+            "tool": "ceiling_fan",
+            "description": "The ceiling fan in the main bedroom: on or off, soft, middle or full.",
+        },
+        "desk": {
+            "kind": "simulated_fan",
+            "speeds": ["low", "high"],
+            "tool": "desk_fan",
+            "description": "The small desk fan in the study: on or off, low or high.",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "heated airer": "dehum",
+                "lava lamp": "lava",
+                "fish tank light": "tank",
+            },
+        },
+    },
+    "j_workshop_barn": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["lathe bench", "spray booth", "loft 2", "Dad's corner"],
+        },
+        "strips": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"tool wall": "toolwall_strip", "timber rack": "timber_strip"},
+            "tool": "strip_lights",
+            "description": (
+                "LED strip lights under the shelves: on or off, brightness, colour and fade time."
+            ),
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {
+                "sawdust extractor": 17,
+                "air compressor": 27,
+                "bench grinder": 22,
+            },
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "radio": "radio",
+                "glue pot": "gluepot",
+                "battery charger": "charger",
+            },
+            "tool": "set_plug",
+        },
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"compressor ready": 23, "door warning": 24},
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 22,
+            "tool": "workshop_heater",
+            "description": "The diesel heater that warms the workshop: target temperature or mode.",
+        },
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["slow", "fast"],
+            "tool": "extractor_fan",
+            "description": "The extractor fan in the spray booth: on or off, slow or fast.",
+        },
+    },
+    "k_studio_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["sofa nook", "sleeping alcove"],
+            "colors": ["white", "warm white", "peach", "teal"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 25,
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["bay window"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"coffee machine": "coffee", "foot warmer": "blanket"},
+        },
+    },
+    "k_caravan": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["dinette", "end bedroom", "Nan's bunk"],
+            "colors": ["white", "warm white", "blue"],
+            "tool": "caravan_lights",
+            "description": "The caravan's lights: on or off, brightness in percent, colour.",
+        },
+        "heat": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 8,
+            "max_temperature": 24,
+            "tool": "heater",
+            "description": (
+                "The caravan's gas heater: target temperature in degrees Celsius, or mode."
+            ),
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"fresh water pump": 17, "fridge": 27},
+        },
+        "vent": {
+            "kind": "simulated_fan",
+            "speeds": ["slow", "fast"],
+            "tool": "roof_vent",
+            "description": "The extractor fan in the roof vent: on or off, slow or fast.",
+        },
+    },
+    "k_home_office": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "desk": "desk_bulb",
+                "reading chair": "corner_bulb",
+                "shelf 2": "shelf_bulb",
+            },
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["soft", "brisk", "gusty"]},
+        "leds": {"kind": "gpio_leds", "leds": {"do not disturb": 22, "on air": 23}},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "label printer": "printer",
+                "oil heater": "heater",
+                "second monitor": "monitor2",
+            },
+        },
+    },
+    "k_boat_cabin": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["berth"],
+            "colors": ["white", "red", "honey"],
+            "tool": "cabin_light",
+            "description": (
+                "The cabin light over the berth: on or off, brightness in percent, colour."
+            ),
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["forward hatch", "porthole"],
+            "tool": "shades",
+            "description": "Roll the cabin's shades; position 0 is closed, 100 fully open.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"hull pump": 5, "anchor light": 6},
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 22,
+        },
+    },
+    "l_harrow_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "kitchen",
+                "dining room",
+                "Theo's room",
+                "Mia's room",
+                "bedroom 10",
+                "guest bedroom 2",
+                "main bathroom",
+                "front hall",
+                "playroom",
+                "back porch",
+            ],
+            "colors": ["warm white", "cool white", "forest green", "sky blue", "coral"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 27,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["murmur", "drift", "storm"]},
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["dining room", "Theo's room", "writing room", "guest bedroom 2"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "coffee machine": "coffee",
+                "bed warmer": "blanket",
+                "fish tank pump": "fishtank",
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"doorbell": 22, "washer done": 23}},
+    },
+    "l_old_rectory": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "reading room",
+                "breakfast room",
+                "sewing room",
+                "bedroom 8",
+                "bedroom 9",
+                "bedroom 5",
+                "Granny's flat",
+                "coat room",
+                "long gallery",
+                "wash house",
+                "Hugo's den",
+            ],
+            "colors": [
+                "amber dusk",
+                "warm white",
+                "rose gold",
+                "midnight blue",
+                "moonlight",
+            ],
+            "tool": "room_lights",
+            "description": "The rectory's room lights: on or off, brightness in percent, colour.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 8,
+            "max_temperature": 25,
+            "tool": "central_heating",
+            "description": (
+                "The rectory's central heating: target temperature in degrees Celsius, or mode."
+            ),
+        },
+        "shutters": {
+            "kind": "simulated_blinds",
+            "rooms": ["reading room", "breakfast room", "long gallery"],
+            "tool": "shutters",
+            "description": "The wooden window shutters; position 0 is shut, 100 fully open.",
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["hush", "brisk", "tempest"]},
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {
+                "garden fountain": 5,
+                "gate motor": 6,
+                "greenhouse heater": 13,
+                "well pump": 19,
+            },
+        },
+    },
+    "l_maple_villa": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "living room",
+                "kitchen",
+                "bedroom 11",
+                "bedroom 4",
+                "Priya's room",
+                "laundry",
+                "upstairs landing",
+                "home office",
+                "sunroom",
+            ],
+            "colors": [
+                "soft white",
+                "heather purple",
+                "burnt orange",
+                "ocean blue",
+                "mint green",
+            ],
+        },
+        "outdoor": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "garage": "garage_bulb",
+                "garden shed": "shed_bulb",
+                "carport": "drive_bulb",
+                "pool house": "pool_bulb",
+            },
+            "tool": "outdoor_lights",
+            "description": (
+                "Zigbee lights outside and in the outbuildings: "
+                "on/off, brightness, colour, fade time."
+            ),
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 28,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["night", "cruise", "blast"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "pond filter": "poolpump",
+                "patio heater": "hottub",
+                "Christmas tree": "xmastree",
+                "heated airer": "dehum",
+            },
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["sunroom", "home office", "Priya's room"],
+        },
+    },
+    "l_brook_farmhouse": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "farmhouse kitchen",
+                "parlour",
+                "pantry",
+                "bedroom 12",
+                "bedroom 6",
+                "Elsie's room",
+                "Mum and Dad's room",
+                "guest bedroom 9",
+                "upstairs bathroom",
+                "mud room",
+                "hay loft",
+                "tack room",
+            ],
+            "colors": [
+                "warm white",
+                "harvest gold",
+                "forest green",
+                "dusky pink",
+                "sky blue",
+            ],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 24,
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {
+                "trough pump": 17,
+                "yard floodlight": 27,
+                "paddock fence": 22,
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"gate open": 5, "freezer warning": 6}},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "toaster": "toaster",
+                "boot dryer": "bootdryer",
+                "egg incubator": "incubator",
+            },
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["parlour", "farmhouse kitchen", "Elsie's room"],
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["purr", "draught", "gust"]},
     },
 }
 
@@ -3642,6 +4126,839 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (I, "patio lights to 200 percent", []),
         (O, "book a table for four on the patio", []),
         (M, "turn the LED on", []),
+    ],
+    "j_terrace_house": [
+        (
+            P,
+            "Could you switch on the patio lights?",
+            [c("garden_lights", room="patio", on=True)],
+        ),
+        (
+            P,
+            "The front room light should be at forty percent.",
+            [c("set_light", room="front room", brightness=40)],
+        ),
+        (
+            P,
+            "Make Nina's bedroom peach.",
+            [c("set_light", room="Nina's bedroom", color="peach")],
+        ),
+        (
+            P,
+            "Set the underfloor heating to 24 degrees.",
+            [c("underfloor", temperature=24)],
+        ),
+        (P, "I'd like the aircon on cool, please.", [c("aircon", mode="cool")]),
+        (
+            P,
+            "Put the tea kettle on.",
+            [c("set_switch", device="tea kettle", action="ON")],
+        ),
+        (
+            P,
+            "Please stop the pond filter.",
+            [c("set_relay", relay="pond filter", on=False)],
+        ),
+        (P, "Bathroom fan to purge.", [c("bathroom_fan", speed="purge")]),
+        (
+            P,
+            "Fade the shed door light out over ten seconds.",
+            [c("garden_lights", room="shed door", on=False, transition=10)],
+        ),
+        (P, "Can you turn the underfloor heating off?", [c("underfloor", mode="off")]),
+        (
+            T,
+            "Switch off the toaster and turn on the foot warmer.",
+            [
+                c("set_switch", device="toaster", action="OFF"),
+                c("set_switch", device="foot warmer", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "Set the aircon to 21 and the bathroom fan to low.",
+            [c("aircon", temperature=21), c("bathroom_fan", speed="low")],
+        ),
+        (
+            T,
+            "Turn the back kitchen light on and start the well pump.",
+            [
+                c("set_light", room="back kitchen", on=True),
+                c("set_relay", relay="well pump", on=True),
+            ],
+        ),
+        (U, "Turn the bathroom fan to medium.", []),
+        (I, "Put the underfloor heating up to 35 degrees.", []),
+        (N, "Don't switch on the porch heater.", []),
+        (O, "Add toaster bags to my shopping list.", []),
+        (M, "Set the aircon temperature, please.", []),
+    ],
+    "j_farm_office": [
+        (
+            P,
+            "Turn on the light in office 2.",
+            [c("set_light", room="office 2", on=True)],
+        ),
+        (
+            P,
+            "Front office lights to 80%.",
+            [c("set_light", room="front office", brightness=80)],
+        ),
+        (P, "Light up the hay barn.", [c("yard_lights", room="hay barn", on=True)]),
+        (
+            P,
+            "Switch the main gate floodlight to honey.",
+            [c("yard_lights", room="main gate", color="honey")],
+        ),
+        (
+            P,
+            "Can you start the feed auger?",
+            [c("set_relay", relay="feed auger", on=True)],
+        ),
+        (
+            P,
+            "Make the alarm armed LED blink.",
+            [c("set_led", led="alarm armed", mode="blink")],
+        ),
+        (
+            P,
+            "Close the board room blinds.",
+            [c("set_blinds", room="board room", position=0)],
+        ),
+        (
+            P,
+            "I'd like the front office blinds a quarter open.",
+            [c("set_blinds", room="front office", position=25)],
+        ),
+        (
+            P,
+            "Toggle the label printer.",
+            [c("set_switch", device="label printer", action="TOGGLE")],
+        ),
+        (
+            P,
+            "Change the board room light to warm white over two seconds.",
+            [c("set_light", room="board room", color="warm white", transition=2)],
+        ),
+        (
+            T,
+            "Switch off the oil heater and set the fan to medium.",
+            [
+                c("set_switch", device="oil heater", action="OFF"),
+                c("set_fan", speed="medium"),
+            ],
+        ),
+        (
+            T,
+            "Open the board room blinds fully, then turn off the light in there.",
+            [
+                c("set_blinds", room="board room", position=100),
+                c("set_light", room="board room", on=False),
+            ],
+        ),
+        (
+            T,
+            "Stop the trough pump and light the gate open LED.",
+            [
+                c("set_relay", relay="trough pump", on=False),
+                c("set_led", led="gate open", mode="on"),
+            ],
+        ),
+        (U, "Turn on the tractor shed lights.", []),
+        (I, "Set the front office light to 120 percent.", []),
+        (N, "Please don't run the feed auger yet.", []),
+        (O, "Order more cattle feed from the supplier.", []),
+        (M, "Make the LED blink.", []),
+    ],
+    "j_lakeside_flat": [
+        (
+            P,
+            "The hallway light should be off.",
+            [c("set_light", room="hallway", on=False)],
+        ),
+        (
+            P,
+            "Set the guest bedroom light to soft violet.",
+            [c("set_light", room="guest bedroom", color="soft violet")],
+        ),
+        (
+            P,
+            "Brighten Oscar's room to 75 percent.",
+            [c("set_light", room="Oscar's room", brightness=75)],
+        ),
+        (
+            P,
+            "Raise the living room blinds all the way.",
+            [c("set_blinds", room="living room", position=100)],
+        ),
+        (
+            P,
+            "Balcony door blinds halfway, please.",
+            [c("set_blinds", room="balcony door", position=50)],
+        ),
+        (
+            P,
+            "Turn the underfloor heating up to twenty-two degrees.",
+            [c("underfloor", temperature=22)],
+        ),
+        (P, "Put the aircon on auto.", [c("aircon", mode="auto")]),
+        (P, "Set the ceiling fan to full.", [c("ceiling_fan", speed="full")]),
+        (P, "Turn the study fan off.", [c("desk_fan", on=False)]),
+        (
+            P,
+            "Could you turn off the lava lamp?",
+            [c("set_switch", device="lava lamp", action="OFF")],
+        ),
+        (
+            T,
+            "Close Oscar's blinds and turn his light off.",
+            [
+                c("set_blinds", room="Oscar's room", position=0),
+                c("set_light", room="Oscar's room", on=False),
+            ],
+        ),
+        (
+            T,
+            "Turn the underfloor heating on and switch the aircon off.",
+            [c("underfloor", mode="heat"), c("aircon", mode="off")],
+        ),
+        (
+            T,
+            "Desk fan to high and the fish tank light on.",
+            [
+                c("desk_fan", speed="high"),
+                c("set_switch", device="fish tank light", action="ON"),
+            ],
+        ),
+        (U, "Open the kitchen blinds.", []),
+        (I, "Set the aircon to 12 degrees.", []),
+        (N, "Don't turn off the heated airer.", []),
+        (M, "Turn the fan on.", []),
+    ],
+    "j_workshop_barn": [
+        (
+            P,
+            "Switch on the lathe bench light.",
+            [c("set_light", room="lathe bench", on=True)],
+        ),
+        (
+            P,
+            "Spray booth light to full brightness.",
+            [c("set_light", room="spray booth", brightness=100)],
+        ),
+        (P, "Make loft 2 blue.", [c("set_light", room="loft 2", color="blue")]),
+        (
+            P,
+            "Turn on the strip lights on the tool wall.",
+            [c("strip_lights", room="tool wall", on=True)],
+        ),
+        (
+            P,
+            "Dim the timber rack strip to ten percent.",
+            [c("strip_lights", room="timber rack", brightness=10)],
+        ),
+        (
+            P,
+            "Fire up the sawdust extractor.",
+            [c("set_relay", relay="sawdust extractor", on=True)],
+        ),
+        (
+            P,
+            "Shut off the air compressor.",
+            [c("set_relay", relay="air compressor", on=False)],
+        ),
+        (P, "Switch the glue pot on.", [c("set_plug", device="glue pot", action="ON")]),
+        (
+            P,
+            "I want the door warning light blinking.",
+            [c("set_led", led="door warning", mode="blink")],
+        ),
+        (P, "Extractor fan to fast.", [c("extractor_fan", speed="fast")]),
+        (P, "Set the workshop heater to 15.", [c("workshop_heater", temperature=15)]),
+        (
+            P,
+            "Dad's corner light at sixty percent, please.",
+            [c("set_light", room="Dad's corner", brightness=60)],
+        ),
+        (
+            T,
+            "Turn on the radio and set the workshop heater to eighteen.",
+            [
+                c("set_plug", device="radio", action="ON"),
+                c("workshop_heater", temperature=18),
+            ],
+        ),
+        (
+            T,
+            "Switch the compressor ready LED on and start the air compressor.",
+            [
+                c("set_led", led="compressor ready", mode="on"),
+                c("set_relay", relay="air compressor", on=True),
+            ],
+        ),
+        (
+            T,
+            "Turn off the spray booth light and the extractor fan.",
+            [
+                c("set_light", room="spray booth", on=False),
+                c("extractor_fan", on=False),
+            ],
+        ),
+        (U, "Turn on the spray gun.", []),
+        (I, "Heater to 30 degrees.", []),
+        (O, "How long does wood glue take to dry?", []),
+        (M, "Dim the strip lights.", []),
+    ],
+    "k_studio_flat": [
+        (
+            P,
+            "turn on the light in the sofa nook",
+            [c("set_light", room="sofa nook", on=True)],
+        ),
+        (
+            P,
+            "sleeping alcove light off, please",
+            [c("set_light", room="sleeping alcove", on=False)],
+        ),
+        (
+            P,
+            "I'd like the sofa nook at thirty percent",
+            [c("set_light", room="sofa nook", brightness=30)],
+        ),
+        (
+            P,
+            "make the sleeping alcove peach",
+            [c("set_light", room="sleeping alcove", color="peach")],
+        ),
+        (P, "warmer please, 22", [c("set_thermostat", temperature=22)]),
+        (P, "turn the heating off", [c("set_thermostat", mode="off")]),
+        (
+            P,
+            "set the flat to nineteen and a half degrees",
+            [c("set_thermostat", temperature=19.5)],
+        ),
+        (P, "blinds halfway", [c("set_blinds", room="bay window", position=50)]),
+        (
+            P,
+            "close the bay window blinds",
+            [c("set_blinds", room="bay window", position=0)],
+        ),
+        (
+            P,
+            "could you switch the coffee machine on",
+            [c("set_switch", device="coffee machine", action="ON")],
+        ),
+        (
+            P,
+            "the foot warmer should be off now",
+            [c("set_switch", device="foot warmer", action="OFF")],
+        ),
+        (
+            T,
+            "open the blinds and put the coffee machine on",
+            [
+                c("set_blinds", room="bay window", position=100),
+                c("set_switch", device="coffee machine", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "turn off the sofa nook light and switch on the foot warmer",
+            [
+                c("set_light", room="sofa nook", on=False),
+                c("set_switch", device="foot warmer", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "heating to 20, then dim the sleeping alcove to ten percent",
+            [
+                c("set_thermostat", temperature=20),
+                c("set_light", room="sleeping alcove", brightness=10),
+            ],
+        ),
+        (U, "turn on the bathroom light", []),
+        (I, "heat the flat to 30 degrees", []),
+        (N, "don't open the blinds yet", []),
+        (O, "what's the weather like tomorrow?", []),
+        (M, "put the light on", []),
+    ],
+    "k_caravan": [
+        (P, "dinette lights on", [c("caravan_lights", room="dinette", on=True)]),
+        (
+            P,
+            "switch off Nan's bunk light",
+            [c("caravan_lights", room="Nan's bunk", on=False)],
+        ),
+        (
+            P,
+            "end bedroom to 15 percent",
+            [c("caravan_lights", room="end bedroom", brightness=15)],
+        ),
+        (
+            P,
+            "can you make the dinette warm white",
+            [c("caravan_lights", room="dinette", color="warm white")],
+        ),
+        (
+            P,
+            "Nan's bunk light at full brightness",
+            [c("caravan_lights", room="Nan's bunk", brightness=100)],
+        ),
+        (P, "heater to 21", [c("heater", temperature=21)]),
+        (P, "turn the heater on", [c("heater", mode="heat")]),
+        (
+            P,
+            "start the fresh water pump",
+            [c("set_relay", relay="fresh water pump", on=True)],
+        ),
+        (P, "the fridge can go off now", [c("set_relay", relay="fridge", on=False)]),
+        (P, "put the roof vent on fast", [c("roof_vent", on=True, speed="fast")]),
+        (P, "please turn the roof vent off", [c("roof_vent", on=False)]),
+        (
+            T,
+            "heater off and the roof vent on",
+            [c("heater", mode="off"), c("roof_vent", on=True)],
+        ),
+        (
+            T,
+            "switch the fresh water pump on and the dinette lights off",
+            [
+                c("set_relay", relay="fresh water pump", on=True),
+                c("caravan_lights", room="dinette", on=False),
+            ],
+        ),
+        (
+            T,
+            "end bedroom light blue, and Nan's bunk light off",
+            [
+                c("caravan_lights", room="end bedroom", color="blue"),
+                c("caravan_lights", room="Nan's bunk", on=False),
+            ],
+        ),
+        (U, "turn on the awning light", []),
+        (I, "heater up to 28", []),
+        (N, "please don't switch off the fridge", []),
+        (O, "how long is the drive to the coast from here?", []),
+        (M, "turn the lights to 40", []),
+    ],
+    "k_home_office": [
+        (P, "desk light on", [c("set_light", room="desk", on=True)]),
+        (
+            P,
+            "turn the reading chair light down to twenty percent",
+            [c("set_light", room="reading chair", brightness=20)],
+        ),
+        (
+            P,
+            "shelf 2 light in warm white please",
+            [c("set_light", room="shelf 2", color="warm white")],
+        ),
+        (
+            P,
+            "turn off the desk light with a ten second fade",
+            [c("set_light", room="desk", on=False, transition=10)],
+        ),
+        (P, "fan to gusty", [c("set_fan", speed="gusty")]),
+        (P, "fan off", [c("set_fan", on=False)]),
+        (P, "switch on the on air sign", [c("set_led", led="on air", mode="on")]),
+        (
+            P,
+            "make the do not disturb light blink",
+            [c("set_led", led="do not disturb", mode="blink")],
+        ),
+        (
+            P,
+            "switch the label printer off",
+            [c("set_switch", device="label printer", action="OFF")],
+        ),
+        (
+            P,
+            "I need the oil heater on",
+            [c("set_switch", device="oil heater", action="ON")],
+        ),
+        (
+            P,
+            "toggle the second monitor",
+            [c("set_switch", device="second monitor", action="TOGGLE")],
+        ),
+        (
+            T,
+            "turn on the do not disturb light and switch the fan on",
+            [c("set_led", led="do not disturb", mode="on"), c("set_fan", on=True)],
+        ),
+        (
+            T,
+            "label printer on, then reading chair light to 60",
+            [
+                c("set_switch", device="label printer", action="ON"),
+                c("set_light", room="reading chair", brightness=60),
+            ],
+        ),
+        (
+            T,
+            "oil heater off and the fan on soft",
+            [
+                c("set_switch", device="oil heater", action="OFF"),
+                c("set_fan", on=True, speed="soft"),
+            ],
+        ),
+        (U, "turn on the hallway light", []),
+        (I, "desk light to 120 percent", []),
+        (O, "remind me to call Sam at four", []),
+        (M, "toggle the plug", []),
+    ],
+    "k_boat_cabin": [
+        (P, "cabin light on", [c("cabin_light", room="berth", on=True)]),
+        (P, "lamp to 40", [c("cabin_light", room="berth", brightness=40)]),
+        (P, "make the light red", [c("cabin_light", room="berth", color="red")]),
+        (
+            P,
+            "dim the cabin light to five percent",
+            [c("cabin_light", room="berth", brightness=5)],
+        ),
+        (P, "close the porthole shade", [c("shades", room="porthole", position=0)]),
+        (
+            P,
+            "open the forward hatch shade all the way",
+            [c("shades", room="forward hatch", position=100)],
+        ),
+        (
+            P,
+            "the porthole shade should be a quarter open",
+            [c("shades", room="porthole", position=25)],
+        ),
+        (P, "run the hull pump", [c("set_relay", relay="hull pump", on=True)]),
+        (P, "anchor light off", [c("set_relay", relay="anchor light", on=False)]),
+        (P, "it should be 18 degrees in here", [c("set_thermostat", temperature=18)]),
+        (P, "heating on auto, please", [c("set_thermostat", mode="auto")]),
+        (
+            T,
+            "cabin light off and anchor light on",
+            [
+                c("cabin_light", room="berth", on=False),
+                c("set_relay", relay="anchor light", on=True),
+            ],
+        ),
+        (
+            T,
+            "close the porthole shade and open the forward hatch one",
+            [
+                c("shades", room="porthole", position=0),
+                c("shades", room="forward hatch", position=100),
+            ],
+        ),
+        (
+            T,
+            "stop the hull pump, then set the heating to sixteen",
+            [
+                c("set_relay", relay="hull pump", on=False),
+                c("set_thermostat", temperature=16),
+            ],
+        ),
+        (U, "make the cabin light green", []),
+        (I, "heating to 25", []),
+        (N, "don't run the hull pump tonight", []),
+        (M, "open the shade", []),
+    ],
+    "l_harrow_house": [
+        (
+            P,
+            "Turn on the light in Theo's room.",
+            [c("set_light", room="Theo's room", on=True)],
+        ),
+        (
+            P,
+            "could you switch off the back porch light",
+            [c("set_light", room="back porch", on=False)],
+        ),
+        (
+            P,
+            "guest bedroom 2 lights at forty percent",
+            [c("set_light", room="guest bedroom 2", brightness=40)],
+        ),
+        (
+            P,
+            "I'd like the dining room in forest green, please.",
+            [c("set_light", room="dining room", color="forest green")],
+        ),
+        (P, "mia's room light off", [c("set_light", room="Mia's room", on=False)]),
+        (
+            P,
+            "Set the thermostat to nineteen degrees.",
+            [c("set_thermostat", temperature=19)],
+        ),
+        (P, "Change the fan speed to storm.", [c("set_fan", speed="storm")]),
+        (
+            P,
+            "The writing room blinds should be half open.",
+            [c("set_blinds", room="writing room", position=50)],
+        ),
+        (
+            P,
+            "Please turn the bed warmer on.",
+            [c("set_switch", device="bed warmer", action="ON")],
+        ),
+        (
+            P,
+            "make the doorbell LED blink",
+            [c("set_led", led="doorbell", mode="blink")],
+        ),
+        (
+            T,
+            "Turn off the playroom light and close the dining room blinds.",
+            [
+                c("set_light", room="playroom", on=False),
+                c("set_blinds", room="dining room", position=0),
+            ],
+        ),
+        (
+            T,
+            "Put the coffee machine on, then open the blinds in the writing room.",
+            [
+                c("set_switch", device="coffee machine", action="ON"),
+                c("set_blinds", room="writing room", position=100),
+            ],
+        ),
+        (
+            T,
+            "set the heating to 21.5 and switch the fan off",
+            [c("set_thermostat", temperature=21.5), c("set_fan", on=False)],
+        ),
+        (U, "turn on the writing room light", []),
+        (I, "Can you put the heating up to 30 degrees?", []),
+        (N, "Don't turn the fish tank pump off.", []),
+        (O, "What time does the bakery on the corner open?", []),
+        (M, "Set the brightness to 60 percent.", []),
+    ],
+    "l_old_rectory": [
+        (
+            P,
+            "Lights on in the long gallery, please.",
+            [c("room_lights", room="long gallery", on=True)],
+        ),
+        (
+            P,
+            "Can you turn off the light in Granny's flat?",
+            [c("room_lights", room="Granny's flat", on=False)],
+        ),
+        (
+            P,
+            "Hugo's den to amber dusk",
+            [c("room_lights", room="Hugo's den", color="amber dusk")],
+        ),
+        (
+            P,
+            "Dim bedroom 5 to 15 percent.",
+            [c("room_lights", room="bedroom 5", brightness=15)],
+        ),
+        (
+            P,
+            "Bring the wash house lights up to full brightness.",
+            [c("room_lights", room="wash house", brightness=100)],
+        ),
+        (
+            P,
+            "Open the reading room shutters.",
+            [c("shutters", room="reading room", position=100)],
+        ),
+        (
+            P,
+            "I'd like the breakfast room shutters a quarter open.",
+            [c("shutters", room="breakfast room", position=25)],
+        ),
+        (
+            P,
+            "Set the central heating to 17 degrees.",
+            [c("central_heating", temperature=17)],
+        ),
+        (
+            P,
+            "Start the garden fountain.",
+            [c("set_relay", relay="garden fountain", on=True)],
+        ),
+        (
+            P,
+            "switch off the greenhouse heater",
+            [c("set_relay", relay="greenhouse heater", on=False)],
+        ),
+        (
+            T,
+            "Switch on the gate motor and put the coat room light on.",
+            [
+                c("set_relay", relay="gate motor", on=True),
+                c("room_lights", room="coat room", on=True),
+            ],
+        ),
+        (
+            T,
+            "Close the long gallery shutters, then set the heating to twenty.",
+            [
+                c("shutters", room="long gallery", position=0),
+                c("central_heating", temperature=20),
+            ],
+        ),
+        (
+            T,
+            "Turn the sewing room light to rose gold and set the fan to tempest.",
+            [
+                c("room_lights", room="sewing room", color="rose gold"),
+                c("set_fan", speed="tempest"),
+            ],
+        ),
+        (U, "Open the shutters in the sewing room.", []),
+        (I, "Turn the heating down to 5 degrees.", []),
+        (N, "Please don't switch the well pump on.", []),
+        (M, "Open the shutters.", []),
+    ],
+    "l_maple_villa": [
+        (
+            P,
+            "turn the upstairs landing light off",
+            [c("set_light", room="upstairs landing", on=False)],
+        ),
+        (
+            P,
+            "Priya's room light to heather purple, please",
+            [c("set_light", room="Priya's room", color="heather purple")],
+        ),
+        (
+            P,
+            "Set the home office lights to 75%.",
+            [c("set_light", room="home office", brightness=75)],
+        ),
+        (
+            P,
+            "Could you switch the carport light on?",
+            [c("outdoor_lights", room="carport", on=True)],
+        ),
+        (
+            P,
+            "Fade the garage light out over ten seconds.",
+            [c("outdoor_lights", room="garage", on=False, transition=10)],
+        ),
+        (
+            P,
+            "Set the pool house light to blue.",
+            [c("outdoor_lights", room="pool house", color="blue")],
+        ),
+        (
+            P,
+            "It's chilly in here, set the thermostat to 23.",
+            [c("set_thermostat", temperature=23)],
+        ),
+        (P, "Put the thermostat in cooling mode.", [c("set_thermostat", mode="cool")]),
+        (
+            P,
+            "Toggle the heated airer.",
+            [c("set_switch", device="heated airer", action="TOGGLE")],
+        ),
+        (
+            P,
+            "Open the sunroom blinds to 70 percent.",
+            [c("set_blinds", room="sunroom", position=70)],
+        ),
+        (
+            T,
+            "Turn on the patio heater and the pool house light.",
+            [
+                c("set_switch", device="patio heater", action="ON"),
+                c("outdoor_lights", room="pool house", on=True),
+            ],
+        ),
+        (
+            T,
+            "Switch the Christmas tree on and the fan to blast.",
+            [
+                c("set_switch", device="Christmas tree", action="ON"),
+                c("set_fan", speed="blast"),
+            ],
+        ),
+        (
+            T,
+            "Set bedroom 4 to ocean blue and bedroom 11 to 20 percent.",
+            [
+                c("set_light", room="bedroom 4", color="ocean blue"),
+                c("set_light", room="bedroom 11", brightness=20),
+            ],
+        ),
+        (U, "Set the fan to high.", []),
+        (I, "Living room brightness to 120 percent, please.", []),
+        (N, "Don't turn the pond filter on tonight.", []),
+        (O, "Play some jazz in the sunroom.", []),
+        (M, "Switch on the plug.", []),
+    ],
+    "l_brook_farmhouse": [
+        (
+            P,
+            "Switch on the tack room light.",
+            [c("set_light", room="tack room", on=True)],
+        ),
+        (
+            P,
+            "Turn the lights off in Mum and Dad's room.",
+            [c("set_light", room="Mum and Dad's room", on=False)],
+        ),
+        (
+            P,
+            "Elsie's room light in dusky pink, please.",
+            [c("set_light", room="Elsie's room", color="dusky pink")],
+        ),
+        (
+            P,
+            "Set the hay loft lights to thirty percent.",
+            [c("set_light", room="hay loft", brightness=30)],
+        ),
+        (
+            P,
+            "The light in the kitchen should be harvest gold.",
+            [c("set_light", room="farmhouse kitchen", color="harvest gold")],
+        ),
+        (
+            P,
+            "Turn off the paddock fence.",
+            [c("set_relay", relay="paddock fence", on=False)],
+        ),
+        (
+            P,
+            "Put the yard floodlight on.",
+            [c("set_relay", relay="yard floodlight", on=True)],
+        ),
+        (
+            P,
+            "Raise the parlour blinds fully.",
+            [c("set_blinds", room="parlour", position=100)],
+        ),
+        (P, "Heating to 18.5 degrees please.", [c("set_thermostat", temperature=18.5)]),
+        (P, "Turn the fan down to the purr setting.", [c("set_fan", speed="purr")]),
+        (
+            T,
+            "Switch the toaster on and close the kitchen blinds.",
+            [
+                c("set_switch", device="toaster", action="ON"),
+                c("set_blinds", room="farmhouse kitchen", position=0),
+            ],
+        ),
+        (
+            T,
+            "Switch off the mud room light and the yard floodlight.",
+            [
+                c("set_light", room="mud room", on=False),
+                c("set_relay", relay="yard floodlight", on=False),
+            ],
+        ),
+        (
+            T,
+            "Start the trough pump, then make the gate open LED blink.",
+            [
+                c("set_relay", relay="trough pump", on=True),
+                c("set_led", led="gate open", mode="blink"),
+            ],
+        ),
+        (U, "Turn on the light in bedroom 4.", []),
+        (I, "Set the heating to twenty-eight degrees.", []),
+        (N, "Don't switch on the boot dryer.", []),
+        (O, "What's the weather doing tomorrow?", []),
     ],
 }
 

@@ -3,7 +3,7 @@ the request says every part of it."""
 
 from __future__ import annotations
 
-from agent.grammar.grounding import grounded, is_command
+from agent.grammar.grounding import grounded, is_command, request_kind, unsaid_arguments
 from agent.train.homes import home_tools
 
 TOOLS = home_tools(
@@ -414,3 +414,28 @@ def test_a_switching_verb_is_followed_by_its_thing_not_a_setting() -> None:
     heat = home_tools({"heating": {"kind": "simulated_thermostat"}})
     to_heat = [{"name": heat[0]["name"], "arguments": {"mode": "heat"}}]
     assert grounded("set the heating to heat", heat, to_heat)
+
+
+def test_a_question_or_a_reminder_is_no_command() -> None:
+    assert request_kind("remind me to descale the kettle on Sunday") == "later"
+    assert request_kind("hey, is the fan on?") == "question"
+    assert request_kind("don't open the blinds") == "negated"
+    assert request_kind("could you open the blinds") == "command"
+
+
+def test_an_unsaid_mode_or_switch_is_found_but_never_a_number_or_a_named_setting() -> None:
+    tools = home_tools(
+        {
+            "heat": {"kind": "simulated_thermostat", "min_temperature": 5, "max_temperature": 30},
+            "lights": {"kind": "simulated_lights", "rooms": ["den"]},
+        }
+    )
+    heat = {"name": "set_thermostat", "arguments": {"temperature": 17, "mode": "heat"}}
+    assert unsaid_arguments("set the central heating to 17 degrees", tools, heat) == ["mode"]
+    assert unsaid_arguments("heat the house to 17 degrees", tools, heat) == []
+    made_up = {"name": "set_thermostat", "arguments": {"temperature": 9, "mode": "cool"}}
+    assert unsaid_arguments("cool the house to 96 degrees", tools, made_up) == []  # range check's
+    teal = {"name": "set_light", "arguments": {"room": "den", "on": True, "color": "red"}}
+    assert unsaid_arguments("den light on in teal", tools, teal) == []  # doubted, not dropped
+    # nothing said of the call at all: not for this check
+    assert unsaid_arguments("play jazz", tools, heat) == []

@@ -134,3 +134,14 @@ def test_the_bundled_model_serves_a_command_wrapped_in_courtesy() -> None:
     assert env["function_calls"] == [
         {"name": "set_relay", "arguments": {"relay": "sawdust collector", "on": False}}
     ]
+
+
+def test_the_bundled_model_doubts_calls_for_a_reminder_and_drops_an_unsaid_mode() -> None:
+    from agent.bundled import GENERAL
+    from agent.session import UNNAMED_CONFIDENCE, Session
+
+    s = Session(GENERAL, HOME, threads=1)
+    env = s.complete("remind me to switch the sawdust collector on at six")
+    assert not env["function_calls"] or env["confidence"] <= UNNAMED_CONFIDENCE
+    env = s.complete("Set the central heating to 17 degrees.")
+    assert env["function_calls"] == [{"name": "set_thermostat", "arguments": {"temperature": 17}}]

@@ -30,6 +30,7 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
         ("barn light close, the cows sleep", "barn light off, the cows sleep"),
         ("close the fan and after open light", "turn off the fan and after turn on light"),
         ("stick the immersion on", "turn the immersion on"),
+        ("flip the label printer off", "turn the label printer off"),
         ("stop the pump and light the gate LED", "stop the pump and turn on the gate LED"),
         ("Whack the heating up to 22", "Turn the heating up to 22"),
     ],
@@ -51,6 +52,7 @@ def test_noise_of_speech_and_texting_is_mended(said: str, written: str) -> None:
         "open the blinds and the light",  # a cover opens
         "open plan kitchen lights off",  # "open" inside a name
         "knock knock",  # no switching word follows
+        "flip the label printer",  # a toggle
         "the light in the hall",  # "light" a noun
     ],
 )

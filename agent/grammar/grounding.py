@@ -32,6 +32,7 @@ from .mention import (
     _FULL_WORDS,
     _GENERIC,
     _HEAD_WORDS,
+    _NAMED_SETTINGS,
     _SETTING_VALUES,
     _SWITCH_KEYS,
     _SWITCH_VERBS,
@@ -72,9 +73,9 @@ _OPENERS = frozenset("hey hi hello ok okay needle please kindly so and um uh wel
 _LEAD_INS = frozenset("could would can will".split())
 
 
-def is_command(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> bool:
-    """Neither negated nor a question; a negation inside a name of `tools` ("the do not disturb
-    light") negates nothing."""
+def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
+    """ "question", "later" (a reminder), "negated" or "command"; a negation inside a name of
+    `tools` ("the do not disturb light") negates nothing."""
     q = words(query)
     i = 0
     while i < len(q) and (
@@ -85,11 +86,18 @@ def is_command(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> bool:
     i += 2 * asked  # "tell me why ...", "tell me if ...": what is asked decides
     first = q[i] if i < len(q) else None
     if first is None or first in _QUESTIONS or (asked and first in ("if", "whether")):
-        return False
+        return "question"
     if first in _LATER:
-        return False  # "remind me to open the blinds at nine": a reminder, not a command
+        return "later"  # "remind me to open the blinds at nine": a reminder, not a command
     names = thing_names(tools)[0] if tools else set()
-    return not any(w in NEGATIONS for w in without_names(q, names))
+    if any(w in NEGATIONS for w in without_names(q, names)):
+        return "negated"
+    return "command"
+
+
+def is_command(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> bool:
+    """Neither negated nor a question (see `request_kind`)."""
+    return request_kind(query, tools) == "command"
 
 
 def grounded(
@@ -200,6 +208,44 @@ def says_a_setting(query: str, tool: Mapping[str, Any], args: Mapping[str, Any])
         and _value_said(query, q, said, props[k], v, k)
         for k, v in args.items()
     )
+
+
+def unsaid_arguments(
+    query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]
+) -> list[str]:
+    """The optional arguments of a call, besides the room or device it picks, that the request
+    neither says nor backs ("set the central heating to 17" written with the heat mode too),
+    while it says another of the call's arguments; none when it says none of them."""
+    tool = next((t for t in tools if str(t.get("name")) == str(call.get("name"))), None)
+    args = call.get("arguments")
+    if tool is None or not isinstance(args, Mapping):
+        return []
+    props = _props(tool)
+    required = set((tool.get("parameters") or {}).get("required") or ())
+    read = mended(query, tools)
+    q = words(read)
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    own = {
+        k: isinstance(props.get(k), Mapping)
+        and _value_said(query, q, said, props[k], v, k, unnamed)
+        for k, v in args.items()
+        if not picks_a_thing(k, props.get(k))
+    }
+    if not any(own.values()):
+        return []
+    return [k for k, ok in own.items() if not ok and k not in required and _prunable(props[k], k)]
+
+
+def _prunable(schema: Any, key: str) -> bool:
+    """Whether an unsaid argument may go: a mode or a switch; never a number (a value out of
+    range is for the range check to refuse) nor a named setting (a colour or speed the home
+    lacks is doubted, not dropped)."""
+    if not isinstance(schema, Mapping):
+        return False
+    if schema.get("type") == "boolean":
+        return True
+    return bool(_enum_strings(schema)) and key.lower() not in _NAMED_SETTINGS
 
 
 def points_elsewhere(

@@ -115,9 +115,10 @@ _LEAD = frozenset("please pls to can could would you kindly and then also after 
 
 
 # Verbs of everyday speech that mean "turn" when a switching word follows in the clause
-# ("stick the immersion on", "bung the fan on", "whack the heating up to 22").
+# ("stick the immersion on", "bung the fan on", "whack the heating up to 22"); "flip the
+# printer off" is off, not a toggle.
 _COLLOQUIAL = re.compile(
-    r"\b(?:stick|bung|pop|flick|whack|chuck|bang|knock|crank|bump)\b"
+    r"\b(?:stick|bung|pop|flick|flip|whack|chuck|bang|knock|crank|bump)\b"
     r"(?=[^,;.!?]*\b(?:on|off|up|down)\b)",
     re.IGNORECASE,
 )
