@@ -36,6 +36,7 @@ from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.grounding import (
     grounded,
+    names_an_unknown_setting,
     points_elsewhere,
     request_kind,
     says_a_setting,
@@ -550,7 +551,9 @@ class Session:
             "question",
             "later",
         )
-        if confidence is not None and (unnamed or elsewhere or made_up or asked):
+        # a setting asked for by a word no tool knows ("thermostat to 21, holiday mode")
+        unknown = bool(res.ok and text and res.calls) and names_an_unknown_setting(text, schemas)
+        if confidence is not None and (unnamed or elsewhere or made_up or asked or unknown):
             # The head judges the call's shape; a thing the request never names is doubt it
             # cannot see. A model without a head (trained on its home, synonyms included) is
             # left alone.

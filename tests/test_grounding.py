@@ -3,7 +3,13 @@ the request says every part of it."""
 
 from __future__ import annotations
 
-from agent.grammar.grounding import grounded, is_command, request_kind, unsaid_arguments
+from agent.grammar.grounding import (
+    grounded,
+    is_command,
+    names_an_unknown_setting,
+    request_kind,
+    unsaid_arguments,
+)
 from agent.train.homes import home_tools
 
 TOOLS = home_tools(
@@ -439,3 +445,23 @@ def test_an_unsaid_mode_or_switch_is_found_but_never_a_number_or_a_named_setting
     assert unsaid_arguments("den light on in teal", tools, teal) == []  # doubted, not dropped
     # nothing said of the call at all: not for this check
     assert unsaid_arguments("play jazz", tools, heat) == []
+
+
+def test_a_setting_asked_for_by_a_word_no_tool_knows() -> None:
+    tools = home_tools(
+        {
+            "heat": {"kind": "simulated_thermostat", "min_temperature": 5, "max_temperature": 30},
+            "fan": {"kind": "simulated_fan", "tool": "air_mover"},
+        }
+    )
+    for said in ["thermostat to 21, holiday mode", "heating to 20 on boost", "fan on turbo"]:
+        assert names_an_unknown_setting(said, tools), said
+    for said in [
+        "put the thermostat in cooling mode",  # the cool mode
+        "switch the thermostat in heaat mode",  # a typo of heat
+        "fan speed 2",
+        "the fan mode",
+        "switch the fan on thank you",
+        "heating to 20 in heat mode",
+    ]:
+        assert not names_an_unknown_setting(said, tools), said

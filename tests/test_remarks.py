@@ -84,6 +84,7 @@ def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, pl
         "hall light on, warm white",  # a setting after a command may be a call of its own
         "play some jazz, hall light on",  # an order to something else is no remark
         "it is dark in the hall",  # a scene alone may be the command
+        "thermostat to 21, holiday mode",  # a setting asked for is no scene
         "the hall is dark, what can you do",
     ],
 )

@@ -385,6 +385,42 @@ _AFTER_SETTING_WORD = frozenset(
 )
 
 
+# Words that name a kind of setting after the setting's value ("eco mode", "boost setting").
+_SETTING_NOUNS = frozenset("mode setting preset program programme".split())
+# Nouns of devices: "the fan mode" asks for no fan.
+_DEVICE_NOUNS = frozenset(
+    "light lamp bulb blind shade curtain fan heater heating thermostat plug socket relay led "
+    "indicator ac aircon".split()
+)
+
+
+def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the request asks for a setting by a word none of the tools knows: "thermostat
+    to 21, holiday mode", "heating to 20 on boost" (a call without it drops what was asked).
+    Stricter than the second look's check: a word after "on" counts only when it ends the
+    request."""
+    q = words(mended(query, tools))
+    unnamed = [w for w in without_names(q, thing_names(tools)[0]) if w]
+    known = {w for t in tools for v in _all_enums(t) for w in words(str(v))}
+    for t in tools:
+        known.update(words(str(t.get("name")).replace("_", " ")))
+        for key in _props(t):
+            known.update(words(str(key).replace("_", " ")))
+
+    def unknown(w: str) -> bool:
+        if w in known or w in _DEVICE_NOUNS or w in _GENERIC or w in _AFTER_SETTING_WORD:
+            return False
+        if w in NUMBER_WORDS or w[0].isdigit():
+            return False
+        # "cooling mode" is the cool mode, "heaat" a typo of heat
+        return not any(k[:4] == w[:4] or said_near(k, [w]) for k in known if len(k) >= 3)
+
+    for i, w in enumerate(unnamed[1:], start=1):
+        if w in _SETTING_NOUNS and unknown(unnamed[i - 1]):
+            return True
+    return len(unnamed) >= 2 and unnamed[-2] in ("on", "at") and unknown(unnamed[-1])
+
+
 def _unknown_setting(q: Sequence[str], known: set[str]) -> bool:
     """Whether the request sets something by a word no tool knows: "fan on turbo", "run the
     fan at night" (a speed the fan lacks; a call without it drops what was asked)."""
