@@ -1,7 +1,7 @@
 """Write the speakers' development set: `python bench/dev_speakers.py --out FILE.jsonl`.
 
 The other dev sets were written by one hand, in one voice. These requests were written by
-twelve separate writers, each told to speak as one kind of user and given only the device
+fifteen separate writers, each told to speak as one kind of user and given only the device
 kinds and this file's format (home keys carry the batch's letter):
 a. a busy parent or a tired commuter: terse, elliptical ("lights, Maya's room, 40");
 b. a polite older person or a non-native speaker: courtesies and remarks around the command
@@ -22,7 +22,10 @@ j. plain commands to homes of look-alike tools (two light tools, two thermostats
    relays), routed by the name said;
 k. plain, short commands to small flats of two to four tools ("lamp to 40");
 l. plain commands to large houses of many numbered and possessive rooms ("Close Oscar's
-   blinds and turn his light off").
+   blinds and turn his light off");
+m, n, o. a careful product tester's evaluation set, one capability per request, refusals in
+   all five categories: to homes of default tools (m), of renamed and described tools (n),
+   and of mixed kinds with everyday devices (o).
 Each batch was run through the model only once it was complete; rules were then chosen on it
 and on every other dev set. No name here is a held-out one,
 and nothing here is ever trained on.
@@ -1542,6 +1545,401 @@ HOMES: dict[str, dict[str, Any]] = {
             "rooms": ["parlour", "farmhouse kitchen", "Elsie's room"],
         },
         "fan": {"kind": "simulated_fan", "speeds": ["purr", "draught", "gust"]},
+    },
+    "m_terrace_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "kitchen",
+                "front room",
+                "Grace's bedroom",
+                "bedroom 5",
+                "utility room",
+            ],
+            "colors": ["white", "warm white", "blue", "sunset orange", "green"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 27,
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["front room", "Grace's bedroom"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "tea kettle": "kettle_plug",
+                "toaster": "toaster_plug",
+                "foot warmer": "blanket_plug",
+            },
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+    },
+    "m_garden_flat": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "hallway": "hall_bulb",
+                "dining room": "dining_bulb",
+                "Sam's study": "study_bulb",
+                "bedroom 8": "bed1_bulb",
+            },
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"pond pump": 17, "patio heater": 27, "heated towel rail": 23},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"doorbell": 5, "laundry done": 6}},
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 25,
+        },
+    },
+    "m_semi_detached": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "living room",
+                "baby's room",
+                "Dad's office",
+                "upstairs landing",
+                "bedroom 9",
+            ],
+            "colors": ["white", "warm white", "pink", "purple", "yellow"],
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["living room", "baby's room", "Dad's office"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "coffee machine": "coffee",
+                "fish tank light": "tank",
+                "label printer": "label printer",
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"front door": 12, "bin day": 16}},
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 28,
+        },
+    },
+    "m_cottage_annex": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "pottery studio": "studio_bulb",
+                "guest room": "guest_bulb",
+                "back porch": "porch_bulb",
+                "Lily's room": "lily_bulb",
+            },
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 8,
+            "max_temperature": 26,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high", "storm"]},
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"immersion heater": 17, "sprinklers": 18, "air dryer": 24},
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["pottery studio", "guest room"],
+        },
+    },
+    "n_terrace_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "front parlour",
+                "Maya's bedroom",
+                "study 2",
+                "back kitchen",
+                "top landing",
+            ],
+            "colors": ["white", "warm white", "teal", "coral", "soft gold"],
+            "tool": "lamps",
+            "description": (
+                "The lamps in each room of our terrace: on or off, "
+                "brightness in percent, or a colour."
+            ),
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["front parlour", "Maya's bedroom"],
+            "tool": "window_covers",
+            "description": "The roller blinds on our windows, where 0 is shut and 100 is fully up.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 25,
+            "tool": "climate",
+            "description": "Our boiler's thermostat: a target in degrees Celsius, or a mode.",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "coffee machine": "coffee",
+                "heated rug": "blanket",
+                "fish tank filter": "aqua",
+            },
+            "tool": "sockets",
+            "description": "Smart sockets around the house that we switch on, off or toggle.",
+        },
+    },
+    "n_mill_flat": {
+        "zig": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "reading nook": "nook_bulb",
+                "hallway 1": "hall1_bulb",
+                "hallway 2": "hall2_bulb",
+                "Grandpa's den": "den_bulb",
+                "galley kitchen": "galley_bulb",
+            },
+            "tool": "bulbs",
+            "description": (
+                "The Zigbee bulbs in the flat: on or off, brightness, colour and fade time."
+            ),
+        },
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["hush", "brisk", "storm"],
+            "tool": "air_mover",
+            "description": "The tower fan in the living area: on, off, or one of its speeds.",
+        },
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"door chime": 22, "laundry done": 23, "post arrived": 24},
+            "tool": "signal_lights",
+            "description": (
+                "The little indicator lights by the front door, which go on, off or blink."
+            ),
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["reading nook", "Grandpa's den"],
+            "tool": "shades",
+            "description": "The pleated shades in the nook and the den, 0 closed to 100 open.",
+        },
+    },
+    "n_allotment": {
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {
+                "rain tank pump": 17,
+                "greenhouse heater": 27,
+                "irrigation valve 3": 22,
+                "soil warmer": 5,
+            },
+            "tool": "switchgear",
+            "description": "The relays in the shed that power the garden kit on or off.",
+        },
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"frost alert": 12, "tank full": 16, "gate open": 20},
+            "tool": "indicators",
+            "description": "Warning LEDs on the shed wall that can be on, off or blinking.",
+        },
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["potting shed", "greenhouse", "tool store", "Bea's workbench"],
+            "colors": ["white", "sunlit", "grow purple"],
+            "tool": "shed_lights",
+            "description": (
+                "The lights around the plot: on or off, brightness in percent, or colour."
+            ),
+        },
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["low", "high"],
+            "tool": "greenhouse_fan",
+            "description": "The extractor fan in the greenhouse roof: on, off, low or high.",
+        },
+    },
+    "n_harbour_loft": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "master bedroom",
+                "guest room",
+                "Leo's nursery",
+                "balcony",
+                "bathroom 2",
+            ],
+            "colors": ["white", "warm white", "peach", "navy", "mint"],
+            "tool": "room_lights",
+            "description": (
+                "Every light in the loft: on or off, brightness in percent, or a colour."
+            ),
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["master bedroom", "guest room", "Leo's nursery"],
+            "tool": "shutters",
+            "description": "The electric shutters on the bedrooms, from 0 shut to 100 wide open.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 16,
+            "max_temperature": 28,
+            "tool": "aircon",
+            "description": (
+                "Our split air-con unit: a target in degrees Celsius, or heat, cool, auto or off."
+            ),
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "air dryer": "dehum",
+                "bottle warmer": "bottle",
+                "TV 2": "tv2",
+            },
+            "tool": "power_points",
+            "description": "The smart plugs in the loft that we turn on, off or toggle.",
+        },
+    },
+    "o_terrace_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "front room",
+                "Nina's bedroom",
+                "bedroom 6",
+                "utility room",
+                "back porch",
+            ],
+            "colors": ["white", "warm white", "copper", "teal", "rose"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 27,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["front room", "Nina's bedroom"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "water boiler": "kettle_plug",
+                "air purifier": "dehum_plug",
+                "foot warmer": "blanket_plug",
+            },
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"doorbell": 20, "post box": 21}},
+    },
+    "o_garden_flat": {
+        "zig": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "kitchen diner": "kitchen_diner_bulb",
+                "study nook": "study_nook_bulb",
+                "Priya's room": "leo_bulb",
+                "hallway 1": "hallway_1_bulb",
+            },
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {
+                "pond pump": 17,
+                "garden sprinkler": 27,
+                "greenhouse heater": 22,
+            },
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "router": "router_plug",
+                "label printer": "printer_plug",
+                "coffee machine": "coffee",
+            },
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["kitchen diner", "study nook"],
+            "tool": "set_shades",
+            "description": (
+                "Raise or lower the flat's roller shades; position 0 is closed, 100 fully open."
+            ),
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 25,
+        },
+    },
+    "o_cottage_annex": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["reading room", "Grandma's room", "guest room 3", "coat room"],
+            "colors": ["white", "soft yellow", "mauve"],
+            "tool": "set_lamp",
+            "description": "The cottage lamps: on or off, brightness in percent, or colour.",
+        },
+        "zig": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "sun lounge": "sun_lounge_bulb",
+                "garden path": "path_bulb",
+                "log store": "log_store_bulb",
+            },
+            "tool": "set_zigbee_bulb",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 24,
+            "tool": "set_radiators",
+            "description": "The cottage radiators: target temperature in degrees Celsius, or mode.",
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["hush", "brisk"]},
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"towel radiator": 5, "immersion heater": 6},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"washing done": 23, "back door": 24}},
+    },
+    "o_workshop_loft": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["tool bench", "loft deck", "paint bay", "office 2"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "3D printer": "printer3d",
+                "soldering iron": "solder",
+                "shop vac": "shopvac",
+                "tea maker": "loft_kettle",
+            },
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"air compressor": 5, "dust collector": 6, "bench grinder": 13},
+        },
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"job running": 20, "compressor ready": 21, "fault": 22},
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["loft deck", "office 2"]},
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 8,
+            "max_temperature": 22,
+        },
     },
 }
 
@@ -4959,6 +5357,792 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (I, "Set the heating to twenty-eight degrees.", []),
         (N, "Don't switch on the boot dryer.", []),
         (O, "What's the weather doing tomorrow?", []),
+    ],
+    "m_terrace_house": [
+        (P, "turn on the kitchen light", [c("set_light", room="kitchen", on=True)]),
+        (
+            P,
+            "kill the utility room light",
+            [c("set_light", room="utility room", on=False)],
+        ),
+        (
+            P,
+            "dim bedroom 5 to 30 percent",
+            [c("set_light", room="bedroom 5", brightness=30)],
+        ),
+        (
+            P,
+            "make Grace's bedroom sunset orange",
+            [c("set_light", room="Grace's bedroom", color="sunset orange")],
+        ),
+        (P, "set the heating to 19 degrees", [c("set_thermostat", temperature=19)]),
+        (
+            P,
+            "close the blinds in Grace's bedroom",
+            [c("set_blinds", room="Grace's bedroom", position=0)],
+        ),
+        (
+            P,
+            "open the front room blinds halfway",
+            [c("set_blinds", room="front room", position=50)],
+        ),
+        (
+            P,
+            "start the tea kettle",
+            [c("set_switch", device="tea kettle", action="ON")],
+        ),
+        (
+            P,
+            "toggle the foot warmer",
+            [c("set_switch", device="foot warmer", action="TOGGLE")],
+        ),
+        (P, "fan to medium", [c("set_fan", speed="medium")]),
+        (
+            T,
+            "switch off the toaster and turn on the fan",
+            [c("set_switch", device="toaster", action="OFF"), c("set_fan", on=True)],
+        ),
+        (
+            T,
+            "close the front room blinds and put the front room light on",
+            [
+                c("set_blinds", room="front room", position=0),
+                c("set_light", room="front room", on=True),
+            ],
+        ),
+        (
+            T,
+            "heating to 21, then the kitchen lights to warm white",
+            [
+                c("set_thermostat", temperature=21),
+                c("set_light", room="kitchen", color="warm white"),
+            ],
+        ),
+        (U, "turn on the upstairs landing light", []),
+        (I, "set the heating to 32", []),
+        (N, "don't switch the tea kettle on", []),
+        (O, "play some jazz in the kitchen", []),
+        (M, "switch the plug off", []),
+    ],
+    "m_garden_flat": [
+        (P, "switch on the hallway light", [c("set_light", room="hallway", on=True)]),
+        (
+            P,
+            "brighten the dining room to 80 percent",
+            [c("set_light", room="dining room", brightness=80)],
+        ),
+        (
+            P,
+            "bedroom 8 light at half brightness",
+            [c("set_light", room="bedroom 8", brightness=50)],
+        ),
+        (
+            P,
+            "make the dining room lights blue",
+            [c("set_light", room="dining room", color="blue")],
+        ),
+        (P, "turn the fan off", [c("set_fan", on=False)]),
+        (P, "start the pond pump", [c("set_relay", relay="pond pump", on=True)]),
+        (
+            P,
+            "switch off the patio heater",
+            [c("set_relay", relay="patio heater", on=False)],
+        ),
+        (P, "flash the doorbell LED", [c("set_led", led="doorbell", mode="blink")]),
+        (P, "laundry done LED off", [c("set_led", led="laundry done", mode="off")]),
+        (P, "set the thermostat to auto", [c("set_thermostat", mode="auto")]),
+        (
+            T,
+            "stop the pond pump and flip the heated towel rail on",
+            [
+                c("set_relay", relay="pond pump", on=False),
+                c("set_relay", relay="heated towel rail", on=True),
+            ],
+        ),
+        (
+            T,
+            "set the thermostat to 18 and switch the fan on",
+            [c("set_thermostat", temperature=18), c("set_fan", on=True)],
+        ),
+        (
+            T,
+            "turn off the hallway light and blink the doorbell LED",
+            [
+                c("set_light", room="hallway", on=False),
+                c("set_led", led="doorbell", mode="blink"),
+            ],
+        ),
+        (U, "fan to medium", []),
+        (I, "brighten the hallway to 120 percent", []),
+        (N, "don't start the pond pump", []),
+        (O, "add light bulbs for Sam's study to my shopping list", []),
+        (M, "make the light blue", []),
+    ],
+    "m_semi_detached": [
+        (
+            P,
+            "switch the upstairs landing light on",
+            [c("set_light", room="upstairs landing", on=True)],
+        ),
+        (
+            P,
+            "turn off the lights in Dad's office",
+            [c("set_light", room="Dad's office", on=False)],
+        ),
+        (
+            P,
+            "make the living room light warm white",
+            [c("set_light", room="living room", color="warm white")],
+        ),
+        (
+            P,
+            "open the baby's room blinds",
+            [c("set_blinds", room="baby's room", position=100)],
+        ),
+        (
+            P,
+            "lower Dad's office blinds to a quarter open",
+            [c("set_blinds", room="Dad's office", position=25)],
+        ),
+        (
+            P,
+            "turn the coffee machine on",
+            [c("set_switch", device="coffee machine", action="ON")],
+        ),
+        (
+            P,
+            "flip the label printer off",
+            [c("set_switch", device="label printer", action="OFF")],
+        ),
+        (P, "blink the bin day LED", [c("set_led", led="bin day", mode="blink")]),
+        (P, "turn the heating on", [c("set_thermostat", mode="heat")]),
+        (P, "raise the temperature to 22", [c("set_thermostat", temperature=22)]),
+        (
+            T,
+            "open the living room blinds and switch off the living room light",
+            [
+                c("set_blinds", room="living room", position=100),
+                c("set_light", room="living room", on=False),
+            ],
+        ),
+        (
+            T,
+            "turn the fish tank light on and the front door LED off",
+            [
+                c("set_switch", device="fish tank light", action="ON"),
+                c("set_led", led="front door", mode="off"),
+            ],
+        ),
+        (
+            T,
+            "heating to 20 and dim the upstairs landing to 40 percent",
+            [
+                c("set_thermostat", temperature=20),
+                c("set_light", room="upstairs landing", brightness=40),
+            ],
+        ),
+        (U, "close the bedroom 9 blinds", []),
+        (I, "open the baby's room blinds to 150 percent", []),
+        (N, "please don't turn off the fish tank light", []),
+        (M, "change the brightness in the baby's room", []),
+    ],
+    "m_cottage_annex": [
+        (
+            P,
+            "switch off the back porch light",
+            [c("set_light", room="back porch", on=False)],
+        ),
+        (
+            P,
+            "Lily's room light to full",
+            [c("set_light", room="Lily's room", brightness=100)],
+        ),
+        (
+            P,
+            "dim the guest room to 10 percent",
+            [c("set_light", room="guest room", brightness=10)],
+        ),
+        (
+            P,
+            "make the pottery studio lights red",
+            [c("set_light", room="pottery studio", color="red")],
+        ),
+        (P, "set the heat to 17.5", [c("set_thermostat", temperature=17.5)]),
+        (P, "put the thermostat on cool", [c("set_thermostat", mode="cool")]),
+        (P, "fan to storm", [c("set_fan", speed="storm")]),
+        (
+            P,
+            "turn on the immersion heater",
+            [c("set_relay", relay="immersion heater", on=True)],
+        ),
+        (P, "stop the sprinklers", [c("set_relay", relay="sprinklers", on=False)]),
+        (
+            P,
+            "guest room blinds a quarter open",
+            [c("set_blinds", room="guest room", position=25)],
+        ),
+        (
+            T,
+            "switch the air dryer on and the fan off",
+            [c("set_relay", relay="air dryer", on=True), c("set_fan", on=False)],
+        ),
+        (
+            T,
+            "open the pottery studio blinds halfway and turn the pottery studio light off",
+            [
+                c("set_blinds", room="pottery studio", position=50),
+                c("set_light", room="pottery studio", on=False),
+            ],
+        ),
+        (
+            T,
+            "heating to 24 and the sprinklers on",
+            [
+                c("set_thermostat", temperature=24),
+                c("set_relay", relay="sprinklers", on=True),
+            ],
+        ),
+        (U, "make the pottery studio lights teal", []),
+        (I, "heating down to 5 degrees", []),
+        (O, "order a new filter for the air dryer", []),
+        (M, "set the fan speed", []),
+    ],
+    "n_terrace_house": [
+        (
+            P,
+            "switch on the top landing light",
+            [c("lamps", room="top landing", on=True)],
+        ),
+        (
+            P,
+            "front parlour lights to full",
+            [c("lamps", room="front parlour", brightness=100)],
+        ),
+        (P, "dim study 2 to 20 percent", [c("lamps", room="study 2", brightness=20)]),
+        (
+            P,
+            "make the back kitchen coral",
+            [c("lamps", room="back kitchen", color="coral")],
+        ),
+        (
+            P,
+            "close the blinds in the front parlour",
+            [c("window_covers", room="front parlour", position=0)],
+        ),
+        (
+            P,
+            "put Maya's bedroom blinds halfway",
+            [c("window_covers", room="Maya's bedroom", position=50)],
+        ),
+        (P, "set the heating to 19 degrees", [c("climate", temperature=19)]),
+        (P, "turn the heating off", [c("climate", mode="off")]),
+        (
+            P,
+            "start the coffee machine",
+            [c("sockets", device="coffee machine", action="ON")],
+        ),
+        (
+            P,
+            "toggle the fish tank filter",
+            [c("sockets", device="fish tank filter", action="TOGGLE")],
+        ),
+        (
+            T,
+            "open the front parlour blinds and switch on the front parlour light",
+            [
+                c("window_covers", room="front parlour", position=100),
+                c("lamps", room="front parlour", on=True),
+            ],
+        ),
+        (
+            T,
+            "switch off the heated rug and set the heating to 17",
+            [
+                c("sockets", device="heated rug", action="OFF"),
+                c("climate", temperature=17),
+            ],
+        ),
+        (
+            T,
+            "study 2 light to half and the top landing to teal",
+            [
+                c("lamps", room="study 2", brightness=50),
+                c("lamps", room="top landing", color="teal"),
+            ],
+        ),
+        (U, "turn the top landing light purple", []),
+        (I, "set the heating to 30 degrees", []),
+        (N, "don't switch on the heated rug", []),
+        (O, "order descaler for the coffee machine", []),
+        (M, "switch the socket on", []),
+    ],
+    "n_mill_flat": [
+        (P, "turn on the light in hallway 1", [c("bulbs", room="hallway 1", on=True)]),
+        (
+            P,
+            "kill the galley kitchen light",
+            [c("bulbs", room="galley kitchen", on=False)],
+        ),
+        (
+            P,
+            "brighten the light in Grandpa's den to 80 percent",
+            [c("bulbs", room="Grandpa's den", brightness=80)],
+        ),
+        (
+            P,
+            "make the reading nook light warm white",
+            [c("bulbs", room="reading nook", color="warm white")],
+        ),
+        (
+            P,
+            "fade the hallway 2 light off over 5 seconds",
+            [c("bulbs", room="hallway 2", on=False, transition=5)],
+        ),
+        (P, "fan to storm", [c("air_mover", speed="storm")]),
+        (P, "stop the fan", [c("air_mover", on=False)]),
+        (
+            P,
+            "blink the post arrived light",
+            [c("signal_lights", led="post arrived", mode="blink")],
+        ),
+        (
+            P,
+            "open the shades in Grandpa's den",
+            [c("shades", room="Grandpa's den", position=100)],
+        ),
+        (
+            P,
+            "set the reading nook shades to a quarter",
+            [c("shades", room="reading nook", position=25)],
+        ),
+        (
+            T,
+            "turn on the door chime light and close the reading nook shades",
+            [
+                c("signal_lights", led="door chime", mode="on"),
+                c("shades", room="reading nook", position=0),
+            ],
+        ),
+        (
+            T,
+            "fan to hush and dim the galley kitchen to 40 percent",
+            [
+                c("air_mover", speed="hush"),
+                c("bulbs", room="galley kitchen", brightness=40),
+            ],
+        ),
+        (
+            T,
+            "switch off the lights in hallway 1 and hallway 2",
+            [
+                c("bulbs", room="hallway 1", on=False),
+                c("bulbs", room="hallway 2", on=False),
+            ],
+        ),
+        (U, "set the fan to medium", []),
+        (I, "reading nook shades to 150 percent", []),
+        (N, "don't turn the fan on", []),
+        (O, "play an audiobook in the reading nook", []),
+        (M, "set the shades to halfway", []),
+    ],
+    "n_allotment": [
+        (
+            P,
+            "start the rain tank pump",
+            [c("switchgear", relay="rain tank pump", on=True)],
+        ),
+        (
+            P,
+            "switch off the greenhouse heater",
+            [c("switchgear", relay="greenhouse heater", on=False)],
+        ),
+        (
+            P,
+            "turn irrigation valve 3 on",
+            [c("switchgear", relay="irrigation valve 3", on=True)],
+        ),
+        (P, "kill the soil warmer", [c("switchgear", relay="soil warmer", on=False)]),
+        (
+            P,
+            "flash the frost alert light",
+            [c("indicators", led="frost alert", mode="blink")],
+        ),
+        (
+            P,
+            "turn on the light in the tool store",
+            [c("shed_lights", room="tool store", on=True)],
+        ),
+        (
+            P,
+            "set the greenhouse lights to grow purple",
+            [c("shed_lights", room="greenhouse", color="grow purple")],
+        ),
+        (
+            P,
+            "Bea's workbench light to 60 percent",
+            [c("shed_lights", room="Bea's workbench", brightness=60)],
+        ),
+        (P, "greenhouse fan to low", [c("greenhouse_fan", speed="low")]),
+        (P, "turn the greenhouse fan off", [c("greenhouse_fan", on=False)]),
+        (
+            T,
+            "stop the rain tank pump and turn on the tank full light",
+            [
+                c("switchgear", relay="rain tank pump", on=False),
+                c("indicators", led="tank full", mode="on"),
+            ],
+        ),
+        (
+            T,
+            "switch on the greenhouse heater and flash the frost alert LED",
+            [
+                c("switchgear", relay="greenhouse heater", on=True),
+                c("indicators", led="frost alert", mode="blink"),
+            ],
+        ),
+        (
+            T,
+            "turn off the potting shed light, then switch off the gate open LED",
+            [
+                c("shed_lights", room="potting shed", on=False),
+                c("indicators", led="gate open", mode="off"),
+            ],
+        ),
+        (U, "turn on the light in the chicken run", []),
+        (I, "potting shed light to 110 percent", []),
+        (N, "don't start irrigation valve 3", []),
+        (O, "remind me to sow carrots in the greenhouse on Saturday", []),
+        (M, "flash the LED", []),
+    ],
+    "n_harbour_loft": [
+        (P, "switch the balcony light on", [c("room_lights", room="balcony", on=True)]),
+        (
+            P,
+            "dim the light in Leo's nursery to 10 percent",
+            [c("room_lights", room="Leo's nursery", brightness=10)],
+        ),
+        (
+            P,
+            "make the guest room light peach",
+            [c("room_lights", room="guest room", color="peach")],
+        ),
+        (
+            P,
+            "master bedroom light to half",
+            [c("room_lights", room="master bedroom", brightness=50)],
+        ),
+        (
+            P,
+            "open the shutters in Leo's nursery a quarter of the way",
+            [c("shutters", room="Leo's nursery", position=25)],
+        ),
+        (
+            P,
+            "raise the master bedroom shutters fully",
+            [c("shutters", room="master bedroom", position=100)],
+        ),
+        (P, "set the air-con to cool", [c("aircon", mode="cool")]),
+        (P, "air-con to 23 degrees", [c("aircon", temperature=23)]),
+        (
+            P,
+            "turn on the air dryer",
+            [c("power_points", device="air dryer", action="ON")],
+        ),
+        (
+            P,
+            "flip the bottle warmer",
+            [c("power_points", device="bottle warmer", action="TOGGLE")],
+        ),
+        (
+            T,
+            "close the shutters in Leo's nursery and dim the nursery light to 15 percent",
+            [
+                c("shutters", room="Leo's nursery", position=0),
+                c("room_lights", room="Leo's nursery", brightness=15),
+            ],
+        ),
+        (
+            T,
+            "set the air-con to 21 and switch off the air dryer",
+            [
+                c("aircon", temperature=21),
+                c("power_points", device="air dryer", action="OFF"),
+            ],
+        ),
+        (
+            T,
+            "turn the balcony light off and open the guest room shutters",
+            [
+                c("room_lights", room="balcony", on=False),
+                c("shutters", room="guest room", position=100),
+            ],
+        ),
+        (U, "open the shutters on the balcony", []),
+        (I, "air-con to 12 degrees", []),
+        (N, "don't open the master bedroom shutters", []),
+        (O, "play white noise in Leo's nursery", []),
+        (M, "set the air-con temperature", []),
+    ],
+    "o_terrace_house": [
+        (
+            P,
+            "turn on the front room light",
+            [c("set_light", room="front room", on=True)],
+        ),
+        (
+            P,
+            "dim Nina's bedroom to 20 percent",
+            [c("set_light", room="Nina's bedroom", brightness=20)],
+        ),
+        (
+            P,
+            "back porch light to full",
+            [c("set_light", room="back porch", brightness=100)],
+        ),
+        (
+            P,
+            "make the utility room teal",
+            [c("set_light", room="utility room", color="teal")],
+        ),
+        (P, "set the heating to 21", [c("set_thermostat", temperature=21)]),
+        (P, "turn the heating off", [c("set_thermostat", mode="off")]),
+        (P, "fan to medium", [c("set_fan", speed="medium")]),
+        (
+            P,
+            "close the blinds in Nina's bedroom",
+            [c("set_blinds", room="Nina's bedroom", position=0)],
+        ),
+        (
+            P,
+            "switch the water boiler on",
+            [c("set_switch", device="water boiler", action="ON")],
+        ),
+        (P, "flash the doorbell LED", [c("set_led", led="doorbell", mode="blink")]),
+        (
+            T,
+            "turn off the back porch light and lower the front room blinds halfway",
+            [
+                c("set_light", room="back porch", on=False),
+                c("set_blinds", room="front room", position=50),
+            ],
+        ),
+        (
+            T,
+            "heating to 19 and switch on the foot warmer",
+            [
+                c("set_thermostat", temperature=19),
+                c("set_switch", device="foot warmer", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "start the air purifier, then turn the fan on",
+            [
+                c("set_switch", device="air purifier", action="ON"),
+                c("set_fan", on=True),
+            ],
+        ),
+        (U, "make the front room lights purple", []),
+        (I, "set the heating to 30 degrees", []),
+        (N, "don't switch the water boiler on", []),
+        (O, "remind me to descale the water boiler on Sunday", []),
+        (M, "set the brightness to 60 percent", []),
+    ],
+    "o_garden_flat": [
+        (
+            P,
+            "switch on the study nook light",
+            [c("set_light", room="study nook", on=True)],
+        ),
+        (
+            P,
+            "brighten Priya's room to 80 percent",
+            [c("set_light", room="Priya's room", brightness=80)],
+        ),
+        (
+            P,
+            "hallway 1 light to half",
+            [c("set_light", room="hallway 1", brightness=50)],
+        ),
+        (
+            P,
+            "make the kitchen diner light blue",
+            [c("set_light", room="kitchen diner", color="blue")],
+        ),
+        (
+            P,
+            "fade the study nook light off over 10 seconds",
+            [c("set_light", room="study nook", on=False, transition=10)],
+        ),
+        (P, "start the pond pump", [c("set_relay", relay="pond pump", on=True)]),
+        (
+            P,
+            "stop the garden sprinkler",
+            [c("set_relay", relay="garden sprinkler", on=False)],
+        ),
+        (
+            P,
+            "toggle the label printer",
+            [c("set_switch", device="label printer", action="TOGGLE")],
+        ),
+        (
+            P,
+            "open the shades in the kitchen diner",
+            [c("set_shades", room="kitchen diner", position=100)],
+        ),
+        (P, "set the thermostat to 18.5", [c("set_thermostat", temperature=18.5)]),
+        (P, "put the heating on auto", [c("set_thermostat", mode="auto")]),
+        (
+            T,
+            "turn the coffee machine on and open the study nook shades halfway",
+            [
+                c("set_switch", device="coffee machine", action="ON"),
+                c("set_shades", room="study nook", position=50),
+            ],
+        ),
+        (
+            T,
+            "kill the kitchen diner light and switch off the pond pump",
+            [
+                c("set_light", room="kitchen diner", on=False),
+                c("set_relay", relay="pond pump", on=False),
+            ],
+        ),
+        (
+            T,
+            "set the heating to 20, then turn on the greenhouse heater",
+            [
+                c("set_thermostat", temperature=20),
+                c("set_relay", relay="greenhouse heater", on=True),
+            ],
+        ),
+        (U, "turn on the bathroom light", []),
+        (I, "set the thermostat to 2 degrees", []),
+        (N, "do not start the garden sprinkler", []),
+        (O, "print my boarding pass on the label printer", []),
+        (M, "open the shades", []),
+    ],
+    "o_cottage_annex": [
+        (
+            P,
+            "turn on the lamp in the reading room",
+            [c("set_lamp", room="reading room", on=True)],
+        ),
+        (
+            P,
+            "set Grandma's room to mauve",
+            [c("set_lamp", room="Grandma's room", color="mauve")],
+        ),
+        (
+            P,
+            "dim guest room 3 to 15 percent",
+            [c("set_lamp", room="guest room 3", brightness=15)],
+        ),
+        (
+            P,
+            "turn on the garden path light",
+            [c("set_zigbee_bulb", room="garden path", on=True)],
+        ),
+        (
+            P,
+            "sun lounge light to warm white",
+            [c("set_zigbee_bulb", room="sun lounge", color="warm white")],
+        ),
+        (P, "set the radiators to 22 degrees", [c("set_radiators", temperature=22)]),
+        (P, "turn the heating on", [c("set_radiators", mode="heat")]),
+        (P, "set the fan to brisk", [c("set_fan", speed="brisk")]),
+        (
+            P,
+            "switch on the towel radiator",
+            [c("set_relay", relay="towel radiator", on=True)],
+        ),
+        (
+            P,
+            "make the back door LED blink",
+            [c("set_led", led="back door", mode="blink")],
+        ),
+        (
+            T,
+            "switch off the log store light and turn the towel radiator on",
+            [
+                c("set_zigbee_bulb", room="log store", on=False),
+                c("set_relay", relay="towel radiator", on=True),
+            ],
+        ),
+        (
+            T,
+            "reading room to soft yellow and guest room 3 to full brightness",
+            [
+                c("set_lamp", room="reading room", color="soft yellow"),
+                c("set_lamp", room="guest room 3", brightness=100),
+            ],
+        ),
+        (
+            T,
+            "turn the heating off and stop the fan",
+            [c("set_radiators", mode="off"), c("set_fan", on=False)],
+        ),
+        (U, "set the fan to medium", []),
+        (I, "turn the radiators up to 28", []),
+        (N, "don't put the immersion heater on", []),
+        (M, "change the light colour in Grandma's room", []),
+    ],
+    "o_workshop_loft": [
+        (P, "turn the paint bay light on", [c("set_light", room="paint bay", on=True)]),
+        (P, "kill the tool bench light", [c("set_light", room="tool bench", on=False)]),
+        (
+            P,
+            "loft deck lights to 70 percent",
+            [c("set_light", room="loft deck", brightness=70)],
+        ),
+        (
+            P,
+            "set the office 2 light to yellow",
+            [c("set_light", room="office 2", color="yellow")],
+        ),
+        (P, "flip the shop vac on", [c("set_switch", device="shop vac", action="ON")]),
+        (
+            P,
+            "start the air compressor",
+            [c("set_relay", relay="air compressor", on=True)],
+        ),
+        (
+            P,
+            "turn the job running LED off",
+            [c("set_led", led="job running", mode="off")],
+        ),
+        (P, "fan to low", [c("set_fan", speed="low")]),
+        (
+            P,
+            "open the office 2 blinds a quarter of the way",
+            [c("set_blinds", room="office 2", position=25)],
+        ),
+        (P, "turn the heating down to 16", [c("set_thermostat", temperature=16)]),
+        (
+            T,
+            "start the dust collector and switch the fan on",
+            [c("set_relay", relay="dust collector", on=True), c("set_fan", on=True)],
+        ),
+        (
+            T,
+            "close the loft deck blinds and turn the loft deck light on",
+            [
+                c("set_blinds", room="loft deck", position=0),
+                c("set_light", room="loft deck", on=True),
+            ],
+        ),
+        (
+            T,
+            "turn the tea maker on, then flash the compressor ready LED",
+            [
+                c("set_switch", device="tea maker", action="ON"),
+                c("set_led", led="compressor ready", mode="blink"),
+            ],
+        ),
+        (U, "switch on the lathe", []),
+        (I, "loft deck blinds to 150 percent", []),
+        (O, "order more filament for the 3D printer", []),
+        (M, "turn on the LED", []),
     ],
 }
 

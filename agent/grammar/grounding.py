@@ -38,8 +38,10 @@ from .mention import (
     _SWITCH_VERBS,
     _VALUE_SENSE,
     _WARMTH_WORDS,
+    DEVICE_NOUNS,
     NEGATIONS,
     OPENS_BY_SWITCHING,
+    SETTING_NOUNS,
     _count,
     _enum_strings,
     _telling,
@@ -385,15 +387,6 @@ _AFTER_SETTING_WORD = frozenset(
 )
 
 
-# Words that name a kind of setting after the setting's value ("eco mode", "boost setting").
-_SETTING_NOUNS = frozenset("mode setting preset program programme".split())
-# Nouns of devices: "the fan mode" asks for no fan.
-_DEVICE_NOUNS = frozenset(
-    "light lamp bulb blind shade curtain fan heater heating thermostat plug socket relay led "
-    "indicator ac aircon".split()
-)
-
-
 def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the request asks for a setting by a word none of the tools knows: "thermostat
     to 21, holiday mode", "heating to 20 on boost" (a call without it drops what was asked).
@@ -408,7 +401,7 @@ def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> 
             known.update(words(str(key).replace("_", " ")))
 
     def unknown(w: str) -> bool:
-        if w in known or w in _DEVICE_NOUNS or w in _GENERIC or w in _AFTER_SETTING_WORD:
+        if w in known or w in DEVICE_NOUNS or w in _GENERIC or w in _AFTER_SETTING_WORD:
             return False
         if w in NUMBER_WORDS or w[0].isdigit():
             return False
@@ -416,7 +409,7 @@ def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> 
         return not any(k[:4] == w[:4] or said_near(k, [w]) for k in known if len(k) >= 3)
 
     for i, w in enumerate(unnamed[1:], start=1):
-        if w in _SETTING_NOUNS and unknown(unnamed[i - 1]):
+        if w in SETTING_NOUNS and unknown(unnamed[i - 1]):
             return True
     return len(unnamed) >= 2 and unnamed[-2] in ("on", "at") and unknown(unnamed[-1])
 

@@ -182,6 +182,18 @@ _WARMTH_WORDS = frozenset(
 # window's cover ("the roller" is the blind said).
 _LIGHT_WORDS = frozenset("light lamp bulb lighting".split())
 _COVER_WORDS = frozenset("blind shade curtain shutter awning screen louvre roller".split())
+# Nouns that name a device of some kind (as `words` reads them): "the fan mode" asks for no
+# fan, and a short clause with one names a thing.
+DEVICE_NOUNS = (
+    _LIGHT_WORDS
+    | _COVER_WORDS
+    | frozenset(
+        "heating heater heat thermostat fan plug socket outlet switch relay led indicator ac "
+        "aircon".split()
+    )
+)
+# Nouns that name a kind of setting after its value ("eco mode", "boost setting").
+SETTING_NOUNS = frozenset("mode setting preset program programme".split())
 
 
 def takes_temperature(params: Mapping[str, Any]) -> bool:

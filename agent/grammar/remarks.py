@@ -29,6 +29,8 @@ from .mention import (
     _GENERIC,
     _JOINERS,
     _PLAIN,
+    DEVICE_NOUNS,
+    SETTING_NOUNS,
     _enum_strings,
     _find,
     picks_a_thing,
@@ -313,7 +315,7 @@ def _scene(clause: str, known: _Known) -> bool:
     return (
         len(ws) <= 3
         and not known.points(clause)
-        and not (_OTHER_ORDERS | _DEVICE_WORDS | _SETTING_NOUNS) & set(words(clause))
+        and not (_OTHER_ORDERS | DEVICE_NOUNS | SETTING_NOUNS | {"speed"}) & set(words(clause))
     )
 
 
@@ -326,13 +328,6 @@ _AFTER_IS = frozenset(
 _CONTRACTED = frozenset(
     "it's that's there's she's he's we're they're you're who's everyone's everybody's "
     "nobody's what's".split()
-)
-# Nouns of a kind of setting: a short clause with one asks for a setting ("holiday mode").
-_SETTING_NOUNS = frozenset("mode setting speed preset program programme".split())
-# Nouns that name a device of some kind: a short clause with one names a thing.
-_DEVICE_WORDS = frozenset(
-    "light lamp bulb lighting blind shade curtain shutter heating heater heat thermostat fan "
-    "plug socket outlet switch relay led indicator".split()
 )
 
 
