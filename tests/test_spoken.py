@@ -31,6 +31,10 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
         ("close the fan and after open light", "turn off the fan and after turn on light"),
         ("stick the immersion on", "turn the immersion on"),
         ("flip the label printer off", "turn the label printer off"),
+        ("trun off the lihgts", "turn off the lights"),
+        ("toggel the fna", "toggle the fan"),
+        ("make the led blnik, fade over 10 secnds", "make the led blink, fade over 10 seconds"),
+        ("priyasroom light on", "Priya's room light on"),
         ("stop the pump and light the gate LED", "stop the pump and turn on the gate LED"),
         ("Whack the heating up to 22", "Turn the heating up to 22"),
     ],
@@ -53,8 +57,15 @@ def test_noise_of_speech_and_texting_is_mended(said: str, written: str) -> None:
         "open plan kitchen lights off",  # "open" inside a name
         "knock knock",  # no switching word follows
         "flip the label printer",  # a toggle
+        "put the oven on",  # a letter changed is another word, not a typo
+        "the form",
         "the light in the hall",  # "light" a noun
     ],
 )
 def test_what_is_no_noise_is_left_as_said(said: str) -> None:
     assert as_written(said, NAMES) == said
+
+
+def test_a_word_of_the_tools_is_never_mended() -> None:
+    assert as_written("make it heather purple", keep=["heather purple"]) == "make it heather purple"
+    assert as_written("make it heather purple") == "make it heater purple"

@@ -410,7 +410,8 @@ def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
     if _asks_for_free_text(text, tools):
         return text
     known = _known(tools)
-    text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names))
+    keep = [*known.words, *(" ".join(v) for v in known.settings)]
+    text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, keep))
     text = _POSSIBLE.sub("could you", text)
     text = _AND_IT.sub(lambda m: _one_setting(m, known), text)
     pieces: list[tuple[str, str]] = []  # (clause, the separator after it)

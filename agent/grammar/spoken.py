@@ -10,11 +10,14 @@ tidy commands) stumbles on, and nothing else:
   ("the uh the"), and so do interjections that open the request ("okay so ...") unless they
   start a name;
 - "n", "+" and "&" between words are "and";
-- a name with a possessive said without its apostrophe or its "'s" is written as the name
-  writes it ("priyas room", "Priya room" -> "Priya's room");
+- a name with a possessive said without its apostrophe or its "'s", or a name of two words
+  written as one, is written as the name writes it ("priyas room", "Priya room" -> "Priya's
+  room"; "livingroom" -> "living room");
 - "open" and "close" said of a light, a fan or the heating are on and off ("open the light in
   the kitchen", "barn light close"), as many languages say them;
 - "light the ..." leading a clause is "turn on the ...";
+- a letter swapped, doubled or left out in a word of an order or a device is mended ("trun
+  off the lihgts", "toggel", "the heatre"), never a letter changed ("oven" is no "open");
 - a verb of everyday speech followed by on, off, up or down is "turn" ("stick the immersion
   on", "whack the heating up to 22");
 - a number or an on/off corrected at once keeps only the correction ("twenty no twenty two"
@@ -129,6 +132,57 @@ _COLLOQUIAL = re.compile(
 _LIGHT_THE = re.compile(r"(^|[,;.!?]\s*|\b(?:and|then)\s+)(light)\s+(?=the\b)", re.IGNORECASE)
 
 
+# The words of orders and of devices a typo in which the model cannot read past ("trun off the
+# lihgts", "toggel", "opne the blinds", "the heatre"). Only a letter swapped, doubled or left
+# out is mended, never one changed: "oven" stays an oven, not "open".
+_ORDER_WORDS = frozenset(
+    "turn switch toggle open close blink flash start stop raise lower brighten lights lamps "
+    "light lamp blind blinds shade shades curtain curtains heating heater thermostat kettle "
+    "percent degrees seconds minutes brightness temperature colour color halfway".split()
+)
+_SHORT_ORDER_WORDS = frozenset("fan led dim set".split())  # mended only when swapped
+
+
+def _swapped(a: str, b: str) -> bool:
+    d = [i for i in range(len(a)) if a[i] != b[i]] if len(a) == len(b) else []
+    return len(d) == 2 and d[1] == d[0] + 1 and a[d[0]] == b[d[1]] and a[d[1]] == b[d[0]]
+
+
+def _one_letter_more(a: str, b: str) -> bool:
+    """Whether `a` is `b` with one letter added."""
+    return len(a) == len(b) + 1 and any(a[:i] + a[i + 1 :] == b for i in range(len(a)))
+
+
+def _order_word(word: str) -> str | None:
+    """The word of an order `word` is a typo of, if exactly one."""
+    w = word.lower()
+    if w in _ORDER_WORDS or w in _SHORT_ORDER_WORDS or not w.isalpha() or len(w) < 3:
+        return None
+    hits = {
+        t
+        for t in _ORDER_WORDS
+        if len(w) >= 4
+        and (_swapped(w, t) or _one_letter_more(w, t) or (len(w) >= 4 and _one_letter_more(t, w)))
+    }
+    hits |= {t for t in _SHORT_ORDER_WORDS if _swapped(w, t)}
+    return hits.pop() if len(hits) == 1 else None
+
+
+def _orders_mended(text: str, names: Iterable[str]) -> str:
+    """`text` with a typo in a word of an order or a device mended (see `_ORDER_WORDS`); a word
+    of a name is left alone."""
+    protected = {w.lower() for n in names for w in re.findall(r"[\w']+", n)}
+
+    def sub(m: re.Match[str]) -> str:
+        word = m.group()
+        if word.lower() in protected:
+            return word
+        right = _order_word(word)
+        return word if right is None else right.upper() if word.isupper() else right
+
+    return re.sub(r"[A-Za-z]+", sub, text)
+
+
 def _switched_open(text: str, names: Iterable[str]) -> str:
     """`text` with "open"/"close" said of a light, a fan or the heating read as on/off: "turn
     on"/"turn off" where it leads its clause, "on"/"off" after the thing ("barn light close")."""
@@ -158,9 +212,10 @@ def _switched_open(text: str, names: Iterable[str]) -> str:
     return "".join(out)
 
 
-def as_written(text: str, names: Iterable[str] = ()) -> str:
+def as_written(text: str, names: Iterable[str] = (), keep: Iterable[str] = ()) -> str:
     """`text` with the noise of speech and texting mended (see the module's text); `names`
-    are the tools' names of things (rooms, devices), which no rule here may break."""
+    are the tools' names of things (rooms, devices), which no rule here may break, and `keep`
+    other words of the tools (settings such as "heather purple") no typo rule may change."""
     names = list(names)
     out = "".join(ch for ch in text if not _pictograph(ch))
     out = _HESITATIONS.sub("", out).strip()
@@ -176,6 +231,11 @@ def as_written(text: str, names: Iterable[str] = ()) -> str:
         out = " ".join(ws[lead:])
     out = _AND.sub(" and ", out)
     out = _apostrophes(out, names)
+    for name in names:  # "livingroom" is the living room
+        joined = re.sub(r"[\s']", "", name)
+        if " " in name and len(joined) >= 6:
+            out = re.sub(rf"\b{re.escape(joined)}\b", name.replace("\\", r"\\"), out, flags=re.I)
+    out = _orders_mended(out, [*names, *keep])
     out = _switched_open(out, names)
     out = _COLLOQUIAL.sub(lambda m: "Turn" if m.group()[0].isupper() else "turn", out)
     out = _LIGHT_THE.sub(
