@@ -109,6 +109,25 @@ def test_an_owners_things_are_in_the_owners_room() -> None:
     assert plain_command("Ana's light on", home) == "Ana's light on"
 
 
+def test_a_description_gives_a_thing_its_everyday_names() -> None:
+    home = home_tools(
+        {
+            "plugs": {
+                "kind": "tasmota",
+                "switches": {"tv": "t1", "jug kettle": "k1", "kettle lamp": "k2"},
+                "description": "Plugs: 'tv' is the telly and the sound bar in the lounge, "
+                "'jug kettle' is the kettle, 'kettle lamp' is the bulb by the kettle.",
+            },
+        }
+    )
+    assert plain_command("turn the telly off", home) == "turn the tv off"
+    assert plain_command("sound bar on", home) == "tv on"
+    assert plain_command("boil the kettle", home) == "boil the jug kettle"
+    # a name said is left as said; "the bulb" could be any light and names nothing
+    assert plain_command("jug kettle on", home) == "jug kettle on"
+    assert plain_command("the bulb on", home) == "the bulb on"
+
+
 def test_a_request_that_may_dictate_a_free_text_is_left_whole() -> None:
     note = {
         "name": "jot_down",

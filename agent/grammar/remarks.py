@@ -129,6 +129,53 @@ def _known(tools: Sequence[Mapping[str, Any]]) -> _Known:
     return k
 
 
+# "'tv' is the telly and the sound bar": a description that names a thing's everyday words.
+_ALIAS = re.compile(
+    r"['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s+(?:is|are|means)\s+"
+    r"([^.;:()'\"\u2018\u201c]+)",
+    re.IGNORECASE,
+)
+
+
+# Where an everyday name ends and a place or purpose begins ("the strip light over the bench").
+_WHERE = re.compile(
+    r"\s+(?:in|on|for|of|at|by|with|over|along|through|outside|inside|that|which|to|from)\s+",
+    re.IGNORECASE,
+)
+
+
+def _aliases(tools: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dict[str, str]:
+    """The everyday words a tool's description gives a thing ("'tv' is the telly and the
+    sound bar": telly -> tv, sound bar -> tv); a word two things share, or that is itself a
+    name, stands for none."""
+    lower = {n.lower(): n for n in names}
+    found: dict[str, set[str]] = {}
+    for t in tools:
+        for m in _ALIAS.finditer(str(t.get("description") or "")):
+            name = lower.get(m.group(1).strip().lower())
+            if name is None:
+                continue
+            for part in re.split(r",|\band\b|\bor\b", m.group(2)):
+                part = re.sub(r"^\s*(?:the|a|an|my|our|your)\s+", "", part.strip(), flags=re.I)
+                part = re.split(_WHERE, part)[0].strip()
+                if set(words(part)) <= DEVICE_NOUNS | _GENERIC:
+                    continue  # "the bulb" could be any light
+                if 3 <= len(part) <= 30 and part.lower() not in lower:
+                    found.setdefault(part.lower(), set()).add(name)
+    return {a: next(iter(n)) for a, n in found.items() if len(n) == 1}
+
+
+def _with_names(text: str, aliases: Mapping[str, str]) -> str:
+    """`text` with each thing's everyday word written as its name ("turn the telly off" ->
+    "turn the tv off"), where the name itself is not said."""
+    for alias, name in sorted(aliases.items(), key=lambda a: -len(a[0])):
+        if re.search(rf"(?<![\w']){re.escape(name)}(?![\w'])", text, re.I):
+            continue
+        safe = name.replace("\\", r"\\")
+        text = re.sub(rf"(?<![\w']){re.escape(alias)}(?![\w'])", safe, text, flags=re.I)
+    return text
+
+
 def _asks_for_free_text(text: str, tools: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the request may be dictating a free text: a tool takes one (a note to write)
     and the request says a word of that tool's name or description, or quotes or introduces
@@ -410,6 +457,7 @@ def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
     if _asks_for_free_text(text, tools):
         return text
     known = _known(tools)
+    text = _with_names(text, _aliases(tools, known.names))
     keep = [*known.words, *(" ".join(v) for v in known.settings)]
     text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, keep))
     text = _POSSIBLE.sub("could you", text)
