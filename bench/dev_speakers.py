@@ -1,7 +1,7 @@
 """Write the speakers' development set: `python bench/dev_speakers.py --out FILE.jsonl`.
 
 The other dev sets were written by one hand, in one voice. These requests were written by
-fifteen separate writers, each told to speak as one kind of user and given only the device
+eighteen separate writers, each told to speak as one kind of user and given only the device
 kinds and this file's format (home keys carry the batch's letter):
 a. a busy parent or a tired commuter: terse, elliptical ("lights, Maya's room, 40");
 b. a polite older person or a non-native speaker: courtesies and remarks around the command
@@ -25,7 +25,10 @@ l. plain commands to large houses of many numbered and possessive rooms ("Close 
    blinds and turn his light off");
 m, n, o. a careful product tester's evaluation set, one capability per request, refusals in
    all five categories: to homes of default tools (m), of renamed and described tools (n),
-   and of mixed kinds with everyday devices (o).
+   and of mixed kinds with everyday devices (o);
+p. fast typing on a phone: typos in verbs, nouns and names ("trun off the lihgts");
+q. plain commands to large homes of 8 to 11 tools, where only 5 reach the model;
+r. devices called by the everyday names their tools' descriptions give ("'tv' is the telly").
 Each batch was run through the model only once it was complete; rules were then chosen on it
 and on every other dev set. No name here is a held-out one,
 and nothing here is ever trained on.
@@ -1939,6 +1942,528 @@ HOMES: dict[str, dict[str, Any]] = {
             "kind": "simulated_thermostat",
             "min_temperature": 8,
             "max_temperature": 22,
+        },
+    },
+    "p_harbour_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "living room",
+                "Nadia's room",
+                "bedroom 6",
+                "galley kitchen",
+                "shower room",
+            ],
+            "colors": ["white", "warm white", "teal", "coral", "violet"],
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 25,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "coffee machine": "coffee",
+                "bed warmer": "blanket",
+                "hair dryer": "dryer",
+            },
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["living room", "Nadia's room"],
+        },
+    },
+    "p_workshop_barn": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "work bench": "bench_bulb",
+                "spray booth": "booth_bulb",
+                "tool store": "store_bulb",
+                "loft 1": "loft1_bulb",
+            },
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"sawdust vacuum": 5, "air compressor": 6, "yard floodlight": 13},
+            "tool": "barn_power",
+            "description": "Switch the barn's mains machines and the yard floodlight on or off.",
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"kiln ready": 20, "door open": 21}},
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 22,
+            "tool": "barn_heater",
+            "description": (
+                "The barn's space heater: target temperature in degrees Celsius, or mode."
+            ),
+        },
+    },
+    "p_grandmas_bungalow": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "front room",
+                "Grandad's study",
+                "sun porch",
+                "bedroom 8",
+                "back hall",
+            ],
+            "colors": ["white", "soft yellow", "heather", "peach"],
+        },
+        "shutters": {
+            "kind": "simulated_blinds",
+            "rooms": ["front room", "sun porch", "bedroom 8"],
+            "tool": "shutters",
+            "description": "The bungalow's roller shutters: position 0 shut, 100 fully open.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 28,
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "tea kettle": "kettle",
+                "reading lamp": "lamp",
+                "massage chair": "spa",
+                "radio": "radio",
+            },
+        },
+    },
+    "p_city_studio": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["sleeping nook", "desk corner", "bathroom"],
+            "colors": ["white", "warm white", "blue", "pink"],
+        },
+        "accent": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "balcony": "balcony_strip",
+                "hallway": "hall_bulb",
+                "wardrobe": "wardrobe_bulb",
+            },
+            "tool": "set_accent_light",
+            "description": "The zigbee accent lights (balcony, hallway, wardrobe): on or off, "
+            "brightness, colour and fade time.",
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["hush", "brisk", "tempest"]},
+        "leds": {"kind": "gpio_leds", "leds": {"doorbell": 22, "mail box": 23}},
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"towel radiator": 17, "water heater": 27},
+        },
+    },
+    "q_old_vicarage": {
+        "house_lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "front parlour",
+                "Edith's bedroom",
+                "back kitchen",
+                "study 2",
+                "boot hall",
+            ],
+            "colors": ["white", "warm white", "saffron", "teal"],
+            "tool": "house_lights",
+            "description": "Lights inside the house: on or off, brightness in percent, colour.",
+        },
+        "garden_lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "rose arbour": "arbour_bulb",
+                "gravel drive": "drive_bulb",
+                "vegetable patch": "veg_bulb",
+                "summerhouse": "summerhouse_bulb",
+            },
+            "tool": "garden_lights",
+            "description": "Outdoor Zigbee lights around the garden and drive.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 27,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["low", "medium", "high"]},
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["front parlour", "study 2", "Edith's bedroom"],
+        },
+        "kitchen_plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "hot water urn": "vic_urn",
+                "toaster": "vic_toaster",
+                "bread maker": "vic_bread",
+            },
+            "tool": "kitchen_plugs",
+            "description": "Smart plugs for the kitchen appliances.",
+        },
+        "workshop_plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "bench grinder": "ws_grinder",
+                "soldering station": "ws_solder",
+                "shop vac": "ws_vac",
+            },
+            "tool": "workshop_plugs",
+            "description": "Smart plugs for the power tools in the workshop.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"well pump": 17, "gate motor": 27, "pond filter": 22},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"post box": 5, "doorbell": 6}},
+    },
+    "q_hill_farm": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "farm kitchen",
+                "coat room",
+                "Nell's room",
+                "bedroom 6",
+                "hayloft office",
+            ],
+            "colors": ["white", "warm white", "honey", "mint"],
+        },
+        "yard_lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "milking shed": "parlour_flood",
+                "calving pen": "lambing_flood",
+                "tractor barn": "tractor_flood",
+                "yard gate": "gate_flood",
+            },
+            "tool": "yard_lights",
+            "description": "Zigbee floodlights in the farm buildings and yard.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 8,
+            "max_temperature": 25,
+        },
+        "barn_fan": {
+            "kind": "simulated_fan",
+            "speeds": ["slow", "fast"],
+            "tool": "barn_fan",
+            "description": "The big extractor fan in the hay barn.",
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["farm kitchen", "Nell's room"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "egg incubator": "incubator",
+                "milk chiller": "chiller",
+                "radio": "farm_radio",
+            },
+        },
+        "valves": {
+            "kind": "gpio_relays",
+            "relays": {
+                "trough valve 1": 17,
+                "trough valve 2": 18,
+                "orchard sprinkler": 23,
+            },
+            "tool": "irrigation_valves",
+            "description": "Water valves for the animal troughs and the orchard sprinkler.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"fence energiser": 24, "grain auger": 25},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"gate open": 12, "ice alert": 16}},
+    },
+    "q_seaview_guesthouse": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["room 1", "room 2", "room 5", "breakfast room", "owners' flat"],
+            "colors": ["white", "warm white", "heather", "gold"],
+        },
+        "hall_lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "ground floor landing": "landing_bulb",
+                "top stairs": "stairs_bulb",
+                "luggage nook": "nook_bulb",
+                "back corridor": "corridor_bulb",
+            },
+            "tool": "hall_lights",
+            "description": "Zigbee lights in the hallways, landings and stairs.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 15,
+            "max_temperature": 24,
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["soft", "breezy", "gusty"]},
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["breakfast room", "room 1", "room 2"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "coffee machine": "coffee",
+                "trouser press": "press",
+                "boot dryer": "towel_rail",
+            },
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"hot tub pump": 17, "sauna heater": 27},
+        },
+        "status_leds": {
+            "kind": "gpio_leds",
+            "leds": {"vacancy": 5, "check-in": 6},
+            "tool": "status_leds",
+            "description": "Indicator LEDs on the reception desk.",
+        },
+        "porch_leds": {
+            "kind": "gpio_leds",
+            "leds": {"house number": 13, "porch step": 19},
+            "tool": "porch_leds",
+            "description": "Small LEDs on the front porch.",
+        },
+    },
+    "q_terrace_townhouse": {
+        "downstairs": {
+            "kind": "simulated_lights",
+            "rooms": ["sitting room", "dining room", "utility room", "cloakroom"],
+            "colors": ["white", "warm white", "blue", "peach"],
+            "tool": "downstairs_lights",
+            "description": "Lights in the downstairs rooms: on or off, brightness, colour.",
+        },
+        "upstairs": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "master bedroom": "master_bulb",
+                "Priya's room": "priya_bulb",
+                "spare room 2": "spare_bulb",
+                "upstairs bathroom": "bath_bulb",
+            },
+            "tool": "upstairs_lights",
+            "description": "Zigbee lights in the upstairs rooms.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 28,
+        },
+        "ceiling_fan": {
+            "kind": "simulated_fan",
+            "speeds": ["low", "medium", "high"],
+            "tool": "ceiling_fan",
+            "description": "The ceiling fan in the sitting room.",
+        },
+        "loft_fan": {
+            "kind": "simulated_fan",
+            "speeds": ["hush", "purge"],
+            "tool": "loft_fan",
+            "description": "The extractor fan in the loft conversion.",
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["sitting room", "master bedroom", "Priya's room"],
+        },
+        "kitchen_plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "milk frother": "th_frother",
+                "coffee grinder": "th_grinder",
+                "dishwasher": "th_dishwasher",
+            },
+            "tool": "kitchen_plugs",
+            "description": "Smart plugs in the kitchen.",
+        },
+        "garage_plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "car charger": "th_charger",
+                "chest freezer": "th_freezer",
+                "pressure washer": "th_washer",
+            },
+            "tool": "garage_plugs",
+            "description": "Smart plugs in the garage.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"boiler pump": 17, "water softener": 27},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"doorbell": 22, "wifi": 23}},
+    },
+    "r_terrace_house": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "front room",
+                "kitchen diner",
+                "Nan's room",
+                "attic bedroom",
+                "top landing",
+            ],
+            "colors": ["warm white", "cool white", "peach", "teal"],
+            "description": "The lights in each room of the house: the big light in the front room, "
+            "the kitchen diner spotlights, Nan's room, attic bedroom and the top landing light. "
+            "On or off, brightness in percent, colour.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 12,
+            "max_temperature": 25,
+            "tool": "radiators",
+            "description": "The house heating: the radiators all round the house, run by the "
+            "boiler. Target temperature in degrees Celsius, or mode.",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "tv": "tv_plug",
+                "jug kettle": "kettle_plug",
+                "immersion": "immersion_plug",
+            },
+            "description": "Smart plugs: 'tv' is the telly and the sound bar in the front room, "
+            "'jug kettle' is the kettle, 'immersion' is the immersion heater for the hot water. "
+            "On, off or toggle.",
+        },
+        "curtains": {
+            "kind": "simulated_blinds",
+            "rooms": ["front room", "Nan's room"],
+            "tool": "curtains",
+            "description": "The electric curtains in the front room and Nan's room: position 0 "
+            "is drawn shut, 100 fully open.",
+        },
+    },
+    "r_hill_farm_workshop": {
+        "lights": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "joinery bench": "bench_strip",
+                "potting shed": "shed_bulb",
+                "yard": "yard_flood",
+                "Dad's office": "office_bulb",
+            },
+            "description": "The Zigbee lights: 'joinery bench' is the strip light over the "
+            "workbench, 'potting shed' is the bulb in the potting shed, 'yard' is the "
+            "floodlight over the yard, 'Dad's office' is the office ceiling light. On or off, "
+            "brightness, colour, fade time in seconds.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"extractor": 5, "air compressor": 6, "well pump": 13},
+            "description": "Relays: 'extractor' is the sawdust extractor fan over the saw, "
+            "'air compressor' is the compressor for the air tools, 'well pump' fills the "
+            "water tank from the well. On or off.",
+        },
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"busy": 20, "parcel": 21},
+            "description": "The indicator lamps on the gate panel: 'busy' is the red "
+            "do-not-disturb lamp outside Dad's office, 'parcel' is the green lamp that tells "
+            "the courier where to leave parcels. On, off or blink.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 5,
+            "max_temperature": 22,
+            "description": "The workshop heating: the big blow heater on the wall. Target "
+            "temperature in degrees Celsius, or mode.",
+        },
+    },
+    "r_seafront_flat": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "lounge",
+                "galley kitchen",
+                "Priya's bedroom",
+                "spare room",
+                "balcony",
+            ],
+            "colors": ["white", "sunset orange", "mint", "heather"],
+            "description": "The ceiling lights in each room of the flat, plus the balcony wall "
+            "lamp. On or off, brightness in percent, colour.",
+        },
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["drift", "breezy", "full blast"],
+            "description": "The big wooden ceiling fan in the lounge. On or off, speed.",
+        },
+        "blinds": {
+            "kind": "simulated_blinds",
+            "rooms": ["lounge", "Priya's bedroom", "balcony door"],
+            "description": "The roller blinds: 'balcony door' is the blind over the sliding "
+            "glass door to the balcony. Position 0 is closed, 100 fully open.",
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "coffee machine": "coffee",
+                "shelf lights": "fairy",
+                "damp dryer": "dehum",
+            },
+            "description": "Smart plugs: 'coffee machine' is the espresso machine, 'shelf "
+            "lights' are the fairy lights on the bookshelf, 'damp dryer' is the dehumidifier "
+            "in the spare room. On, off or toggle.",
+        },
+    },
+    "r_old_vicarage": {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "parish office",
+                "bedroom 8",
+                "bedroom 11",
+                "flower room",
+                "Father Tom's snug",
+            ],
+            "colors": ["white", "candle glow", "rose"],
+            "tool": "lamps",
+            "description": "The indoor lights: ceiling lights, wall lights and lamps in each "
+            "room. On or off, brightness in percent, colour.",
+        },
+        "outside": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "church path": "path_lanterns",
+                "front porch": "porch_lamp",
+                "rose arch": "arch_bulbs",
+            },
+            "tool": "outdoor_lights",
+            "description": "The outside Zigbee lights: 'church path' is the lanterns along the "
+            "path to the church, 'front porch' is the lamp over the front door, 'rose arch' is the "
+            "bulbs woven through the rose arch. On or off, brightness, colour, fade time in "
+            "seconds.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 15,
+            "max_temperature": 28,
+            "tool": "underfloor_heating",
+            "description": "The underfloor heating, the warm floors downstairs. Target "
+            "temperature in degrees Celsius, or mode.",
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"fountain": 17, "rail heater": 27, "greenhouse heater": 22},
+            "description": "Relays: 'fountain' is the pond fountain in the garden, 'rail heater' "
+            "is the heated towel rail in the bathroom, 'greenhouse heater' keeps the greenhouse "
+            "frost-free. On or off.",
+        },
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"come in": 5, "engaged": 6},
+            "description": "The little lamps on the parish office door: 'come in' is the green "
+            "come-in-I'm-free light, 'engaged' is the red one that means I'm with someone. "
+            "On, off or blink.",
         },
     },
 }
@@ -6143,6 +6668,794 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (I, "loft deck blinds to 150 percent", []),
         (O, "order more filament for the 3D printer", []),
         (M, "turn on the LED", []),
+    ],
+    "p_harbour_flat": [
+        (
+            P,
+            "trun off the lihgts in the livingroom",
+            [c("set_light", room="living room", on=False)],
+        ),
+        (
+            P,
+            "nadias room ligths on pls",
+            [c("set_light", room="Nadia's room", on=True)],
+        ),
+        (
+            P,
+            "dim the galey kitchen to 30 percent",
+            [c("set_light", room="galley kitchen", brightness=30)],
+        ),
+        (
+            P,
+            "shower rom light to coral",
+            [c("set_light", room="shower room", color="coral")],
+        ),
+        (P, "heatign to 21", [c("set_thermostat", temperature=21)]),
+        (P, "swtich the heating off", [c("set_thermostat", mode="off")]),
+        (P, "turn the fna up to high", [c("set_fan", speed="high")]),
+        (
+            P,
+            "switch on the cofee machine",
+            [c("set_switch", device="coffee machine", action="ON")],
+        ),
+        (
+            P,
+            "toggel the hair dryer",
+            [c("set_switch", device="hair dryer", action="TOGGLE")],
+        ),
+        (
+            P,
+            "opne the blinds in nadias room",
+            [c("set_blinds", room="Nadia's room", position=100)],
+        ),
+        (
+            T,
+            "heating to 19 and switch on the bed wamrer",
+            [
+                c("set_thermostat", temperature=19),
+                c("set_switch", device="bed warmer", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "lihgts off in the shower room then fan off",
+            [c("set_light", room="shower room", on=False), c("set_fan", on=False)],
+        ),
+        (
+            T,
+            "blinds in the livign room half way and bedroom 6 light to teal",
+            [
+                c("set_blinds", room="living room", position=50),
+                c("set_light", room="bedroom 6", color="teal"),
+            ],
+        ),
+        (U, "turn on the lights in the baclony", []),
+        (I, "heatng to 32", []),
+        (N, "dont swtich on the hair dryer", []),
+        (O, "whats the wether like at the harbour tomorow", []),
+        (M, "set the birghtness", []),
+    ],
+    "p_workshop_barn": [
+        (P, "wrok bench light on", [c("set_light", room="work bench", on=True)]),
+        (
+            P,
+            "spray boot lights to 80 percent",
+            [c("set_light", room="spray booth", brightness=80)],
+        ),
+        (
+            P,
+            "loft 1 ligth to warm white",
+            [c("set_light", room="loft 1", color="warm white")],
+        ),
+        (
+            P,
+            "fade the work bench light out over 10 secnds",
+            [c("set_light", room="work bench", on=False, transition=10)],
+        ),
+        (
+            P,
+            "start the sawdust vaccum",
+            [c("barn_power", relay="sawdust vacuum", on=True)],
+        ),
+        (P, "air compresor off", [c("barn_power", relay="air compressor", on=False)]),
+        (
+            P,
+            "switch on the yard floodlihgt",
+            [c("barn_power", relay="yard floodlight", on=True)],
+        ),
+        (
+            P,
+            "make the kiln ready led blnik",
+            [c("set_led", led="kiln ready", mode="blink")],
+        ),
+        (P, "set the haeter to 15", [c("barn_heater", temperature=15)]),
+        (P, "turn the heatre on", [c("barn_heater", mode="heat")]),
+        (
+            T,
+            "sawdust vacum on and spary booth light to full",
+            [
+                c("barn_power", relay="sawdust vacuum", on=True),
+                c("set_light", room="spray booth", brightness=100),
+            ],
+        ),
+        (
+            T,
+            "kill the air compressr and blink the door open led",
+            [
+                c("barn_power", relay="air compressor", on=False),
+                c("set_led", led="door open", mode="blink"),
+            ],
+        ),
+        (
+            T,
+            "swich the heater off and the yard floodlihgt too",
+            [
+                c("barn_heater", mode="off"),
+                c("barn_power", relay="yard floodlight", on=False),
+            ],
+        ),
+        (U, "trun on the band saw", []),
+        (I, "spray boot to 120 percent", []),
+        (N, "dont start the air compresor yet", []),
+        (O, "ordr more sandpaper for the work bench", []),
+        (M, "trun the led on", []),
+    ],
+    "p_grandmas_bungalow": [
+        (
+            P,
+            "grandads stuyd light on",
+            [c("set_light", room="Grandad's study", on=True)],
+        ),
+        (P, "sun proch lights off", [c("set_light", room="sun porch", on=False)]),
+        (
+            P,
+            "front room lihgts to 40 percent",
+            [c("set_light", room="front room", brightness=40)],
+        ),
+        (
+            P,
+            "bedroom 8 to heahter",
+            [c("set_light", room="bedroom 8", color="heather")],
+        ),
+        (
+            P,
+            "open the shutters in the frnt room",
+            [c("shutters", room="front room", position=100)],
+        ),
+        (
+            P,
+            "sun porch shuters half way",
+            [c("shutters", room="sun porch", position=50)],
+        ),
+        (P, "heating to 23 pleease", [c("set_thermostat", temperature=23)]),
+        (P, "put the kettel on", [c("set_switch", device="tea kettle", action="ON")]),
+        (
+            P,
+            "toggle the readign lamp",
+            [c("set_switch", device="reading lamp", action="TOGGLE")],
+        ),
+        (P, "raido on", [c("set_switch", device="radio", action="ON")]),
+        (
+            T,
+            "close the front room shuters and put the front room ligth on",
+            [
+                c("shutters", room="front room", position=0),
+                c("set_light", room="front room", on=True),
+            ],
+        ),
+        (
+            T,
+            "ketle on and heating up to 22",
+            [
+                c("set_switch", device="tea kettle", action="ON"),
+                c("set_thermostat", temperature=22),
+            ],
+        ),
+        (
+            T,
+            "turn off the radoi then the back hall light",
+            [
+                c("set_switch", device="radio", action="OFF"),
+                c("set_light", room="back hall", on=False),
+            ],
+        ),
+        (U, "open the shuttres in grandads study", []),
+        (I, "heating to 5 degres", []),
+        (O, "remind grandad abot his pills at 6", []),
+        (M, "put the shuters at 30 percent", []),
+    ],
+    "p_city_studio": [
+        (
+            P,
+            "sleepign nook light off",
+            [c("set_light", room="sleeping nook", on=False)],
+        ),
+        (
+            P,
+            "desk cornr lights to 70 percent",
+            [c("set_light", room="desk corner", brightness=70)],
+        ),
+        (
+            P,
+            "wardrboe light to pink",
+            [c("set_accent_light", room="wardrobe", color="pink")],
+        ),
+        (P, "balcny light on", [c("set_accent_light", room="balcony", on=True)]),
+        (
+            P,
+            "halway light to 20 percent",
+            [c("set_accent_light", room="hallway", brightness=20)],
+        ),
+        (
+            P,
+            "fade the balcony lgiht off over 30 seconds",
+            [c("set_accent_light", room="balcony", on=False, transition=30)],
+        ),
+        (P, "fan to tempset", [c("set_fan", speed="tempest")]),
+        (P, "towel radaitor on", [c("set_relay", relay="towel radiator", on=True)]),
+        (
+            P,
+            "swicth off the water heater",
+            [c("set_relay", relay="water heater", on=False)],
+        ),
+        (P, "blink the doorbel led", [c("set_led", led="doorbell", mode="blink")]),
+        (
+            T,
+            "sleeping nok light off and the halway light on",
+            [
+                c("set_light", room="sleeping nook", on=False),
+                c("set_accent_light", room="hallway", on=True),
+            ],
+        ),
+        (
+            T,
+            "watr heater on and the towel radiator too",
+            [
+                c("set_relay", relay="water heater", on=True),
+                c("set_relay", relay="towel radiator", on=True),
+            ],
+        ),
+        (
+            T,
+            "fan off n bathroom light to warm wihte",
+            [
+                c("set_fan", on=False),
+                c("set_light", room="bathroom", color="warm white"),
+            ],
+        ),
+        (U, "fan to turbo speeed", []),
+        (I, "desk corner ligths to 200 percent", []),
+        (N, "dont trun the water heater on", []),
+        (M, "make the led blnik", []),
+    ],
+    "q_old_vicarage": [
+        (
+            P,
+            "turn on the lights in the front parlour",
+            [c("house_lights", room="front parlour", on=True)],
+        ),
+        (
+            P,
+            "switch off the rose arbour light",
+            [c("garden_lights", room="rose arbour", on=False)],
+        ),
+        (
+            P,
+            "set the gravel drive light to 30 percent",
+            [c("garden_lights", room="gravel drive", brightness=30)],
+        ),
+        (
+            P,
+            "make Edith's bedroom light teal",
+            [c("house_lights", room="Edith's bedroom", color="teal")],
+        ),
+        (
+            P,
+            "put the hot water urn on",
+            [c("kitchen_plugs", device="hot water urn", action="ON")],
+        ),
+        (
+            P,
+            "switch off the bench grinder",
+            [c("workshop_plugs", device="bench grinder", action="OFF")],
+        ),
+        (P, "start the well pump", [c("set_relay", relay="well pump", on=True)]),
+        (
+            P,
+            "close the blinds in study 2",
+            [c("set_blinds", room="study 2", position=0)],
+        ),
+        (P, "set the heating to 19 degrees", [c("set_thermostat", temperature=19)]),
+        (
+            P,
+            "make the post box LED blink",
+            [c("set_led", led="post box", mode="blink")],
+        ),
+        (
+            T,
+            "turn off the summerhouse light and the toaster",
+            [
+                c("garden_lights", room="summerhouse", on=False),
+                c("kitchen_plugs", device="toaster", action="OFF"),
+            ],
+        ),
+        (
+            T,
+            "open the front parlour blinds halfway and switch on the pond filter",
+            [
+                c("set_blinds", room="front parlour", position=50),
+                c("set_relay", relay="pond filter", on=True),
+            ],
+        ),
+        (
+            T,
+            "turn the heating off and the fan on",
+            [c("set_thermostat", mode="off"), c("set_fan", on=True)],
+        ),
+        (U, "turn on the conservatory light", []),
+        (I, "set the heating to 32", []),
+        (N, "don't start the soldering station", []),
+        (M, "open the blinds", []),
+    ],
+    "q_hill_farm": [
+        (P, "lights on in the coat room", [c("set_light", room="coat room", on=True)]),
+        (
+            P,
+            "turn the calving pen light on",
+            [c("yard_lights", room="calving pen", on=True)],
+        ),
+        (
+            P,
+            "dim the milking shed light to 20 percent",
+            [c("yard_lights", room="milking shed", brightness=20)],
+        ),
+        (
+            P,
+            "bedroom 6 light to honey",
+            [c("set_light", room="bedroom 6", color="honey")],
+        ),
+        (
+            P,
+            "switch on the egg incubator",
+            [c("set_switch", device="egg incubator", action="ON")],
+        ),
+        (
+            P,
+            "turn on trough valve 2",
+            [c("irrigation_valves", relay="trough valve 2", on=True)],
+        ),
+        (
+            P,
+            "shut off the orchard sprinkler",
+            [c("irrigation_valves", relay="orchard sprinkler", on=False)],
+        ),
+        (
+            P,
+            "turn the fence energiser on",
+            [c("set_relay", relay="fence energiser", on=True)],
+        ),
+        (P, "set the barn fan to fast", [c("barn_fan", speed="fast")]),
+        (
+            P,
+            "raise the blinds in Nell's room",
+            [c("set_blinds", room="Nell's room", position=100)],
+        ),
+        (
+            T,
+            "turn off the tractor barn light and stop the grain auger",
+            [
+                c("yard_lights", room="tractor barn", on=False),
+                c("set_relay", relay="grain auger", on=False),
+            ],
+        ),
+        (
+            T,
+            "switch the milk chiller on and make the gate open LED blink",
+            [
+                c("set_switch", device="milk chiller", action="ON"),
+                c("set_led", led="gate open", mode="blink"),
+            ],
+        ),
+        (
+            T,
+            "farm kitchen light to 70 percent and close the farm kitchen blinds",
+            [
+                c("set_light", room="farm kitchen", brightness=70),
+                c("set_blinds", room="farm kitchen", position=0),
+            ],
+        ),
+        (U, "barn fan to medium", []),
+        (I, "set the heating to 3 degrees", []),
+        (O, "order more feed for the calving pen", []),
+        (M, "turn on the trough valve", []),
+    ],
+    "q_seaview_guesthouse": [
+        (P, "turn off the light in room 5", [c("set_light", room="room 5", on=False)]),
+        (
+            P,
+            "switch the top stairs light on",
+            [c("hall_lights", room="top stairs", on=True)],
+        ),
+        (
+            P,
+            "set the back corridor light to warm white",
+            [c("hall_lights", room="back corridor", color="warm white")],
+        ),
+        (
+            P,
+            "breakfast room lights to gold",
+            [c("set_light", room="breakfast room", color="gold")],
+        ),
+        (P, "turn on the vacancy LED", [c("status_leds", led="vacancy", mode="on")]),
+        (
+            P,
+            "turn the house number LED on",
+            [c("porch_leds", led="house number", mode="on")],
+        ),
+        (
+            P,
+            "switch on the coffee machine",
+            [c("set_switch", device="coffee machine", action="ON")],
+        ),
+        (
+            P,
+            "turn the sauna heater off",
+            [c("set_relay", relay="sauna heater", on=False)],
+        ),
+        (P, "set the fan to breezy", [c("set_fan", speed="breezy")]),
+        (
+            P,
+            "set the breakfast room blinds to 25 percent",
+            [c("set_blinds", room="breakfast room", position=25)],
+        ),
+        (
+            T,
+            "turn on the hot tub pump and the boot dryer",
+            [
+                c("set_relay", relay="hot tub pump", on=True),
+                c("set_switch", device="boot dryer", action="ON"),
+            ],
+        ),
+        (
+            T,
+            "make the check-in LED blink and turn on the luggage nook light",
+            [
+                c("status_leds", led="check-in", mode="blink"),
+                c("hall_lights", room="luggage nook", on=True),
+            ],
+        ),
+        (
+            T,
+            "switch off the lights in the owners' flat and set the heating to auto",
+            [
+                c("set_light", room="owners' flat", on=False),
+                c("set_thermostat", mode="auto"),
+            ],
+        ),
+        (U, "turn on the light in room 9", []),
+        (I, "dim room 2 to 200 percent", []),
+        (N, "please don't turn on the trouser press", []),
+        (O, "book a taxi for the guests in room 2", []),
+        (M, "set the lights to 40 percent", []),
+    ],
+    "q_terrace_townhouse": [
+        (
+            P,
+            "turn on the sitting room lights",
+            [c("downstairs_lights", room="sitting room", on=True)],
+        ),
+        (
+            P,
+            "switch off the light in Priya's room",
+            [c("upstairs_lights", room="Priya's room", on=False)],
+        ),
+        (
+            P,
+            "fade the master bedroom light to 10 percent over 30 seconds",
+            [c("upstairs_lights", room="master bedroom", brightness=10, transition=30)],
+        ),
+        (
+            P,
+            "make the dining room lights blue",
+            [c("downstairs_lights", room="dining room", color="blue")],
+        ),
+        (P, "turn the ceiling fan on", [c("ceiling_fan", on=True)]),
+        (P, "set the loft fan to purge", [c("loft_fan", speed="purge")]),
+        (
+            P,
+            "switch on the car charger",
+            [c("garage_plugs", device="car charger", action="ON")],
+        ),
+        (
+            P,
+            "turn off the coffee grinder",
+            [c("kitchen_plugs", device="coffee grinder", action="OFF")],
+        ),
+        (P, "turn on the boiler pump", [c("set_relay", relay="boiler pump", on=True)]),
+        (P, "turn the wifi LED off", [c("set_led", led="wifi", mode="off")]),
+        (
+            P,
+            "lower the master bedroom blinds halfway",
+            [c("set_blinds", room="master bedroom", position=50)],
+        ),
+        (P, "set the heating to 22", [c("set_thermostat", temperature=22)]),
+        (
+            T,
+            "turn off the utility room light and the dishwasher",
+            [
+                c("downstairs_lights", room="utility room", on=False),
+                c("kitchen_plugs", device="dishwasher", action="OFF"),
+            ],
+        ),
+        (
+            T,
+            "close the sitting room blinds and set the ceiling fan to low",
+            [
+                c("set_blinds", room="sitting room", position=0),
+                c("ceiling_fan", speed="low"),
+            ],
+        ),
+        (
+            T,
+            "switch on the chest freezer, then turn the heating on",
+            [
+                c("garage_plugs", device="chest freezer", action="ON"),
+                c("set_thermostat", mode="heat"),
+            ],
+        ),
+        (U, "make the sitting room light green", []),
+        (I, "set the blinds in Priya's room to 150 percent", []),
+        (N, "leave the boiler pump alone", []),
+        (O, "what's on TV in the sitting room tonight?", []),
+        (M, "turn on the fan", []),
+    ],
+    "r_terrace_house": [
+        (P, "turn the telly off", [c("set_switch", device="tv", action="OFF")]),
+        (P, "put the house heating to 20", [c("radiators", temperature=20)]),
+        (
+            P,
+            "switch the immersion on so there's hot water for a bath",
+            [c("set_switch", device="immersion", action="ON")],
+        ),
+        (
+            P,
+            "shut the curtains in Nan's room",
+            [c("curtains", room="Nan's room", position=0)],
+        ),
+        (
+            P,
+            "front room curtains half way please",
+            [c("curtains", room="front room", position=50)],
+        ),
+        (P, "radiators off, it's warm enough in here", [c("radiators", mode="off")]),
+        (
+            P,
+            "the big light in the front room, on please",
+            [c("set_light", room="front room", on=True)],
+        ),
+        (
+            P,
+            "landing light down to 10 percent",
+            [c("set_light", room="top landing", brightness=10)],
+        ),
+        (
+            P,
+            "make Nan's room peach",
+            [c("set_light", room="Nan's room", color="peach")],
+        ),
+        (P, "boil the kettle", [c("set_switch", device="jug kettle", action="ON")]),
+        (
+            T,
+            "turn the telly off and the top landing light on",
+            [
+                c("set_switch", device="tv", action="OFF"),
+                c("set_light", room="top landing", on=True),
+            ],
+        ),
+        (
+            T,
+            "shut the front room curtains and put the radiators up to 22",
+            [
+                c("curtains", room="front room", position=0),
+                c("radiators", temperature=22),
+            ],
+        ),
+        (
+            T,
+            "attic bedroom to cool white, then switch the kettle on",
+            [
+                c("set_light", room="attic bedroom", color="cool white"),
+                c("set_switch", device="jug kettle", action="ON"),
+            ],
+        ),
+        (U, "turn on the light in the conservatory", []),
+        (I, "put the house heating up to 30", []),
+        (N, "don't put the immersion on yet", []),
+        (O, "what's on the telly tonight?", []),
+        (M, "change the landing light's colour", []),
+    ],
+    "r_hill_farm_workshop": [
+        (
+            P,
+            "start the sawdust extractor",
+            [c("set_relay", relay="extractor", on=True)],
+        ),
+        (P, "compressor off", [c("set_relay", relay="air compressor", on=False)]),
+        (P, "fill the water tank", [c("set_relay", relay="well pump", on=True)]),
+        (P, "put the do-not-disturb lamp on", [c("set_led", led="busy", mode="on")]),
+        (P, "make the parcel lamp blink", [c("set_led", led="parcel", mode="blink")]),
+        (P, "floodlight on over the yard", [c("set_light", room="yard", on=True)]),
+        (
+            P,
+            "fade the workbench strip light to 40 percent over 5 seconds",
+            [c("set_light", room="joinery bench", brightness=40, transition=5)],
+        ),
+        (P, "blow heater up to 18", [c("set_thermostat", temperature=18)]),
+        (P, "turn the workshop heating off", [c("set_thermostat", mode="off")]),
+        (
+            P,
+            "Dad's office light to warm white",
+            [c("set_light", room="Dad's office", color="warm white")],
+        ),
+        (
+            T,
+            "turn the extractor off and the workbench light off too",
+            [
+                c("set_relay", relay="extractor", on=False),
+                c("set_light", room="joinery bench", on=False),
+            ],
+        ),
+        (
+            T,
+            "heating to 16 and start the compressor",
+            [
+                c("set_thermostat", temperature=16),
+                c("set_relay", relay="air compressor", on=True),
+            ],
+        ),
+        (
+            T,
+            "switch the yard floodlight off, then flash the green parcel lamp",
+            [
+                c("set_light", room="yard", on=False),
+                c("set_led", led="parcel", mode="blink"),
+            ],
+        ),
+        (U, "turn on the lathe", []),
+        (I, "workshop heating to 28 degrees", []),
+        (N, "don't start the compressor, it's too early", []),
+        (M, "put the light on", []),
+    ],
+    "r_seafront_flat": [
+        (P, "ceiling fan on", [c("set_fan", on=True)]),
+        (P, "fan to full blast", [c("set_fan", speed="full blast")]),
+        (
+            P,
+            "put the espresso machine on",
+            [c("set_switch", device="coffee machine", action="ON")],
+        ),
+        (
+            P,
+            "turn off the dehumidifier",
+            [c("set_switch", device="damp dryer", action="OFF")],
+        ),
+        (
+            P,
+            "toggle the string lights on the bookshelf",
+            [c("set_switch", device="shelf lights", action="TOGGLE")],
+        ),
+        (
+            P,
+            "close the blind over the sliding door",
+            [c("set_blinds", room="balcony door", position=0)],
+        ),
+        (
+            P,
+            "open Priya's blinds",
+            [c("set_blinds", room="Priya's bedroom", position=100)],
+        ),
+        (
+            P,
+            "lounge blind a quarter open",
+            [c("set_blinds", room="lounge", position=25)],
+        ),
+        (P, "balcony wall lamp on", [c("set_light", room="balcony", on=True)]),
+        (
+            P,
+            "galley kitchen lights to mint",
+            [c("set_light", room="galley kitchen", color="mint")],
+        ),
+        (
+            P,
+            "spare room light at 70 percent",
+            [c("set_light", room="spare room", brightness=70)],
+        ),
+        (
+            T,
+            "fan down to drift and open the lounge blind",
+            [
+                c("set_fan", speed="drift"),
+                c("set_blinds", room="lounge", position=100),
+            ],
+        ),
+        (
+            T,
+            "coffee machine on and the galley kitchen light on",
+            [
+                c("set_switch", device="coffee machine", action="ON"),
+                c("set_light", room="galley kitchen", on=True),
+            ],
+        ),
+        (
+            T,
+            "dehumidifier off, then the spare room light off",
+            [
+                c("set_switch", device="damp dryer", action="OFF"),
+                c("set_light", room="spare room", on=False),
+            ],
+        ),
+        (U, "make the ceiling fan swing side to side", []),
+        (I, "spare room light to 120 percent", []),
+        (N, "don't switch off the fairy lights", []),
+        (O, "order more coffee beans", []),
+        (M, "set the blinds to 60", []),
+    ],
+    "r_old_vicarage": [
+        (
+            P,
+            "switch on the path lanterns",
+            [c("outdoor_lights", room="church path", on=True)],
+        ),
+        (P, "rose arch to pink", [c("outdoor_lights", room="rose arch", color="pink")]),
+        (
+            P,
+            "dim the church path lanterns to 20 percent over 30 seconds",
+            [c("outdoor_lights", room="church path", brightness=20, transition=30)],
+        ),
+        (P, "warm floors to 21 please", [c("underfloor_heating", temperature=21)]),
+        (P, "switch off the underfloor heating", [c("underfloor_heating", mode="off")]),
+        (P, "start the pond fountain", [c("set_relay", relay="fountain", on=True)]),
+        (P, "heated towel rail on", [c("set_relay", relay="rail heater", on=True)]),
+        (P, "put the red engaged light on", [c("set_led", led="engaged", mode="on")]),
+        (P, "blink the come-in light", [c("set_led", led="come in", mode="blink")]),
+        (
+            P,
+            "Father Tom's snug to candle glow",
+            [c("lamps", room="Father Tom's snug", color="candle glow")],
+        ),
+        (
+            P,
+            "bedroom 11 lights at 40 percent",
+            [c("lamps", room="bedroom 11", brightness=40)],
+        ),
+        (
+            T,
+            "turn the engaged light off and the come-in light on",
+            [
+                c("set_led", led="engaged", mode="off"),
+                c("set_led", led="come in", mode="on"),
+            ],
+        ),
+        (
+            T,
+            "porch lamp on and the parish office lamps off",
+            [
+                c("outdoor_lights", room="front porch", on=True),
+                c("lamps", room="parish office", on=False),
+            ],
+        ),
+        (
+            T,
+            "stop the fountain, then put the underfloor heating to 19",
+            [
+                c("set_relay", relay="fountain", on=False),
+                c("underfloor_heating", temperature=19),
+            ],
+        ),
+        (U, "turn on the garage light", []),
+        (I, "warm floors up to 35", []),
+        (N, "don't turn off the greenhouse heater", []),
+        (O, "remind me about the parish meeting on Thursday", []),
     ],
 }
 
