@@ -14,9 +14,9 @@ from agent.train.synth import tools_from_config
 ROOT = Path(__file__).resolve().parents[1]
 # bench/train_report.json has the bundled model at 91.7% and 96.2% (unseen homes, exact), and
 # at 89.9%, 96.2% and 95.7% of refusals with the daemon's min_confidence 0.5
-POSITIVE_FLOOR = 0.90
+POSITIVE_FLOOR = 0.91
 TWO_ACTIONS_FLOOR = 0.94
-GUARDED_POSITIVE_FLOOR = 0.88
+GUARDED_POSITIVE_FLOOR = 0.90
 GUARDED_TWO_ACTIONS_FLOOR = 0.94
 
 
