@@ -54,6 +54,7 @@ from .mention import (
     sense_words,
     switch_senses,
     takes_temperature,
+    telling_words,
     thing_names,
     without_names,
     words,
@@ -313,8 +314,7 @@ def _own_value_said(
     request says a word of the tool's description too ("heat the workshop": only the stove
     has a heat mode, and it is "The workshop's wood stove"; "set it to max" says no more)."""
     tool = next((t for t in tools if str(t.get("name")) == name), {})
-    described = {w.split("'")[0] for w in words(str(tool.get("description") or ""))}
-    described = {w for w in described if _telling(w)}
+    described = telling_words(str(tool.get("description") or ""))
     if not described & set(unnamed):
         return False
     others = {v.lower() for t in tools if str(t.get("name")) != name for v in _all_enums(t)}
@@ -331,7 +331,7 @@ def _own_value_said(
 def _described(tool: Mapping[str, Any]) -> set[str]:
     """The telling words of a tool's name and description ("Switch the fan on": fan)."""
     text = f"{tool.get('name')} {tool.get('description') or ''}".replace("_", " ")
-    return {w for w in (w.split("'")[0] for w in words(text)) if _telling(w)}
+    return telling_words(text)
 
 
 def _only_described(unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]], name: str) -> bool:

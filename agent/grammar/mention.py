@@ -201,6 +201,12 @@ def takes_temperature(params: Mapping[str, Any]) -> bool:
     return any("temp" in str(k).lower() for k in (params.get("properties") or {}))
 
 
+def telling_words(text: str) -> set[str]:
+    """The words of a tool's name or description that can point at it, possessives stripped
+    ("the cafe's lights": cafe, light)."""
+    return {w for w in (w.split("'")[0] for w in words(text)) if _telling(w)}
+
+
 def _telling(word: str) -> bool:
     """Whether a word of a tool's description can point at that tool."""
     # three letters can name a thing ("fan", "led", "hob")
@@ -774,8 +780,7 @@ class MentionPrior:
             self.tools[str(t["name"])] = t.get("parameters") or {}
             # a renamed tool ("warmth") is often found only by its description ("Set the cafe
             # heating: ..."): a content word of it that the request says is weak evidence
-            desc = {w.split("'")[0] for w in words(str(t.get("description") or ""))}
-            desc = {w for w in desc if _telling(w)}  # "the cafe's lights": cafe, light
+            desc = telling_words(str(t.get("description") or ""))
             if takes_temperature(t.get("parameters") or {}):
                 desc |= _WARMTH_WORDS  # "make it warmer" is the thermostat's
             own = desc | set(words(str(t["name"]).replace("_", " ")))
