@@ -1490,11 +1490,7 @@ class MentionPrior:
         }
         fit = {k: sch for k, sch in numeric.items() if any(fits(n, sch) for n in numbers)}
         said = said_with_units(self.query, numbers)
-        unit = {
-            k
-            for k, sch in fit.items()
-            if said & (param_words(k, sch) | ({"percent"} if _in_percent(sch) else set()))
-        }
+        unit = {k for k, sch in fit.items() if said & _unit_words(k, sch)}
         if by_unit_only and not unit and len(numeric) == len(fit) == 1:
             unit = set(fit)  # the tool's one numeric key ("make it warmer? 22 please")
         if unit or by_unit_only:
@@ -2152,12 +2148,16 @@ def _holds_a_number(
         if not in_range:
             return True
         if units:
-            named = param_words(key, sch) | ({"percent"} if _in_percent(sch) else set())
-            if named & units:
+            if _unit_words(key, sch) & units:
                 return True
         elif any(fits(n, sch) for n in said):
             return True
     return False
+
+
+def _unit_words(key: str, schema: Mapping[str, Any]) -> set[str]:
+    """A numeric parameter's words (`param_words`), with "percent" when it is a percentage."""
+    return param_words(key, schema) | ({"percent"} if _in_percent(schema) else set())
 
 
 def _in_percent(schema: Mapping[str, Any]) -> bool:

@@ -4,16 +4,24 @@ People wrap a command in words that ask for nothing: "please, the ceiling fan, s
 blast, thank you", "switch the heating off, it is warm enough now", "I am cold. Would you set
 the heat to nineteen?". The model was trained on commands with at most a "please" at either end;
 a trailing remark makes it go on writing calls for it ("... thank you." became a second call
-that switched the heating off) or doubt the one it wrote. `plain_command` drops a clause, cut
-at punctuation or at "because"/"since", when it is
+that switched the heating off) or doubt the one it wrote. `plain_command`, after the noise of
+speech is mended (`spoken.as_written`), cuts the request into clauses at punctuation or at
+"because"/"since", and
 
-- a courtesy or an interjection alone ("please", "thank you", "if you would", "ok"), or
-- a remark: a statement ("it is ...", "I am ...", "we do not ...") that says nothing the tools
-  know: no name, value, number or word of a tool,
+- drops a courtesy or an interjection alone ("please", "thank you", "if you would", "ok");
+- drops a remark: a statement ("it is ...", "guests are arriving") that says nothing the tools
+  know (no name, value, number or word of a tool);
+- drops a clause that only sets the scene of an order said in another clause, carrying a place
+  it names into that order ("I'm locking up the tack room, switch its light off");
+- moves a thing named ahead into the clause that points back at it ("the fan, set it to full
+  blast"), and joins a clause that only adds a number or a setting to the one before;
+- reads a thing's everyday name its tool's description gives ("'tv' is the telly"), "in
+  there" and "his light" as the place said before, and "the heat" with a number as the
+  heating;
 
-and only while another clause is left to be the command. A request that may be dictating a
-free text (a tool takes one, and the request names that tool or quotes something) is left as
-said: there every word may be the note.
+only while another clause is left to be the command. A request that may be dictating a free
+text (a tool takes one, and the request names that tool or quotes something) is left as said:
+there every word may be the note.
 """
 
 from __future__ import annotations
@@ -224,11 +232,15 @@ _STATING = frozenset(
     "is are am was were been feel feels felt getting gets gone coming arriving arrived "
     "leaving heading going sleeping asleep finished wants needs likes".split()
 )
-# Words of an order or a question: a clause with one is never taken for a remark.
-_ORDERING = frozenset(
+# Words of an order to a device: a request with a clause that says one (or on/off or a number)
+# gives its command there.
+_ORDER_VERBS = frozenset(
     "turn switch set put make open close shut dim brighten fade raise lower start stop run "
-    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down can "
-    "could would will please what why how when where who which whether if not don't never "
+    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down".split()
+)
+# Words of an order or a question: a clause with one is never taken for a remark.
+_ORDERING = _ORDER_VERBS | frozenset(
+    "can could would will please what why how when where who which whether if not don't never "
     "no".split()
 )
 
@@ -242,16 +254,23 @@ _ACTING = frozenset(
 )
 
 
+def _blanked(ws: Sequence[str], phrases: Sequence[Sequence[str]]) -> list[str]:
+    """`ws` with the first place each phrase stands blanked, longer phrases first ("warm
+    white" before "white")."""
+    rest = list(ws)
+    for v in sorted(phrases, key=len, reverse=True):
+        at = _find(v, rest) if v else None
+        if at is not None:
+            rest[at : at + len(v)] = [""] * len(v)
+    return rest
+
+
 def _named_ahead(clause: str, known: _Known) -> bool:
     """Whether a clause only names a thing ("the flour store light", "bunk room 1")."""
     ws = words(clause)
     if not ws or (_ACTING | _STATING) & set(ws) or _BACK.search(clause):
         return False  # "the tack room light is too harsh" is no name said ahead
-    rest = list(ws)
-    for v in sorted(known.things + known.settings, key=len, reverse=True):
-        at = _find(v, rest) if v else None
-        if at is not None:
-            rest[at : at + len(v)] = [""] * len(v)
+    rest = _blanked(ws, known.things + known.settings)
     if said_numbers(" ".join(rest)):
         return False
     return rest != ws or any(w.split("'")[0] in known.words for w in ws)
@@ -277,11 +296,7 @@ def _bare_setting(clause: str, known: _Known) -> bool:
     """Whether a clause says only a setting or a number for a thing named ahead of it
     ("sitting room, rose", "lights, Maya's room, 40")."""
     ws = words(clause)
-    rest = list(ws)
-    for v in sorted(known.settings, key=len, reverse=True):  # "warm white" before "white"
-        at = _find(v, rest) if v else None
-        if at is not None:
-            rest[at : at + len(v)] = [""] * len(v)
+    rest = _blanked(ws, known.settings)
     if not ws or (rest == ws and not said_numbers(clause) and not set(ws) & _SENSES):
         return False
     return all(
@@ -328,12 +343,6 @@ def _pulled_in(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, st
     return out
 
 
-# Words of an order to a device: a request with a clause that says one (or on/off or a number)
-# gives its command there.
-_ORDER_VERBS = frozenset(
-    "turn switch set put make open close shut dim brighten fade raise lower start stop run "
-    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down".split()
-)
 # Verbs of orders to something else than a device: a short clause with one is no scene.
 _OTHER_ORDERS = frozenset(
     "play call send order tell remind book text read show find buy add get give ask check "
@@ -450,10 +459,9 @@ def _heat_as_heating(clause: str, known: _Known) -> str:
 
 
 def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
-    """`text` without its clauses of courtesy and its remarks, and with a thing named ahead
-    of the clause that acts on it moved into that clause (see the module's text); `text`
-    itself when nothing changes, when nothing would be left, or when the request may be
-    dictating a free text."""
+    """`text` as the model and the rules read it (see the module's text): as said when the
+    request may be dictating a free text, and with its clauses as said when dropping would
+    leave none."""
     if _asks_for_free_text(text, tools):
         return text
     known = _known(tools)

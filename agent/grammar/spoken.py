@@ -32,6 +32,8 @@ from collections.abc import Iterable
 
 from agent.rangecheck import NUMBER_WORDS
 
+from .mention import _COVER_WORDS, _LIGHT_WORDS, _near, words
+
 _HESITATIONS = re.compile(r"(?<![\w'])(?:u+h+|u+m+|e+r+m+|e+r+|h+m+)(?![\w'])[,.]?\s*", re.I)
 _OPENERS = frozenset("okay ok so well right alright oh".split())  # not "hey needle"
 _AND = re.compile(r"(?<=\w)\s+(?:n|\+|&)\s+(?=\w)")
@@ -108,10 +110,7 @@ def _apostrophes(text: str, names: Iterable[str]) -> str:
 
 # Things that switch, not open: "open the light" is a literal "turn on the light" in many
 # languages, and "close the fan" is "turn off the fan".
-_SWITCHED = frozenset(
-    "light lights lamp lamps bulb bulbs lighting fan fans heater heating tv telly radio".split()
-)
-_COVERS = re.compile(r"\b(?:blind|shade|curtain|shutter|awning|screen|roller|louvre)s?\b", re.I)
+_SWITCHED = _LIGHT_WORDS | frozenset("fan heater heating tv telly radio".split())
 _CHUNK = re.compile(r"[,;.!?]+|\s+(?:and|then)\s+", re.IGNORECASE)
 _OPEN_CLOSE = re.compile(r"\b(open|close)\b", re.IGNORECASE)
 _LEAD = frozenset("please pls to can could would you kindly and then also after now just".split())
@@ -148,21 +147,16 @@ def _swapped(a: str, b: str) -> bool:
     return len(d) == 2 and d[1] == d[0] + 1 and a[d[0]] == b[d[1]] and a[d[1]] == b[d[0]]
 
 
-def _one_letter_more(a: str, b: str) -> bool:
-    """Whether `a` is `b` with one letter added."""
-    return len(a) == len(b) + 1 and any(a[:i] + a[i + 1 :] == b for i in range(len(a)))
-
-
 def _order_word(word: str) -> str | None:
     """The word of an order `word` is a typo of, if exactly one."""
     w = word.lower()
     if w in _ORDER_WORDS or w in _SHORT_ORDER_WORDS or not w.isalpha() or len(w) < 3:
         return None
+    # one typo (`_near`), but not a letter changed: the same letters, or one more or fewer
     hits = {
         t
         for t in _ORDER_WORDS
-        if len(w) >= 4
-        and (_swapped(w, t) or _one_letter_more(w, t) or (len(w) >= 4 and _one_letter_more(t, w)))
+        if len(w) >= 4 and _near(w, t) and (len(w) != len(t) or sorted(w) == sorted(t))
     }
     hits |= {t for t in _SHORT_ORDER_WORDS if _swapped(w, t)}
     return hits.pop() if len(hits) == 1 else None
@@ -196,8 +190,8 @@ def _switched_open(text: str, names: Iterable[str]) -> str:
     bounds = [m.end() for m in _CHUNK.finditer(text)] + [len(text)]
     for end in bounds:
         chunk = text[at:end]
-        ws = {w.lower() for w in re.findall(r"[\w']+", chunk)}
-        if ws & _SWITCHED and not _COVERS.search(chunk):
+        ws = set(words(chunk))
+        if ws & _SWITCHED and not ws & _COVER_WORDS:
 
             def sub(m: re.Match[str], start: int = at, chunk: str = chunk) -> str:
                 if start + m.start() in inside:
