@@ -275,7 +275,7 @@ def test_version_3_invents_colours_speeds_and_tool_names_and_keeps_held_out_out(
     assert made_colors > 20 and made_speeds > 5
     assert RECORD_V3["data_version"] == 3 and RECORD_V3["invented_homes"] == 0.75
     with pytest.raises(ValueError):
-        H.synthesize_homes(1, 1, data_version=5)
+        H.synthesize_homes(1, 1, data_version=6)
 
 
 def test_version_4_is_version_2_with_the_short_phrasings() -> None:
@@ -300,3 +300,82 @@ def test_version_3_has_the_short_phrasings_and_valid_calls() -> None:
         for call in r["answers"]:
             assert call["name"] in by_name
             assert not validate(call["arguments"], by_name[call["name"]]["parameters"])
+
+
+ROWS_V5, RECORD_V5 = H.synthesize_homes(150, 16, seed=6, data_version=5)
+
+
+def _names_by_tool(tools: list[dict]) -> dict[str, set[str]]:
+    out = {}
+    for t in tools:
+        props = t["parameters"].get("properties", {})
+        for key in ("room", "device", "relay", "led"):
+            if "enum" in props.get(key, {}):
+                out[t["name"]] = {str(v).lower() for v in props[key]["enum"]}
+    return out
+
+
+def test_version_5_puts_look_alike_tools_side_by_side_with_their_own_names() -> None:
+    assert RECORD_V5["lookalike_homes"] == 0.4 and RECORD_V5["data_version"] == 5
+    twins = 0
+    for r in ROWS_V5:
+        lights = [t for t in r["tools"] if "brightness" in t["parameters"].get("properties", {})]
+        if len(lights) < 2:
+            continue
+        twins += 1
+        names = _names_by_tool(lights)
+        a, b = (names[t["name"]] for t in lights[:2])
+        assert a and b and not a & b, r["tools"]  # only the names tell the two apart
+        for call in r["answers"]:
+            assert (
+                validate(
+                    call["arguments"],
+                    next(t for t in r["tools"] if t["name"] == call["name"])["parameters"],
+                )
+                == []
+            )
+    # one row in ten or more asks a home with two lights tools
+    assert twins >= len(ROWS_V5) // 10
+
+
+def _unknowns(text: str) -> dict[str, set[str]]:
+    """`[slot tool.param]` -> the names its `_unknown` line refuses."""
+    out, slot = {}, None
+    for line in text.splitlines():
+        if line.startswith("[slot "):
+            slot = line[6:-1]
+        elif line.startswith("_unknown = ") and slot:
+            out[slot] = {n.strip().lower() for n in line[11:].split("|")}
+    return out
+
+
+def test_version_5_never_refuses_a_name_another_tool_of_the_home_serves() -> None:
+    # small pools, so a refusal drawn for one tool would surely hit the other's names
+    pools = {k: v["train"] for k, v in H.name_split().items()}
+    pools["devices"] = ["kettle", "pond pump", "heater", "radio", "fridge", "lamp", "printer"]
+    pools["rooms"] = ["kitchen", "porch", "hall", "study", "den", "loft", "garage", "cellar"]
+    devices = {
+        "plugs": {"kind": "tasmota", "switches": {"kettle": "k"}},
+        "board": {"kind": "gpio_relays", "relays": {"pond pump": 5}},
+        "lights": {"kind": "simulated_lights", "rooms": ["kitchen"]},
+        "outside": {"kind": "simulated_lights", "rooms": ["porch"], "tool": "porch_lights"},
+        "covers": {"kind": "simulated_blinds", "rooms": ["study"]},
+    }
+    tools = H.home_tools(devices)
+    wide = _unknowns(H.home_sentences(devices, tools, random.Random(1), pools, home_wide=True))
+    assert "pond pump" not in wide["set_switch.device"]
+    assert "kettle" not in wide["set_relay.relay"]
+    assert "porch" not in wide["set_light.room"] and "kitchen" not in wide["porch_lights.room"]
+    # a light in the study is still no light: the blinds' rooms stay refusable for lights
+    assert "study" in wide["set_light.room"] and "study" in wide["porch_lights.room"]
+    narrow = _unknowns(H.home_sentences(devices, tools, random.Random(1), pools))
+    assert "pond pump" in narrow["set_switch.device"]  # what version 2 taught
+
+
+def test_version_2_rows_do_not_change_with_version_5() -> None:
+    # the bundled model's earlier stages must still rebuild their data
+    rng = random.Random(9)
+    pools = {k: v["train"] for k, v in H.name_split().items()}
+    a = H.random_home(rng, pools)
+    b = H.random_home(random.Random(9), pools, lookalike=0.0)
+    assert a == b

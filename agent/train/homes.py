@@ -933,6 +933,11 @@ _TEMPLATE_NOUN = {
 }
 
 
+# Groups whose names one request can mean interchangeably: a device is switched by a plug or
+# a relay alike.
+_SERVE_GROUP = {"switch": "power", "relay": "power"}
+
+
 def tool_noun(kind: str, tool: str) -> str | None:
     """The kind's noun inside a tool name (`set_heat_pump` -> `heat pump`), if it has one."""
     group = _GROUP.get(kind)
@@ -946,9 +951,15 @@ def tool_noun(kind: str, tool: str) -> str | None:
     return best.replace("_", " ") if best else None
 
 
-def random_home(rng: random.Random, pools: Mapping[str, Sequence[str]]) -> dict[str, JsonDict]:
+def random_home(
+    rng: random.Random, pools: Mapping[str, Sequence[str]], lookalike: float = 0.0
+) -> dict[str, JsonDict]:
     """A `[devices]` table: 1 to 8 devices, distinct tool names, at most one lights kind.
-    (Mixed groups add up to 3 random non-home tools to such a home: up to 11 tools.)"""
+    (Mixed groups add up to 3 random non-home tools to such a home: up to 11 tools.)
+
+    With probability `lookalike` the home also gets a second tool of a kind it already has
+    (`add_lookalike`): two light tools, two covers, plugs and relays side by side.
+    """
     n = rng.choice([1, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8])
     kinds = list(HOME_KINDS)
     devices: dict[str, JsonDict] = {}
@@ -968,7 +979,71 @@ def random_home(rng: random.Random, pools: Mapping[str, Sequence[str]]) -> dict[
         tools.add(tool)
         lights |= is_light
         devices[f"d{len(devices)}"] = table
+    if lookalike and rng.random() < lookalike:
+        add_lookalike(devices, rng, pools)
     return devices
+
+
+# Kinds that can stand twice in one home, told apart by the names they serve: a second lights
+# tool for the porch or the hall, blinds and shutters, plugs beside a relay board. (Two
+# thermostats or fans differ only by their tool names, which the templates do not separate.)
+_TWIN_KINDS = {
+    "simulated_lights": ("simulated_lights", "zigbee2mqtt_lights"),
+    "zigbee2mqtt_lights": ("simulated_lights", "zigbee2mqtt_lights"),
+    "simulated_blinds": ("simulated_blinds",),
+    "tasmota": ("tasmota", "gpio_relays"),
+    "gpio_relays": ("tasmota", "gpio_relays"),
+    "gpio_leds": ("gpio_leds",),
+}
+# The table key holding a kind's names, and whether it maps names to addresses.
+_NAME_KEYS = {
+    "simulated_lights": "rooms",
+    "simulated_blinds": "rooms",
+    "zigbee2mqtt_lights": "devices",
+    "tasmota": "switches",
+    "gpio_relays": "relays",
+    "gpio_leds": "leds",
+}
+
+
+def table_names(table: Mapping[str, Any]) -> list[str]:
+    """The names (rooms, devices, LEDs) a device table serves."""
+    key = _NAME_KEYS.get(str(table.get("kind")))
+    return list(table.get(key) or []) if key else []
+
+
+def add_lookalike(
+    devices: dict[str, JsonDict], rng: random.Random, pools: Mapping[str, Sequence[str]]
+) -> None:
+    """Add a tool like one the home has, under its own tool name and with names no tool of
+    that group serves, so only the names in the prompt tell the two apart."""
+    present = [t["kind"] for t in devices.values() if t["kind"] in _TWIN_KINDS]
+    if not present:
+        kind = rng.choice(sorted(_TWIN_KINDS))
+        devices[f"d{len(devices)}"] = device_table(kind, rng, pools)
+        present = [kind]
+    kind = rng.choice(_TWIN_KINDS[rng.choice(present)])
+    group = _GROUP[kind]
+    taken = {
+        _norm(n) for t in devices.values() if _GROUP[t["kind"]] == group for n in table_names(t)
+    }
+    names = {str(t.get("tool", _KINDS[t["kind"]][0])) for t in devices.values()}
+    for _ in range(10):
+        table = device_table(kind, rng, pools)
+        key = _NAME_KEYS[kind]
+        own = table[key]
+        if isinstance(own, dict):
+            table[key] = {k: v for k, v in own.items() if _norm(k) not in taken}
+        else:
+            table[key] = [n for n in own if _norm(n) not in taken]
+        if not table[key]:
+            continue
+        tool = made_tool_name(kind, rng, pools.get("tool_qualifiers"))
+        if tool in names:
+            continue
+        table["tool"] = tool
+        devices[f"d{len(devices)}"] = table
+        return
 
 
 def home_tools(devices: Mapping[str, Mapping[str, Any]]) -> list[JsonDict]:
@@ -984,11 +1059,25 @@ def home_sentences(
     rng: random.Random,
     pools: Mapping[str, Sequence[str]],
     more_phrasings: bool = False,
+    home_wide: bool = False,
 ) -> str:
     """A sentences file for one home: each kind's templates under its tool's name (with
     `more_phrasings`, the short forms too), the home's names as slot values, and names from
-    the pools that this home lacks as `_unknown`."""
+    the pools that this home lacks as `_unknown`.
+
+    With `home_wide`, a name is `_unknown` to a tool only if no tool of the home that could
+    serve it has it: no device of any plug or relay, no room of another lights tool ("turn on
+    the kettle" is the relay's when the plugs lack it, never a refusal).
+    """
     parts: list[str] = []
+    served: dict[str, set[str]] = {}
+    if home_wide:
+        for table in devices.values():
+            kind = str(table.get("kind"))
+            if kind in _GROUP:
+                served.setdefault(_SERVE_GROUP.get(_GROUP[kind], _GROUP[kind]), set()).update(
+                    _norm(n) for n in table_names(table)
+                )
     offtopic = [_BASE_OFFTOPIC]
     for table, tool in zip(devices.values(), tools, strict=True):
         name = tool["name"]
@@ -1021,6 +1110,9 @@ def home_sentences(
             lines = [f"{v} = {v}" for v in values]
             if pool_key:
                 have = {_norm(v) for v in values}
+                if param != "color":
+                    group = _GROUP.get(str(table.get("kind")), "")
+                    have |= served.get(_SERVE_GROUP.get(group, group), set())
                 foreign = [x for x in pools[pool_key] if _norm(x) not in have]
                 lines.append("_unknown = " + " | ".join(rng.sample(foreign, min(30, len(foreign)))))
             elif param == "speed":
@@ -1246,17 +1338,21 @@ def synthesize_homes(
     `data_version` 3: three homes in four invent names (`with_invented_v3`: 30 to 90% of
     them, colours, fan speeds and tool names too), and every home kind has more phrasings
     (`_MORE_PHRASINGS`). `data_version` 4: version 2's homes with version 3's phrasings (to
-    tell which half of version 3 cost accuracy).
+    tell which half of version 3 cost accuracy). `data_version` 5: version 2 where two homes
+    in five also hold a look-alike tool (`add_lookalike`: a second lights, cover, plug or
+    relay tool with its own names), and a name another tool of the home serves is never
+    `_unknown` (in version 2, a plug's made-up refusal could name the relay board's pump).
 
     `names` "unseen" draws from the evaluation side of the split minus the hand-written
     held-out homes' names (pools too small for a home keep their training side): a development
     set of names the model never saw that is not the held-out test.
     """
     # the share of homes that invent names, and the mean share of names they invent
-    if data_version not in (1, 2, 3, 4):
-        raise ValueError(f"data_version must be 1, 2, 3 or 4, not {data_version}")
-    invented_homes = {1: 0.0, 2: 0.5, 3: 0.75, 4: 0.5}[data_version]
-    invented = {1: 0.0, 2: 0.5, 3: 0.6, 4: 0.5}[data_version]
+    if data_version not in (1, 2, 3, 4, 5):
+        raise ValueError(f"data_version must be 1 to 5, not {data_version}")
+    invented_homes = {1: 0.0, 2: 0.5, 3: 0.75, 4: 0.5, 5: 0.5}[data_version]
+    invented = {1: 0.0, 2: 0.5, 3: 0.6, 4: 0.5, 5: 0.5}[data_version]
+    lookalike = 0.4 if data_version == 5 else 0.0
     rng = random.Random(seed)
     held = heldout_names()
     split = name_split(held)
@@ -1289,13 +1385,20 @@ def synthesize_homes(
                 hpools: Mapping[str, Sequence[str]] = pools
                 if data_version == 3 and hrng.random() < 0.75:
                     hpools = with_invented_v3(hrng, pools, held)
-                elif data_version in (2, 4) and hrng.random() < 0.5:
+                elif data_version in (2, 4, 5) and hrng.random() < 0.5:
                     hpools = with_invented(hrng, pools, 0.5, held)
-                devices = random_home(hrng, hpools)
+                devices = random_home(hrng, hpools, lookalike)
                 tools = home_tools(devices)
                 kinds_seen.update(t["kind"] for t in devices.values())
                 sections.append(
-                    home_sentences(devices, tools, hrng, hpools, more_phrasings=data_version >= 3)
+                    home_sentences(
+                        devices,
+                        tools,
+                        hrng,
+                        hpools,
+                        more_phrasings=data_version in (3, 4),
+                        home_wide=data_version == 5,
+                    )
                 )
             if r < demo_share + schema_share:
                 taken = {t["name"] for t in tools}
@@ -1324,6 +1427,7 @@ def synthesize_homes(
         "data_version": data_version,
         "invented_names": invented,
         "invented_homes": invented_homes,
+        "lookalike_homes": lookalike,
         "name_split": {
             k: {"train": len(v["train"]), "eval": len(v["eval"]), "eval_names": v["eval"]}
             for k, v in split.items()
