@@ -50,7 +50,7 @@ from .grammar.mention import (
     thing_names,
     unnamed_arguments,
 )
-from .grammar.remarks import plain_command
+from .grammar.remarks import PlainReader
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -187,6 +187,7 @@ class Session:
         self.tools = load_tools(tools)
         self.by_name = {t.name: t for t in self.tools}
         self._schemas = [t.to_schema() for t in self.tools]
+        self._reader = PlainReader(self._schemas)
         self.system = system
         self.max_new_tokens = max_new_tokens
         self.think_budget = think_budget
@@ -356,7 +357,7 @@ class Session:
             return error_envelope("empty_input", "the command text is empty")
         t0 = time.perf_counter()
         if self.plain_commands:
-            text = plain_command(text, self._schemas)
+            text = self._reader.read(text)
         tools = self.select_tools(text)
         grammar_tools = [t for t in tools if allowed_tools is None or t.name in allowed_tools]
         if require_call and not grammar_tools:

@@ -165,3 +165,21 @@ def test_the_bundled_model_doubts_calls_for_a_reminder_and_drops_an_unsaid_mode(
     assert not env["function_calls"] or env["confidence"] <= UNNAMED_CONFIDENCE
     env = s.complete("Set the central heating to 17 degrees.")
     assert env["function_calls"] == [{"name": "set_thermostat", "arguments": {"temperature": 17}}]
+
+
+def test_a_reader_kept_for_its_tools_reads_as_a_fresh_one() -> None:
+    # a session keeps one reader for its fixed tools; reuse must not carry one request into
+    # the next
+    from agent.grammar.remarks import PlainReader
+
+    reader = PlainReader(HOME)
+    said = [
+        "Please, the ceiling fan, set it to full blast.",
+        "she's reading in the hall, could the lamp in there go to 70",
+        "I am cold. Would you set the heat to 19?",
+        "turn the fan on, Mam wants a bath",
+    ]
+    said += said[::-1]
+    got = [reader.read(s) for s in said]
+    assert got == [plain_command(s, HOME) for s in said]
+    assert got[0] == got[-1] == "set the ceiling fan to full blast."

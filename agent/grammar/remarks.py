@@ -184,10 +184,10 @@ def _with_names(text: str, aliases: Mapping[str, str]) -> str:
     return text
 
 
-def _asks_for_free_text(text: str, tools: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether the request may be dictating a free text: a tool takes one (a note to write)
-    and the request says a word of that tool's name or description, or quotes or introduces
-    something (":")."""
+def _free_text_words(tools: Sequence[Mapping[str, Any]]) -> set[str] | None:
+    """The words of the tools that take a free text (a note to write), or None when none
+    does."""
+    found: set[str] | None = None
     for t in tools:
         props = (t.get("parameters") or {}).get("properties") or {}
         if not any(
@@ -195,13 +195,19 @@ def _asks_for_free_text(text: str, tools: Sequence[Mapping[str, Any]]) -> bool:
             for s in props.values()
         ):
             continue
-        if re.search(r"[:\"\u201c]", text):
-            return True
         told = f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
         own = {w for w in words(told) if len(w) >= 3 and w not in _GENERIC and w not in _PLAIN}
-        if own & set(words(text)):
-            return True
-    return False
+        found = (found or set()) | own
+    return found
+
+
+def _asks_for_free_text(text: str, free_words: set[str] | None) -> bool:
+    """Whether the request may be dictating a free text: a tool takes one (a note to write)
+    and the request says a word of that tool's name or description, or quotes or introduces
+    something (":")."""
+    if free_words is None:
+        return False
+    return bool(re.search(r"[:\"\u201c]", text)) or bool(free_words & set(words(text)))
 
 
 def _courtesy(clause: str) -> bool:
@@ -458,42 +464,57 @@ def _heat_as_heating(clause: str, known: _Known) -> str:
     return _THE_HEAT.sub(sub, clause)
 
 
+class PlainReader:
+    """Reads requests to one set of tools as `plain_command` does; what it knows of the tools
+    (their words, names, everyday aliases) is worked out once, as a session's tools are fixed."""
+
+    def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
+        self.free_words = _free_text_words(tools)
+        self.known = _known(tools)
+        self.aliases = _aliases(tools, self.known.names)
+        self.keep = [*self.known.words, *(" ".join(v) for v in self.known.settings)]
+        self.heat = any(takes_temperature(t.get("parameters") or {}) for t in tools)
+
+    def read(self, text: str) -> str:
+        """`text` as the model and the rules read it (see the module's text): as said when
+        the request may be dictating a free text, and with its clauses as said when dropping
+        would leave none."""
+        if _asks_for_free_text(text, self.free_words):
+            return text
+        known = self.known
+        text = _with_names(text, self.aliases)
+        text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
+        text = _POSSIBLE.sub("could you", text)
+        text = _AND_IT.sub(lambda m: _one_setting(m, known), text)
+        pieces: list[tuple[str, str]] = []  # (clause, the separator after it)
+        at = 0
+        for m in _CUT.finditer(text):
+            pieces.append((text[at : m.start()], m.group()))
+            at = m.end()
+        pieces.append((text[at:], ""))
+        said = [p for p in pieces if p[0].strip()]
+        kept = [
+            (clause, sep)
+            for clause, sep in said
+            if not _courtesy(clause) and not _remark(clause, known)
+        ]
+        if not kept:
+            return text
+        kept = _pulled_in(_without_scene(kept, known), known)
+        if self.heat:
+            kept = [(_heat_as_heating(clause, known), sep) for clause, sep in kept]
+        if kept != said:
+            out = "".join(clause + sep for clause, sep in kept[:-1]) + kept[-1][0]
+            end = kept[-1][1].strip()
+            text = out.strip() + (end[:1] if end[:1] in ("?", "!", ".") else _end(text))
+        # "flick the light on in there": the place said before it
+        text = resolve_there(_IN_THERE.sub("there", text), known.names)
+        return _owners(text, known.names)
+
+
 def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
-    """`text` as the model and the rules read it (see the module's text): as said when the
-    request may be dictating a free text, and with its clauses as said when dropping would
-    leave none."""
-    if _asks_for_free_text(text, tools):
-        return text
-    known = _known(tools)
-    text = _with_names(text, _aliases(tools, known.names))
-    keep = [*known.words, *(" ".join(v) for v in known.settings)]
-    text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, keep))
-    text = _POSSIBLE.sub("could you", text)
-    text = _AND_IT.sub(lambda m: _one_setting(m, known), text)
-    pieces: list[tuple[str, str]] = []  # (clause, the separator after it)
-    at = 0
-    for m in _CUT.finditer(text):
-        pieces.append((text[at : m.start()], m.group()))
-        at = m.end()
-    pieces.append((text[at:], ""))
-    said = [p for p in pieces if p[0].strip()]
-    kept = [
-        (clause, sep)
-        for clause, sep in said
-        if not _courtesy(clause) and not _remark(clause, known)
-    ]
-    if not kept:
-        return text
-    kept = _pulled_in(_without_scene(kept, known), known)
-    if any(takes_temperature(t.get("parameters") or {}) for t in tools):
-        kept = [(_heat_as_heating(clause, known), sep) for clause, sep in kept]
-    if kept != said:
-        out = "".join(clause + sep for clause, sep in kept[:-1]) + kept[-1][0]
-        end = kept[-1][1].strip()
-        text = out.strip() + (end[:1] if end[:1] in ("?", "!", ".") else _end(text))
-    # "flick the light on in there": the place said before it
-    text = resolve_there(_IN_THERE.sub("there", text), known.names)
-    return _owners(text, known.names)
+    """`text` as the model and the rules read it; one request's `PlainReader(tools).read`."""
+    return PlainReader(tools).read(text)
 
 
 _IN_THERE = re.compile(r"\bin\s+there\b", re.IGNORECASE)
