@@ -1135,6 +1135,25 @@ def test_each_clause_keeps_its_own_bound(vocab: tuple[list[bytes], list[int]]) -
     assert _decode(vocab, [BLINDS], query, wants, 5.0) == [half, ana_open]
 
 
+def test_a_call_takes_the_number_of_the_clause_that_says_its_tool(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    # the room is said with the blinds; the lamp's clause says only "the lamp" and 10
+    shut = {"name": "set_blinds", "arguments": {"room": "study", "position": 0}}
+    dark = {"name": "set_light", "arguments": {"room": "study", "brightness": 0}}
+    ten = {"name": "set_light", "arguments": {"room": "study", "brightness": 10}}
+    wants = [([shut, dark], 3.0), ([shut, ten], 1.0)]
+    query = "close the blinds in the study and dim the lamp to 10 percent"
+    assert _decode(vocab, [BLINDS, LIGHTS], query, wants, 0.0) == [shut, dark]
+    assert _decode(vocab, [BLINDS, LIGHTS], query, wants, 5.0) == [shut, ten]
+    # a clause that names a thing of its own keeps its call: the study's lamp is in the first
+    query = "close the blinds and dim the lamp in the study, then the library lamp to 10"
+    first = b'[{"name":"set_blinds","arguments":{"room":"study","position":0}},'
+    prior = MentionPrior(query, [BLINDS, LIGHTS], vocab[0], 5.0)
+    call = first + b'{"name":"set_light","arguments":{"room":"study","brightness":'
+    assert prior._anchor(call) == words(query).index("study")
+
+
 def test_a_second_number_goes_on_to_the_next_numeric_key(
     vocab: tuple[list[bytes], list[int]],
 ) -> None:

@@ -833,10 +833,12 @@ class MentionPrior:
         # where the request points at each tool: a word of its name or of its description,
         # one of its names said in full
         points: dict[str, set[int]] = {}
+        self._word_points: dict[str, set[int]] = {}  # a word of the tool only, no name
         for name in self.tools:
             own = {w for w in words(name.replace("_", " ")) if w not in _GENERIC}
             own |= self._desc_words.get(name, set())
             at = {i for i, w in enumerate(self.query) if w in own}
+            self._word_points[name] = set(at)
             for v in self._things[name]:
                 ws = tuple(words(v))
                 at |= {i for s in _starts(ws, self.query) for i in range(s, s + len(ws))}
@@ -2005,8 +2007,31 @@ class MentionPrior:
                 # a name said twice: the second call naming it is about the second saying
                 earlier = every.count(v) - values.count(v)
                 found.append(at[min(earlier, len(at) - 1)])
-        self._anchors[call_text] = min(found) if found else None
-        return self._anchors[call_text]
+        anchor = min(found) if found else None
+        if anchor is not None and not self._one_clause:
+            anchor = self._own_clause(call_text[start:], anchor)
+        self._anchors[call_text] = anchor
+        return anchor
+
+    def _own_clause(self, call: bytes, anchor: int) -> int:
+        """`anchor`, or the word that points at the call's tool in another clause when the
+        anchor's clause never does and that clause names no thing: "close the shades in the
+        sunroom and dim the lamp to 10 percent" sets the lamp in the second clause (its 10,
+        not the first's "close")."""
+        m = re.match(rb'\{"name"\s*:\s*"([^"]+)"', call)
+        pts = self._word_points.get(m.group(1).decode("utf-8", "replace")) if m else None
+        if not pts or any(self.clause[i] == self.clause[anchor] for i in pts):
+            return anchor
+        others = {self.clause[i] for i in pts}
+        if len(others) != 1:
+            return anchor
+        (k,) = others
+        named = {
+            i for vs in self._things.values() for v in vs for i in _starts(words(v), self.query)
+        }
+        if any(self.clause[i] == k for i in named):
+            return anchor
+        return min(pts)
 
     def _call_sense(self, call_text: bytes, inherit: bool = True) -> frozenset[str] | None:
         """The switching sense the request gives the call being written: that of the sense
