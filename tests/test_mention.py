@@ -1209,6 +1209,18 @@ def test_a_clause_that_says_only_the_thing_takes_the_verb_before_it(
     assert _decode(vocab, [LIGHTS], query, wants, 5.0) == [off, study_off]
 
 
+def test_a_first_clause_of_only_the_thing_takes_the_verb_after_it(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    lib_on = {"name": "set_light", "arguments": {"room": "library", "on": True}}
+    lib_off = {"name": "set_light", "arguments": {"room": "library", "on": False}}
+    study_off = {"name": "set_light", "arguments": {"room": "study", "on": False}}
+    wants = [([lib_on, study_off], 3.0), ([lib_off, study_off], 1.0)]
+    query = "library and study lights off"
+    assert _decode(vocab, [LIGHTS], query, wants, 0.0) == [lib_on, study_off]
+    assert _decode(vocab, [LIGHTS], query, wants, 5.0) == [lib_off, study_off]
+
+
 def test_a_clause_of_only_a_number_belongs_to_the_one_before() -> None:
     lights = MentionPrior("make the library dimmer, say 25 percent", [LIGHTS], [b"a"], 5.0)
     assert len(set(lights.clause)) == 1

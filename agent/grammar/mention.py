@@ -2056,7 +2056,14 @@ class MentionPrior:
         if not inherit:
             return None
         before = [(i, s) for i, s in self._senses if i < anchor]
-        return before[-1][1] if before else None
+        if before:
+            return before[-1][1]
+        # nothing before: a clause of the thing alone shares the next clause's sense
+        # ("workshop 1 and workshop 2 lights off")
+        after = [(i, s) for i, s in self._senses if i > anchor]
+        if after and clause is not None and self.clause[after[0][0]] == clause + 1:
+            return after[0][1]
+        return None
 
     def _switch_bias(
         self, base: _Scan, call_text: bytes, candidates: np.ndarray
