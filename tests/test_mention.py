@@ -1221,6 +1221,31 @@ def test_a_first_clause_of_only_the_thing_takes_the_verb_after_it(
     assert _decode(vocab, [LIGHTS], query, wants, 5.0) == [lib_off, study_off]
 
 
+def test_a_tool_word_inside_a_device_name_points_at_no_second_call(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    cabin = _tool(
+        "cabin_light",
+        {"room": {"type": "string", "enum": ["berth"]}, "on": {"type": "boolean"}},
+        required=["room"],
+    )
+    relay = _tool(
+        "set_relay",
+        {
+            "relay": {"type": "string", "enum": ["anchor light", "bilge pump"]},
+            "on": {"type": "boolean"},
+        },
+        required=["relay", "on"],
+    )
+    off = {"name": "cabin_light", "arguments": {"room": "berth", "on": False}}
+    again = {"name": "cabin_light", "arguments": {"room": "berth", "on": True}}
+    anchor = {"name": "set_relay", "arguments": {"relay": "anchor light", "on": True}}
+    wants = [([off, again], 3.0), ([off, anchor], 1.0)]
+    query = "cabin light off and anchor light on"
+    assert _decode(vocab, [cabin, relay], query, wants, 0.0) == [off, again]
+    assert _decode(vocab, [cabin, relay], query, wants, 5.0) == [off, anchor]
+
+
 def test_a_clause_of_only_a_number_belongs_to_the_one_before() -> None:
     lights = MentionPrior("make the library dimmer, say 25 percent", [LIGHTS], [b"a"], 5.0)
     assert len(set(lights.clause)) == 1

@@ -802,8 +802,9 @@ class MentionPrior:
             said = sum(w in outside for w in content)
             # all of a two-word name ("diesel heater") is as strong as a value said in full
             self._name_hit[name] = 0.0 if not said else 1.0 if said == len(content) >= 2 else 0.7
-            # how many calls the name may point at: "fan on, change the fan to auto" says it twice
-            self._name_says[name] = max((self.query.count(w) for w in content), default=0)
+            # how many calls the name may point at: "fan on, change the fan to auto" says it
+            # twice; "cabin light off and anchor light on" once (the relay's "anchor light")
+            self._name_says[name] = max((outside.count(w) for w in content), default=0)
         # each tool's enum values that name a thing (rooms, devices), and the clause where the
         # request first says one of them in full (None: it says none)
         self._things = {
