@@ -379,3 +379,16 @@ def test_version_2_rows_do_not_change_with_version_5() -> None:
     a = H.random_home(rng, pools)
     b = H.random_home(random.Random(9), pools, lookalike=0.0)
     assert a == b
+
+
+def test_version_5_asks_lights_with_a_transition_to_fade_over_seconds() -> None:
+    faded = [r for r in ROWS_V5 if any("transition" in c["arguments"] for c in r["answers"])]
+    assert len(faded) >= 20
+    for r in faded:
+        call = next(c for c in r["answers"] if "transition" in c["arguments"])
+        tool = next(t for t in r["tools"] if t["name"] == call["name"])
+        assert "transition" in tool["parameters"]["properties"]
+        assert "sec" in r["query"].lower()  # typos included ("secconds")
+        assert 1 <= call["arguments"]["transition"] <= 60
+    # no earlier version says a transition
+    assert not any("transition" in c["arguments"] for r in ROWS_V3 for c in r["answers"])

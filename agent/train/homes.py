@@ -244,6 +244,18 @@ I can't see (anything | a thing) in the {room} {on:true}
 make the (light | lights) {color}
 it's too dark in here {on:true}
 """
+# Lights whose schema takes a transition (zigbee2mqtt): how long the change takes, in seconds.
+_TRANSITION_TEMPLATES = """
+(fade | turn | switch) on{on:true} the {room} (light | lights) over (1..30){transition} seconds
+(fade | turn | switch) off{on:false} the {room} (light | lights) over (1..30){transition} seconds
+fade (out | off){on:false} the {room} (light | lights) over (1..60){transition} seconds
+fade the {room} (light | lights) (on){on:true} over (1..20){transition} seconds
+(dim | fade | set | bring) the {room} (light | lights) to {brightness} [percent] over (1..30){transition} seconds
+(dim | fade | set) the {room} (light | lights) to {brightness} [percent] with a (1..10){transition} second (fade | transition)
+{room} (light | lights) to {brightness} [percent] over (1..20){transition} seconds
+(change | set | fade) the {room} (light | lights) to {color} over (1..20){transition} seconds
+(turn | switch) off{on:false} the {room} (light | lights) with a (1..10){transition} second fade
+"""  # noqa: E501
 _LIGHT_OFFTOPIC = """
 play [some] (music | jazz | the radio | a podcast) in the {room}
 is the {room} light on
@@ -1060,6 +1072,7 @@ def home_sentences(
     pools: Mapping[str, Sequence[str]],
     more_phrasings: bool = False,
     home_wide: bool = False,
+    transitions: bool = False,
 ) -> str:
     """A sentences file for one home: each kind's templates under its tool's name (with
     `more_phrasings`, the short forms too), the home's names as slot values, and names from
@@ -1067,7 +1080,8 @@ def home_sentences(
 
     With `home_wide`, a name is `_unknown` to a tool only if no tool of the home that could
     serve it has it: no device of any plug or relay, no room of another lights tool ("turn on
-    the kettle" is the relay's when the plugs lack it, never a refusal).
+    the kettle" is the relay's when the plugs lack it, never a refusal). With `transitions`,
+    lights that take a transition are also asked to fade over some seconds.
     """
     parts: list[str] = []
     served: dict[str, set[str]] = {}
@@ -1088,6 +1102,9 @@ def home_sentences(
             templates += _MORE_PHRASINGS.get(table["kind"], "")
             if table["kind"] == "log":
                 templates += own_log_phrasings(str(tool.get("description") or ""))
+        props = tool["parameters"]["properties"]
+        if transitions and "transition" in props:
+            templates += _TRANSITION_TEMPLATES
         noun = tool_noun(table["kind"], name)
         key = _TEMPLATE_NOUN.get(table["kind"])
         if key and noun and noun != key:
@@ -1096,7 +1113,6 @@ def home_sentences(
             templates = templates.replace(f"(({key} | {noun})", f"({key} | {noun}")
         parts.append(f"[{name}]\n{templates}")
         offtopic.append(off)
-        props = tool["parameters"]["properties"]
         if "message" in props and "enum" not in props["message"]:
             # terse fragments too ("out of coffee beans"): a pool of "the ..." sentences taught
             # that a note starts at "the" ("pin a note: out of oat milk" kept "a note")
@@ -1340,8 +1356,10 @@ def synthesize_homes(
     (`_MORE_PHRASINGS`). `data_version` 4: version 2's homes with version 3's phrasings (to
     tell which half of version 3 cost accuracy). `data_version` 5: version 2 where two homes
     in five also hold a look-alike tool (`add_lookalike`: a second lights, cover, plug or
-    relay tool with its own names), and a name another tool of the home serves is never
-    `_unknown` (in version 2, a plug's made-up refusal could name the relay board's pump).
+    relay tool with its own names), a name another tool of the home serves is never
+    `_unknown` (in version 2, a plug's made-up refusal could name the relay board's pump),
+    and lights that take a transition are asked to fade ("... over 5 seconds"), which no
+    earlier version taught.
 
     `names` "unseen" draws from the evaluation side of the split minus the hand-written
     held-out homes' names (pools too small for a home keep their training side): a development
@@ -1398,6 +1416,7 @@ def synthesize_homes(
                         hpools,
                         more_phrasings=data_version in (3, 4),
                         home_wide=data_version == 5,
+                        transitions=data_version == 5,
                     )
                 )
             if r < demo_share + schema_share:
