@@ -20,6 +20,7 @@ from agent.grammar.mention import (
     clause_numbers,
     mended,
     resolve_there,
+    switch_senses,
     unnamed_arguments,
     with_name_digits,
     with_setting_digits,
@@ -1710,3 +1711,17 @@ def test_a_joining_word_inside_a_name_starts_no_clause() -> None:
     assert len(set(clause_numbers(said))) == 2
     assert set(clause_numbers(said, ["Mum and Dad's room", "hall"])) == {0}
     assert set(clause_numbers("hall on and Mum off", ["Mum and Dad's room"])) == {0, 1}
+
+
+@pytest.mark.parametrize(
+    ("said", "sense"),
+    [
+        ("den blinds down", "close"),
+        ("Finn's blinds all the way up", "open"),
+        ("put the shades all the way down", "close"),
+        ("turn the heating all the way up", None),  # no cover: no opening
+    ],
+)
+def test_a_cover_all_the_way_up_opens(said: str, sense: str | None) -> None:
+    got = {s for _, ss in switch_senses(words(said)) for s in ss}
+    assert got == ({sense} if sense else set())

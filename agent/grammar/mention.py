@@ -310,6 +310,13 @@ def sense_words(q: Sequence[str]) -> list[str]:
     return out
 
 
+def _before_all_the_way(q: Sequence[str], i: int) -> list[str]:
+    """The three words before "all the way" when it ends just before word `i`, else none."""
+    if i >= 3 and list(q[i - 3 : i]) == ["all", "the", "way"]:
+        return list(q[max(0, i - 6) : i - 3])
+    return []
+
+
 def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
     """Where the request's `words` say a switching sense, and which ("shut" is both off and
     close); an "on" that only says where is none."""
@@ -324,8 +331,11 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             senses = frozenset({"on"})  # "light up the office", "fire up the kiln"
         elif w == "down" and before in ("power", "shut"):
             senses = frozenset({"off"})  # "power down the radio"
-        elif w in ("up", "down") and _COVERS & set(q[max(0, i - 3) : i]):
-            senses = frozenset({"open" if w == "up" else "close"})  # "den blinds down"
+        elif w in ("up", "down") and _COVERS & set(
+            q[max(0, i - 3) : i] + _before_all_the_way(q, i)
+        ):
+            # "den blinds down", "Finn's blinds all the way up"
+            senses = frozenset({"open" if w == "up" else "close"})
         elif w == "sound" and i + 1 < len(q) and q[i + 1] in _DETERMINERS:
             senses = frozenset({"on"})  # "sound the horn" (not "the sound", "sound bar")
         elif w == "out" and before in _GOES_OUT:
