@@ -1725,3 +1725,17 @@ def test_a_joining_word_inside_a_name_starts_no_clause() -> None:
 def test_a_cover_all_the_way_up_opens(said: str, sense: str | None) -> None:
     got = {s for _, ss in switch_senses(words(said)) for s in ss}
     assert got == ({sense} if sense else set())
+
+
+def test_a_mode_said_inside_a_tool_name_is_not_said(vocab: tuple[list[bytes], list[int]]) -> None:
+    pump = _tool(
+        "set_heat_pump",
+        {"mode": {"type": "string", "enum": ["heat", "cool", "off"]}},
+        required=["mode"],
+    )
+    heat = [{"name": "set_heat_pump", "arguments": {"mode": "heat"}}]
+    cool = [{"name": "set_heat_pump", "arguments": {"mode": "cool"}}]
+    wants = [(heat, 3.0), (cool, 1.0)]
+    query = "put the heat pump on cool"
+    assert _decode(vocab, [pump], query, wants, 0.0) == heat
+    assert _decode(vocab, [pump], query, wants, 5.0) == cool

@@ -63,6 +63,9 @@ HOME = home_tools(
         ("turn the heating on its freezing", "turn the heating on"),
         ("okay so um hall light on \U0001f319", "hall light on"),
         ("lights, the hall, 40", "lights the hall 40"),
+        ("put the thermostat on cooling", "put the thermostat on cool"),
+        ("switch it to heating", "switch it to heat"),
+        ("turn the heating on", "turn the heating on"),  # the device, not the mode
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:

@@ -834,6 +834,9 @@ class MentionPrior:
         self._setting_values = settings - picked
         self._picked = picked
         self._unnamed = without_names(self.query, picked)
+        # nor inside a tool's name said as one ("put the heat pump on cool": no heat mode)
+        spoken_tools = {" ".join(ws) for n in self.tools if len(ws := _name_words(n)) >= 2}
+        self._setting_q = without_names(self._unnamed, spoken_tools)
         # tools whose every name word the request says outside the names of things
         self._name_said = {
             name: bool(_name_words(name)) and all(w in self._unnamed for w in _name_words(name))
@@ -916,7 +919,7 @@ class MentionPrior:
         hit = self._phrase_cache.get(value)
         if hit is None:
             ws = tuple(words(value))
-            q = self._unnamed if value in self._setting_values else self.query
+            q = self._setting_q if value in self._setting_values else self.query
             if ws and _count(ws, q):
                 hit = (1.0, ws)
             else:

@@ -474,6 +474,14 @@ class PlainReader:
         self.aliases = _aliases(tools, self.known.names)
         self.keep = [*self.known.words, *(" ".join(v) for v in self.known.settings)]
         self.heat = any(takes_temperature(t.get("parameters") or {}) for t in tools)
+        # "put the heat pump on cooling": a setting said as its "-ing" form after "on"/"to"
+        plain = {v[0] for v in self.known.settings if len(v) == 1 and v[0].isalpha()}
+        verbs = sorted(v for v in plain if len(v) >= 3 and v + "ing" not in plain)
+        self.ing = (
+            re.compile(rf"\b(on|to|into)\s+({'|'.join(map(re.escape, verbs))})ing\b", re.I)
+            if verbs
+            else None
+        )
 
     def read(self, text: str) -> str:
         """`text` as the model and the rules read it (see the module's text): as said when
@@ -485,6 +493,8 @@ class PlainReader:
         text = _with_names(text, self.aliases)
         text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
         text = _POSSIBLE.sub("could you", text)
+        if self.ing is not None:
+            text = self.ing.sub(r"\1 \2", text)
         text = _AND_IT.sub(lambda m: _one_setting(m, known), text)
         pieces: list[tuple[str, str]] = []  # (clause, the separator after it)
         at = 0
