@@ -64,6 +64,9 @@ HOME = home_tools(
         ("okay so um hall light on \U0001f319", "hall light on"),
         ("lights, the hall, 40", "lights the hall 40"),
         ("put the thermostat on cooling", "put the thermostat on cool"),
+        ("omg did i leave the hall light on?? turn it off", "turn the hall light off"),
+        ("is the sawdust collector on? switch it off", "switch the sawdust collector off"),
+        ("is the hall light on?", "is the hall light on?"),
         ("switch it to heating", "switch it to heat"),
         ("turn the heating on", "turn the heating on"),  # the device, not the mode
     ],

@@ -323,6 +323,37 @@ def _one_setting(m: re.Match[str], known: _Known) -> str:
     return (" at " if said_numbers(rest) else " in ") + rest
 
 
+_ASKS_STATE = re.compile(
+    r"^\s*(?:\w+\s+)?(?:did|have|has|is|are|was|were)\s+(?:i|we|you|they|he|she|the|my|our)\b",
+    re.IGNORECASE,
+)
+
+
+def _asked_ahead(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
+    """`kept` without a question about one thing that the next clause orders by pointing
+    back at it ("did I leave the hair straighteners on?? turn them off" -> "turn the hair
+    straighteners off"): the question's "on" is no order."""
+    out: list[tuple[str, str]] = []
+    for clause, sep in kept:
+        m = _BACK.search(clause)
+        if m and out and "?" in out[-1][1] and _ASKS_STATE.search(out[-1][0]):
+            ws = words(out[-1][0])
+            said = [(n, v) for n, v in zip(known.names, known.things, strict=True) if v]
+            said = [(n, v, at) for n, v in said if (at := _find(v, ws)) is not None]
+            if len({n for n, _, _ in said}) == 1 and _orders(clause):
+                name, v, at = said[0]
+                # the device nouns after the name go with it ("the hall light")
+                end = at + len(v)
+                while end < len(ws) and ws[end] in DEVICE_NOUNS:
+                    end += 1
+                thing = " ".join([name, *ws[at + len(v) : end]])
+                thing = thing if "'" in name else "the " + thing  # not "the Ana's room"
+                out[-1] = (clause[: m.start()] + thing + clause[m.end() :], sep)
+                continue
+        out.append((clause, sep))
+    return out
+
+
 def _pulled_in(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
     """`kept` with things named ahead of the clause that points back at them moved into it
     ("The sawdust collector, please switch it off" -> "please switch the sawdust collector
@@ -510,7 +541,7 @@ class PlainReader:
         ]
         if not kept:
             return text
-        kept = _pulled_in(_without_scene(kept, known), known)
+        kept = _pulled_in(_without_scene(_asked_ahead(kept, known), known), known)
         if self.heat:
             kept = [(_heat_as_heating(clause, known), sep) for clause, sep in kept]
         if kept != said:
