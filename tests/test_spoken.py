@@ -26,6 +26,8 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
             "set the heating to sixteen degrees",
         ),
         ("heater on no sorry off", "heater off"),
+        ("switch the heater off no wait on switch it on", "switch the heater on"),
+        ("heater on no sorry off turn it off please", "heater off please"),
         ("please to open the light in Priya room", "please to turn on the light in Priya's room"),
         ("barn light close, the cows sleep", "barn light off, the cows sleep"),
         ("close the fan and after open light", "turn off the fan and after turn on light"),

@@ -87,6 +87,11 @@ def _corrected(text: str) -> str:
                 text = " ".join(before[:-n] + after)
                 break
             if low_b and low_b[-1] in _SENSES and low_a and low_a[0] in _SENSES:
+                # "off no wait on switch it on": the order said again after the correction
+                # repeats it
+                again = low_a[1:4]
+                if len(again) == 3 and again[1] in ("it", "them") and again[2] == low_a[0]:
+                    after = after[:1] + after[4:]
                 text = " ".join(before[:-1] + after)
                 break
         else:
