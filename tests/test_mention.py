@@ -1720,9 +1720,11 @@ def test_a_joining_word_inside_a_name_starts_no_clause() -> None:
         ("Finn's blinds all the way up", "open"),
         ("put the shades all the way down", "close"),
         ("turn the heating all the way up", None),  # no cover: no opening
+        ("light up the office", "on"),
+        ("bring the office lights up to full brightness", None),  # a level, not a switch
     ],
 )
-def test_a_cover_all_the_way_up_opens(said: str, sense: str | None) -> None:
+def test_up_opens_a_cover_and_lights_a_room_up_to_is_a_level(said: str, sense: str | None) -> None:
     got = {s for _, ss in switch_senses(words(said)) for s in ss}
     assert got == ({sense} if sense else set())
 

@@ -327,8 +327,9 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             continue
         senses = frozenset(s for s, ws in _SENSE.items() if w in ws)
         before = q[i - 1] if i else ""
-        if w == "up" and before in _UP_ON:
-            senses = frozenset({"on"})  # "light up the office", "fire up the kiln"
+        if w == "up" and before in _UP_ON and q[i + 1 : i + 2] != ["to"]:
+            # "light up the office", "fire up the kiln"; not "the lights up to full" (a level)
+            senses = frozenset({"on"})
         elif w == "down" and before in ("power", "shut"):
             senses = frozenset({"off"})  # "power down the radio"
         elif w in ("up", "down") and _COVERS & set(
