@@ -19,6 +19,8 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
         ("open grandads blinds", "open Grandad's blinds"),
         ("kill the lights n turn on the fan", "kill the lights and turn on the fan"),
         ("bunk 2 lights on + fan off", "bunk 2 lights on and fan off"),
+        ("bunk 2 light -> 40%", "bunk 2 light to 40%"),
+        ("bunk 2 light\u2192warm white", "bunk 2 light to warm white"),
         ("set the heating to twenty no twenty two", "set the heating to twenty two"),
         ("set it to 23 no 21.5", "set it to 21.5"),
         (

@@ -37,6 +37,8 @@ from .mention import _COVER_WORDS, _LIGHT_WORDS, _near, words
 _HESITATIONS = re.compile(r"(?<![\w'])(?:u+h+|u+m+|e+r+m+|e+r+|h+m+)(?![\w'])[,.]?\s*", re.I)
 _OPENERS = frozenset("okay ok so well right alright oh".split())  # not "hey needle"
 _AND = re.compile(r"(?<=\w)\s+(?:n|\+|&)\s+(?=\w)")
+# An arrow typed for "to" ("spray cabin light -> moon white").
+_ARROW = re.compile(r"\s*(?:-+>|=>|\u2192)\s*")
 # Words that take back what was just said ("twenty no twenty two").
 _TAKE_BACK = re.compile(
     r"\s+(?:no\s+wait|no\s+sorry|sorry\s+no|no|wait|sorry|actually|i\s+mean|or\s+rather)"
@@ -229,6 +231,7 @@ def as_written(text: str, names: Iterable[str] = (), keep: Iterable[str] = ()) -
     if lead:
         out = " ".join(ws[lead:])
     out = _AND.sub(" and ", out)
+    out = _ARROW.sub(" to ", out)
     out = _apostrophes(out, names)
     for name in names:  # "livingroom" is the living room
         joined = re.sub(r"[\s']", "", name)
