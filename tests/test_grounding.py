@@ -17,7 +17,7 @@ TOOLS = home_tools(
         "lights": {
             "kind": "simulated_lights",
             "rooms": ["sunroom", "attic", "Mia's room"],
-            "colors": ["white", "teal", "ice blue"],
+            "colors": ["white", "teal", "ice blue", "warm white"],
         },
         "fan": {"kind": "simulated_fan", "speeds": ["calm", "gale"]},
         "blinds": {"kind": "simulated_blinds", "rooms": ["sunroom", "attic"]},
@@ -50,6 +50,17 @@ def test_a_call_the_request_says_in_full_is_grounded() -> None:
         "kettle on",
         TOOLS,
         [{"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}],
+    )
+
+
+def test_a_value_said_inside_a_longer_one_is_not_left_out() -> None:
+    # "white" is said only as part of "warm white": the call sets all that was asked
+    assert grounded("attic light to warm white", TOOLS, [light(room="attic", color="warm white")])
+    # said on its own as well, it is asked for and left out
+    assert not grounded(
+        "attic light to warm white and the sunroom white",
+        TOOLS,
+        [light(room="attic", color="warm white")],
     )
 
 

@@ -1741,3 +1741,22 @@ def test_a_mode_said_inside_a_tool_name_is_not_said(vocab: tuple[list[bytes], li
     query = "put the heat pump on cool"
     assert _decode(vocab, [pump], query, wants, 0.0) == heat
     assert _decode(vocab, [pump], query, wants, 5.0) == cool
+
+
+def test_a_value_said_only_inside_a_longer_one_is_not_said(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    lights = _tool(
+        "set_light",
+        {
+            "room": {"type": "string", "enum": ["spray cabin"]},
+            "color": {"type": "string", "enum": ["white", "moon white", "honey"]},
+        },
+        required=["room"],
+    )
+    white = [{"name": "set_light", "arguments": {"room": "spray cabin", "color": "white"}}]
+    moon = [{"name": "set_light", "arguments": {"room": "spray cabin", "color": "moon white"}}]
+    wants = [(white, 4.0), (moon, 1.0)]
+    query = "spray cabin light to moon white"
+    assert _decode(vocab, [lights], query, wants, 0.0) == white
+    assert _decode(vocab, [lights], query, wants, 5.0) == moon

@@ -44,6 +44,7 @@ from .mention import (
     SETTING_NOUNS,
     _count,
     _enum_strings,
+    _only_inside,
     _telling,
     flag_value,
     mended,
@@ -467,9 +468,11 @@ def _nothing_left(
         for key, schema in props.items():
             if picks_a_thing(key, schema):
                 continue
-            for v in _enum_strings(schema):
+            values = _enum_strings(schema)
+            inside = _only_inside(values, q)  # "white" said only in "moon white"
+            for v in values:
                 ws = words(v)
-                if len(v) < 3 or not ws or set(ws) <= _SETTING_VALUES:
+                if len(v) < 3 or not ws or set(ws) <= _SETTING_VALUES or v in inside:
                     continue
                 if f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
                     return False

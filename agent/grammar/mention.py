@@ -449,6 +449,20 @@ def _starts(phrase: Sequence[str], text: Sequence[str]) -> list[int]:
     return [i for i in range(len(text) - n + 1) if n and list(text[i : i + n]) == list(phrase)]
 
 
+def _only_inside(values: Sequence[str], text: Sequence[str]) -> set[str]:
+    """The values whose every saying in `text` lies inside a saying of a longer one."""
+    spans = {v: [(a, a + len(ws)) for a in _starts(ws, text)] for v in values if (ws := words(v))}
+    return {
+        v
+        for v, at in spans.items()
+        if at
+        and all(
+            any(c <= a and b <= d and d - c > b - a for o in spans.values() for c, d in o)
+            for a, b in at
+        )
+    }
+
+
 def _count(phrase: Sequence[str], text: Sequence[str]) -> int:
     n = len(phrase)
     if not n:
@@ -1885,6 +1899,14 @@ class MentionPrior:
             # evidence for "aquarium pump"
             scored = [(sp, sc if sc == 1.0 or sc < 0 else 0.0) for sp, sc in scored]
             full = [i for i, (_, sc) in enumerate(scored) if sc == 1.0]
+            # a value said only inside a longer one said ("white" in "moon white") is not said
+            inside = _only_inside([values[i] for i in full], self.query)
+            if inside:
+                scored = [
+                    (sp, 0.0 if values[i] in inside and i in full else sc)
+                    for i, (sp, sc) in enumerate(scored)
+                ]
+                full = [i for i in full if values[i] not in inside]
             if len(full) == 1 and _names_a_thing(values[full[0]]):
                 # unless it is said only in a clause after this call's ("turn on bedroom
                 # eight and the loo": the loo waits for the second call)
