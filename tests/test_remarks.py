@@ -30,6 +30,8 @@ HOME = home_tools(
         ("I am cold. Would you set the heat to 19?", "Would you set the heating to 19?"),
         ("ok, turn the fan off, thank you very much", "turn the fan off"),
         ("turn the fan on because it is stuffy", "turn the fan on"),
+        ("switch the fan on so it's cooler in here", "switch the fan on"),
+        ("so the hall light on", "the hall light on"),  # an opener, no purpose
         (
             "The sawdust collector, please switch it off.",
             "please switch the sawdust collector off.",

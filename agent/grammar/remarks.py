@@ -94,7 +94,9 @@ _AND_IT = re.compile(
 )
 # Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
 _CUT = re.compile(
-    r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b)", re.IGNORECASE
+    r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b"
+    r"|so\s+(?:that|there|there's|it|it's|i|i'm|we|they|he|she|the|my|our)\b)",
+    re.IGNORECASE,
 )
 
 
