@@ -1760,3 +1760,23 @@ def test_a_value_said_only_inside_a_longer_one_is_not_said(
     query = "spray cabin light to moon white"
     assert _decode(vocab, [lights], query, wants, 0.0) == white
     assert _decode(vocab, [lights], query, wants, 5.0) == moon
+
+
+def test_a_one_word_tool_name_only_it_has_is_as_good_as_a_name_said(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    stove = _tool(
+        "set_stove",
+        {"mode": {"type": "string", "enum": ["heat", "off"]}},
+        required=["mode"],
+    )
+    relay = _tool(
+        "set_relay",
+        {"relay": {"type": "string", "enum": ["trough pump"]}, "on": {"type": "boolean"}},
+        required=["relay", "on"],
+    )
+    pump = [{"name": "set_relay", "arguments": {"relay": "trough pump", "on": False}}]
+    off = [{"name": "set_stove", "arguments": {"mode": "off"}}]
+    wants = [(pump, 4.5), (off, 1.0)]
+    assert _decode(vocab, [stove, relay], "turn the stove off", wants, 0.0) == pump
+    assert _decode(vocab, [stove, relay], "turn the stove off", wants, 5.0) == off

@@ -822,11 +822,26 @@ class MentionPrior:
         # a word of a tool's name inside a thing's name says nothing of the tool ("Tilly's
         # room" is no call to room_glow)
         outside = without_names(self.query, thing_names(tools)[0])
+        thing_words = {w for v in thing_names(tools)[0] for w in words(v)}
         for name in self.tools:
             content = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
             said = sum(w in outside for w in content)
-            # all of a two-word name ("diesel heater") is as strong as a value said in full
-            self._name_hit[name] = 0.0 if not said else 1.0 if said == len(content) >= 2 else 0.7
+            # all of a two-word name ("diesel heater") is as strong as a value said in full,
+            # and so is a one-word name no other tool, and no thing's name, has a word for
+            # ("turn the stove off" beside a relay board; not "light" with an "alarm light")
+            alone = (
+                len(content) == 1
+                and content[0] not in thing_words
+                and content[0] not in _LIGHT_WORDS  # an LED is a "light" too
+                and not any(
+                    content[0] in self._desc_words[other]
+                    or content[0] in words(other.replace("_", " "))
+                    for other in self.tools
+                    if other != name
+                )
+            )
+            full = said == len(content) and (len(content) >= 2 or alone)
+            self._name_hit[name] = 0.0 if not said else 1.0 if full else 0.7
             # how many calls the name may point at: "fan on, change the fan to auto" says it
             # twice; "cabin light off and anchor light on" once (the relay's "anchor light")
             self._name_says[name] = max((outside.count(w) for w in content), default=0)
