@@ -73,3 +73,12 @@ def test_what_is_no_noise_is_left_as_said(said: str) -> None:
 def test_a_word_of_the_tools_is_never_mended() -> None:
     assert as_written("make it heather purple", keep=["heather purple"]) == "make it heather purple"
     assert as_written("make it heather purple") == "make it heater purple"
+
+
+def test_a_typo_of_a_name_is_not_made_an_order_word() -> None:
+    # "halway" is a letter short of "halfway" and of the name "hallway": the name's mending
+    # (the prior's) gets it
+    assert as_written("halway light to 20 percent") == "halfway light to 20 percent"
+    assert as_written("halway light to 20 percent", ["hallway"]) == "halway light to 20 percent"
+    # the order word that is itself a word of a name is still mended to
+    assert as_written("put the kettel on", ["tea kettle"]) == "put the kettle on"

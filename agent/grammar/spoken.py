@@ -171,14 +171,17 @@ def _order_word(word: str) -> str | None:
 
 def _orders_mended(text: str, names: Iterable[str]) -> str:
     """`text` with a typo in a word of an order or a device mended (see `_ORDER_WORDS`); a word
-    of a name is left alone."""
+    of a name, or a typo of one, is left alone."""
     protected = {w.lower() for n in names for w in re.findall(r"[\w']+", n)}
+    own = {w for w in protected if w.isalpha() and len(w) >= 4}
 
     def sub(m: re.Match[str]) -> str:
         word = m.group()
         if word.lower() in protected:
             return word
         right = _order_word(word)
+        if right not in protected and any(_near(word.lower(), w) for w in own):
+            return word  # "halway" is the hallway's, not "halfway": names mend elsewhere
         return word if right is None else right.upper() if word.isupper() else right
 
     return re.sub(r"[A-Za-z]+", sub, text)
