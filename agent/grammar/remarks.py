@@ -5,8 +5,8 @@ blast, thank you", "switch the heating off, it is warm enough now", "I am cold. 
 the heat to nineteen?". The model was trained on commands with at most a "please" at either end;
 a trailing remark makes it go on writing calls for it ("... thank you." became a second call
 that switched the heating off) or doubt the one it wrote. `plain_command`, after the noise of
-speech is mended (`spoken.as_written`), cuts the request into clauses at punctuation or at
-"because"/"since", and
+speech is mended (`spoken.as_written`), cuts the request into clauses at punctuation, at
+"because"/"since" or at a purpose ("so there's hot water"), and
 
 - drops a courtesy or an interjection alone ("please", "thank you", "if you would", "ok");
 - drops a remark: a statement ("it is ...", "guests are arriving") that says nothing the tools
@@ -14,10 +14,11 @@ speech is mended (`spoken.as_written`), cuts the request into clauses at punctua
 - drops a clause that only sets the scene of an order said in another clause, carrying a place
   it names into that order ("I'm locking up the tack room, switch its light off");
 - moves a thing named ahead into the clause that points back at it ("the fan, set it to full
-  blast"), and joins a clause that only adds a number or a setting to the one before;
+  blast"), or asked about in a question before it ("did I leave the iron on?? turn it off"),
+  and joins a clause that only adds a number or a setting to the one before;
 - reads a thing's everyday name its tool's description gives ("'tv' is the telly"), "in
-  there" and "his light" as the place said before, and "the heat" with a number as the
-  heating;
+  there" and "his light" as the place said before, "the heat" with a number as the
+  heating, and a setting said in its "-ing" form ("on cooling") as the setting;
 
 only while another clause is left to be the command. A request that may be dictating a free
 text (a tool takes one, and the request names that tool or quotes something) is left as said:
