@@ -9,7 +9,7 @@ tidy commands) stumbles on, and nothing else:
 - hesitations ("um", "uh", "erm") go, with a little word they made the speaker say twice
   ("the uh the"), and so do interjections that open the request ("okay so ...") unless they
   start a name;
-- "n", "+" and "&" between words are "and";
+- "n", "+" and "&" between words are "and", and an arrow ("->") is "to";
 - a name with a possessive said without its apostrophe or its "'s", or a name of two words
   written as one, is written as the name writes it ("priyas room", "Priya room" -> "Priya's
   room"; "livingroom" -> "living room");
@@ -17,11 +17,13 @@ tidy commands) stumbles on, and nothing else:
   the kitchen", "barn light close"), as many languages say them;
 - "light the ..." leading a clause is "turn on the ...";
 - a letter swapped, doubled or left out in a word of an order or a device is mended ("trun
-  off the lihgts", "toggel", "the heatre"), never a letter changed ("oven" is no "open");
+  off the lihgts", "toggel", "the heatre"), never a letter changed ("oven" is no "open"),
+  nor a typo of a name's word into another word ("halway" stays for the hallway);
 - a verb of everyday speech followed by on, off, up or down is "turn" ("stick the immersion
   on", "whack the heating up to 22");
 - a number or an on/off corrected at once keeps only the correction ("twenty no twenty two"
-  -> "twenty two", "on no sorry off" -> "off").
+  -> "twenty two", "on no sorry off" -> "off"), without the order said again after it
+  ("off no wait on switch it on" -> "on").
 """
 
 from __future__ import annotations
