@@ -882,7 +882,8 @@ class MentionPrior:
             own = {w for w in words(name.replace("_", " ")) if w not in _GENERIC}
             own |= self._desc_words.get(name, set())
             at = {i for i, w in enumerate(self.query) if w in own}
-            self._word_points[name] = set(at)
+            # (outside the names of things: "room" of a description is no word in "front room")
+            self._word_points[name] = {i for i in at if self._unnamed[i]}
             for v in self._things[name]:
                 ws = tuple(words(v))
                 at |= {i for s in _starts(ws, self.query) for i in range(s, s + len(ws))}
@@ -2061,25 +2062,40 @@ class MentionPrior:
                 found.append(at[min(earlier, len(at) - 1)])
         anchor = min(found) if found else None
         if anchor is not None and not self._one_clause:
-            anchor = self._own_clause(call_text[start:], anchor)
+            anchor = self._own_clause(call_text[start:], anchor, values)
         self._anchors[call_text] = anchor
         return anchor
 
-    def _own_clause(self, call: bytes, anchor: int) -> int:
+    def _own_clause(self, call: bytes, anchor: int, values: Sequence[str] = ()) -> int:
         """`anchor`, or the word that points at the call's tool in another clause when the
-        anchor's clause never does and that clause names no thing: "close the shades in the
-        sunroom and dim the lamp to 10 percent" sets the lamp in the second clause (its 10,
-        not the first's "close")."""
+        anchor's clause points at another tool but never at this one, and that clause names no
+        other thing than the call's
+        (`values`): "close the shades in the sunroom and dim the lamp to 10 percent" sets the
+        lamp in the second clause (its 10, not the first's "close"), and so does "close the
+        front room shutters and put the front room light on"."""
         m = re.match(rb'\{"name"\s*:\s*"([^"]+)"', call)
-        pts = self._word_points.get(m.group(1).decode("utf-8", "replace")) if m else None
+        tool = m.group(1).decode("utf-8", "replace") if m else ""
+        pts = self._word_points.get(tool)
         if not pts or any(self.clause[i] == self.clause[anchor] for i in pts):
+            return anchor
+        # the anchor's clause must be another tool's ("close the shades in the sunroom")
+        if not any(
+            self.clause[i] == self.clause[anchor]
+            for other, at in self._word_points.items()
+            if other != tool
+            for i in at
+        ):
             return anchor
         others = {self.clause[i] for i in pts}
         if len(others) != 1:
             return anchor
         (k,) = others
         named = {
-            i for vs in self._things.values() for v in vs for i in _starts(words(v), self.query)
+            i
+            for vs in self._things.values()
+            for v in vs
+            if v not in values
+            for i in _starts(words(v), self.query)
         }
         if any(self.clause[i] == k for i in named):
             return anchor
