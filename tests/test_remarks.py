@@ -66,6 +66,8 @@ HOME = home_tools(
         ("okay so um hall light on \U0001f319", "hall light on"),
         ("lights, the hall, 40", "lights the hall 40"),
         ("put the thermostat on cooling", "put the thermostat on cool"),
+        ("hall light to warm white and 60%", "hall light to warm white at 60%"),
+        ("hall light on and 40% in bunk room 1", "hall light on and 40% in bunk room 1"),
         ("omg did i leave the hall light on?? turn it off", "turn the hall light off"),
         ("is the sawdust collector on? switch it off", "switch the sawdust collector off"),
         ("is the hall light on?", "is the hall light on?"),

@@ -530,6 +530,8 @@ class PlainReader:
         if self.ing is not None:
             text = self.ing.sub(r"\1 \2", text)
         text = _AND_IT.sub(lambda m: _one_setting(m, known), text)
+        # "counter light to orange and 60%": the percentage is the same thing's level
+        text = _percent_joined(text)
         pieces: list[tuple[str, str]] = []  # (clause, the separator after it)
         at = 0
         for m in _CUT.finditer(text):
@@ -559,6 +561,25 @@ class PlainReader:
 def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
     """`text` as the model and the rules read it; one request's `PlainReader(tools).read`."""
     return PlainReader(tools).read(text)
+
+
+# "... to orange and 60%": "and" before a percentage that ends the clause
+_AND_PERCENT = re.compile(
+    r"\s+and\s+(?=\d+(?:\.\d+)?\s*(?:%|percent\b)\s*(?:please|pls|thanks)?\s*(?:[,;.!?]|$))",
+    re.IGNORECASE,
+)
+_PERCENT = re.compile(r"\d\s*(?:%|percent\b)", re.IGNORECASE)
+
+
+def _percent_joined(text: str) -> str:
+    """`text` with "and" before a percentage read as "at" where the clause before says no
+    percentage of its own ("counter light to orange and 60%": one light, two settings)."""
+
+    def sub(m: re.Match[str]) -> str:
+        clause = re.split(r"[,;.!?]", text[: m.start()])[-1]
+        return m.group() if _PERCENT.search(clause) else " at "
+
+    return _AND_PERCENT.sub(sub, text)
 
 
 _IN_THERE = re.compile(r"\bin\s+there\b", re.IGNORECASE)
