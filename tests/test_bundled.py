@@ -12,12 +12,12 @@ from agent.config import load_config, run_model, with_overrides
 from agent.train.synth import tools_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/train_report.json has the bundled model at 91.7% and 96.2% (unseen homes, exact), and
-# at 89.9%, 96.2% and 95.7% of refusals with the daemon's min_confidence 0.5
-POSITIVE_FLOOR = 0.91
-TWO_ACTIONS_FLOOR = 0.94
-GUARDED_POSITIVE_FLOOR = 0.90
-GUARDED_TWO_ACTIONS_FLOOR = 0.94
+# bench/train_report.json has the bundled model at 92.9% and 98.1% (unseen homes, exact), and
+# at 92.9%, 98.1% and 95.7% of refusals with the daemon's min_confidence 0.5
+POSITIVE_FLOOR = 0.92
+TWO_ACTIONS_FLOOR = 0.96
+GUARDED_POSITIVE_FLOOR = 0.92
+GUARDED_TWO_ACTIONS_FLOOR = 0.96
 
 
 def test_both_models_ship_with_their_training_reports() -> None:
