@@ -1780,3 +1780,23 @@ def test_a_one_word_tool_name_only_it_has_is_as_good_as_a_name_said(
     wants = [(pump, 4.5), (off, 1.0)]
     assert _decode(vocab, [stove, relay], "turn the stove off", wants, 0.0) == pump
     assert _decode(vocab, [stove, relay], "turn the stove off", wants, 5.0) == off
+
+
+def test_a_room_said_outranks_a_colour_another_tool_has_too(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    porch = _tool(
+        "porch_light",
+        {
+            "room": {"type": "string", "enum": ["porch"]},
+            "color": {"type": "string", "enum": ["amber", "red"]},
+        },
+        required=["room"],
+    )
+    lib = {"name": "set_light", "arguments": {"room": "library", "color": "white"}}
+    study = {"name": "set_light", "arguments": {"room": "study", "color": "amber"}}
+    outside = {"name": "porch_light", "arguments": {"room": "porch", "color": "amber"}}
+    wants = [([lib, outside], 3.0), ([lib, study], 1.0)]
+    query = "white in the library and amber in the study"
+    assert _decode(vocab, [LIGHTS, porch], query, wants, 0.0) == [lib, outside]
+    assert _decode(vocab, [LIGHTS, porch], query, wants, 5.0) == [lib, study]

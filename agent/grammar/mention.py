@@ -1901,6 +1901,17 @@ class MentionPrior:
                     else sc
                     for n, sc in scores.items()
                 }
+            # A room or device said in full in this call's clause outranks a setting's value
+            # that another tool has too ("... and purple in the guest room": the guest room's
+            # light, not the porch light that also has purple)
+            named = {n for n in scores if scores[n] >= 1.0 and self._names_here(n, used, here)}
+            if named:
+                scores = {
+                    n: min(sc, 0.5)
+                    if sc >= 1.0 and n not in named and not self._name_hit[n]
+                    else sc
+                    for n, sc in scores.items()
+                }
             return [
                 (_spelling(n), sc * TOOL_BOOST if self._boosted(n, sc, rival, called) else sc)
                 for n, sc in scores.items()
@@ -2036,6 +2047,17 @@ class MentionPrior:
         said = [n for n in self.numbers if n.value in self._clause_values.get(here, set())]
         clause = [w for w, c in zip(self.query, self.clause, strict=True) if c == here]
         return said, said_with_units(clause, said) & _UNITS
+
+    def _names_here(self, tool: str, used: Sequence[str], here: int | None) -> bool:
+        """Whether the request says in full, unspent, a room or device of `tool` (in clause
+        `here` when it is known)."""
+        for v in self._things[tool]:
+            if v not in self._picked or self._value_score(v, used) != 1.0:
+                continue
+            at = {self.clause[i] for i in _starts(self._mention(v)[1], self.query)}
+            if here is None or here in at:
+                return True
+        return False
 
     def _call_clause(self, k: int) -> int | None:
         """The clause call `k` is about: the k-th that points at some tool (None: the request
