@@ -1800,3 +1800,31 @@ def test_a_room_said_outranks_a_colour_another_tool_has_too(
     query = "white in the library and amber in the study"
     assert _decode(vocab, [LIGHTS, porch], query, wants, 0.0) == [lib, outside]
     assert _decode(vocab, [LIGHTS, porch], query, wants, 5.0) == [lib, study]
+
+
+def test_a_thing_said_outranks_a_colour_and_a_light_word(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    outdoor = _tool(
+        "outdoor_lights",
+        {
+            "room": {"type": "string", "enum": ["rose arch"]},
+            "on": {"type": "boolean"},
+            "color": {"type": "string", "enum": ["red", "white"]},
+        },
+        required=["room"],
+    )
+    led = _tool(
+        "set_led",
+        {
+            "led": {"type": "string", "enum": ["engaged", "ready"]},
+            "mode": {"type": "string", "enum": ["on", "off", "blink"]},
+        },
+        required=["led", "mode"],
+    )
+    arch = [{"name": "outdoor_lights", "arguments": {"room": "rose arch", "color": "red"}}]
+    engaged = [{"name": "set_led", "arguments": {"led": "engaged", "mode": "on"}}]
+    wants = [(arch, 3.0), (engaged, 1.0)]
+    query = "put the red engaged light on"
+    assert _decode(vocab, [outdoor, led], query, wants, 0.0) == arch
+    assert _decode(vocab, [outdoor, led], query, wants, 5.0) == engaged

@@ -1903,12 +1903,14 @@ class MentionPrior:
                 }
             # A room or device said in full in this call's clause outranks a setting's value
             # that another tool has too ("... and purple in the guest room": the guest room's
-            # light, not the porch light that also has purple)
+            # light, not the porch light that also has purple), unless the other tool's name is
+            # said by more than a light word ("open the blinds in the press floor" stays the
+            # blinds', to be refused; "the red engaged light" is the LED's)
             named = {n for n in scores if scores[n] >= 1.0 and self._names_here(n, used, here)}
             if named:
                 scores = {
                     n: min(sc, 0.5)
-                    if sc >= 1.0 and n not in named and not self._name_hit[n]
+                    if sc >= 1.0 and n not in named and not self._named_apart(n)
                     else sc
                     for n, sc in scores.items()
                 }
@@ -2047,6 +2049,11 @@ class MentionPrior:
         said = [n for n in self.numbers if n.value in self._clause_values.get(here, set())]
         clause = [w for w, c in zip(self.query, self.clause, strict=True) if c == here]
         return said, said_with_units(clause, said) & _UNITS
+
+    def _named_apart(self, tool: str) -> bool:
+        """Whether the request says a word of `tool`'s name other than a light word (which
+        every lights tool and LED shares)."""
+        return any(w in self._unnamed and w not in _LIGHT_WORDS for w in _name_words(tool))
 
     def _names_here(self, tool: str, used: Sequence[str], here: int | None) -> bool:
         """Whether the request says in full, unspent, a room or device of `tool` (in clause
