@@ -449,18 +449,24 @@ def _starts(phrase: Sequence[str], text: Sequence[str]) -> list[int]:
     return [i for i in range(len(text) - n + 1) if n and list(text[i : i + n]) == list(phrase)]
 
 
-def _only_inside(values: Sequence[str], text: Sequence[str]) -> set[str]:
-    """The values whose every saying in `text` lies inside a saying of a longer one."""
+def _sayings(values: Iterable[str], text: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
+    """Each value's sayings in `text` (word spans) that lie inside no saying of a longer
+    value ("hall" in "hall closet" is the longer one's); a value never said has none."""
     spans = {v: [(a, a + len(ws)) for a in _starts(ws, text)] for v in values if (ws := words(v))}
     return {
-        v
-        for v, at in spans.items()
-        if at
-        and all(
-            any(c <= a and b <= d and d - c > b - a for o in spans.values() for c, d in o)
+        v: [
+            (a, b)
             for a, b in at
-        )
+            if not any(c <= a and b <= d and d - c > b - a for o in spans.values() for c, d in o)
+        ]
+        for v, at in spans.items()
     }
+
+
+def _only_inside(values: Sequence[str], text: Sequence[str]) -> set[str]:
+    """The values said in `text`, but only inside a saying of a longer one."""
+    own = _sayings(values, text)
+    return {v for v in own if not own[v] and _starts(words(v), text)}
 
 
 def _count(phrase: Sequence[str], text: Sequence[str]) -> int:
@@ -815,6 +821,7 @@ class MentionPrior:
             self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & set(self.query) else 0.0
             self._desc_words[str(t["name"])] = desc
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
+        self._clauses_of: dict[str, set[int]] = {}  # `_value_clauses`, once `clause` is final
         # `_anchor` by call text: a step asks for it up to three times (sense, numbers, digits)
         self._anchors: dict[bytes, int | None] = {}
         self._name_hit: dict[str, float] = {}
@@ -823,8 +830,9 @@ class MentionPrior:
         # room" is no call to room_glow)
         outside = without_names(self.query, thing_names(tools)[0])
         thing_words = {w for v in thing_names(tools)[0] for w in words(v)}
+        name_words = {name: words(name.replace("_", " ")) for name in self.tools}
         for name in self.tools:
-            content = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
+            content = [w for w in name_words[name] if w not in _GENERIC]
             said = sum(w in outside for w in content)
             # all of a two-word name ("diesel heater") is as strong as a value said in full,
             # and so is a one-word name no other tool, and no thing's name, has a word for
@@ -834,8 +842,7 @@ class MentionPrior:
                 and content[0] not in thing_words
                 and content[0] not in _LIGHT_WORDS  # an LED is a "light" too
                 and not any(
-                    content[0] in self._desc_words[other]
-                    or content[0] in words(other.replace("_", " "))
+                    content[0] in self._desc_words[other] or content[0] in name_words[other]
                     for other in self.tools
                     if other != name
                 )
@@ -1472,19 +1479,7 @@ class MentionPrior:
     def _left_unsaid(self, used: Sequence[str]) -> bool:
         """Whether the request says a thing's name in full more often than the calls use it;
         a saying inside a longer name said ("hall" in "hall closet") is the longer one's."""
-        spans = {
-            v: [(at, at + len(ws)) for at in _starts(ws, self.query)]
-            for v in self._picked
-            if (ws := tuple(words(v)))
-        }
-        for v, at in spans.items():
-            own = [
-                (a, b)
-                for a, b in at
-                if not any(
-                    c <= a and b <= d and d - c > b - a for o in spans.values() for c, d in o
-                )
-            ]
+        for v, own in _sayings(self._picked, self.query).items():
             if len(own) <= used.count(v):
                 continue
             clause = self.clause[own[-1][0]] if own[-1][0] < len(self.clause) else None
@@ -1940,9 +1935,7 @@ class MentionPrior:
                 # unless it is said only in a clause after this call's ("turn on bedroom
                 # eight and the loo": the loo waits for the second call)
                 here = self._call_clause(len(called) - 1)
-                at = [
-                    self.clause[s] for s in _starts(self._mention(values[full[0]])[1], self.query)
-                ]
+                at = self._value_clauses(values[full[0]])
                 later = here is not None and bool(at) and min(at) > here
                 scored[full[0]] = (scored[full[0]][0], 0.0 if later else ONLY_NAME)
             if len(full) > 1:
@@ -1953,10 +1946,7 @@ class MentionPrior:
                     for i, (sp, sc) in enumerate(scored)
                 ]
                 here = self._call_clause(len(called) - 1)
-                clauses = {
-                    i: {self.clause[s] for s in _starts(self._mention(values[i])[1], self.query)}
-                    for i in full
-                }
+                clauses = {i: self._value_clauses(values[i]) for i in full}
                 if here is not None and any(here in c for c in clauses.values()):
                     # a name said only in a later clause waits for the call about that clause
                     scored = [
@@ -2050,6 +2040,14 @@ class MentionPrior:
         clause = [w for w, c in zip(self.query, self.clause, strict=True) if c == here]
         return said, said_with_units(clause, said) & _UNITS
 
+    def _value_clauses(self, value: str) -> set[int]:
+        """The clauses where the request says `value` in full."""
+        hit = self._clauses_of.get(value)
+        if hit is None:
+            hit = {self.clause[i] for i in _starts(words(value), self.query)}
+            self._clauses_of[value] = hit
+        return hit
+
     def _named_apart(self, tool: str) -> bool:
         """Whether the request says a word of `tool`'s name other than a light word (which
         every lights tool and LED shares)."""
@@ -2061,8 +2059,7 @@ class MentionPrior:
         for v in self._things[tool]:
             if v not in self._picked or self._value_score(v, used) != 1.0:
                 continue
-            at = {self.clause[i] for i in _starts(self._mention(v)[1], self.query)}
-            if here is None or here in at:
+            if here is None or here in self._value_clauses(v):
                 return True
         return False
 
@@ -2098,10 +2095,10 @@ class MentionPrior:
     def _own_clause(self, call: bytes, anchor: int, values: Sequence[str] = ()) -> int:
         """`anchor`, or the word that points at the call's tool in another clause when the
         anchor's clause points at another tool but never at this one, and that clause names no
-        other thing than the call's
-        (`values`): "close the shades in the sunroom and dim the lamp to 10 percent" sets the
-        lamp in the second clause (its 10, not the first's "close"), and so does "close the
-        front room shutters and put the front room light on"."""
+        other thing than the call's (`values`): "close the shades in the sunroom and dim the
+        lamp to 10 percent" sets the lamp in the second clause (its 10, not the first's
+        "close"), and so does "close the front room shutters and put the front room light
+        on"."""
         m = re.match(rb'\{"name"\s*:\s*"([^"]+)"', call)
         tool = m.group(1).decode("utf-8", "replace") if m else ""
         pts = self._word_points.get(tool)
@@ -2119,14 +2116,12 @@ class MentionPrior:
         if len(others) != 1:
             return anchor
         (k,) = others
-        named = {
-            i
+        if any(
+            k in self._value_clauses(v)
             for vs in self._things.values()
             for v in vs
             if v not in values
-            for i in _starts(words(v), self.query)
-        }
-        if any(self.clause[i] == k for i in named):
+        ):
             return anchor
         return min(pts)
 
