@@ -476,3 +476,83 @@ def test_a_setting_asked_for_by_a_word_no_tool_knows() -> None:
         "heating to 20 in heat mode",
     ]:
         assert not names_an_unknown_setting(said, tools), said
+
+
+def test_blinds_said_are_not_grounded_as_a_light() -> None:
+    # the lights have an attic, and "open" reads as full brightness: still not what was asked
+    call = [light(room="attic", brightness=100)]
+    assert not grounded("open the attic blinds", TOOLS, call)
+    assert grounded("attic light to full", TOOLS, call)
+
+
+def test_a_tool_word_two_tools_share_does_not_say_which() -> None:
+    fans = [
+        {"name": "ceiling_fan", "parameters": {"type": "object", "properties": FAN_ON}},
+        {"name": "loft_fan", "parameters": {"type": "object", "properties": FAN_ON}},
+    ]
+    ceiling = [{"name": "ceiling_fan", "arguments": {"on": True}}]
+    assert not grounded("turn on the fan", fans, ceiling)
+    assert grounded("turn on the ceiling fan", fans, ceiling)
+    # both called: each is one of "the fans"
+    both = [*ceiling, {"name": "loft_fan", "arguments": {"on": True}}]
+    assert grounded("turn on the fans", fans, both)
+    # a tool's name said as it is written says that tool
+    named = [{"name": "fans", "parameters": {"type": "object", "properties": FAN_ON}}, fans[0]]
+    assert grounded("start the fans", named, [{"name": "fans", "arguments": {"on": True}}])
+
+
+FAN_ON = {"on": {"type": "boolean"}}
+
+
+def test_a_described_word_of_another_kind_does_not_point_at_the_tool() -> None:
+    heat_pump = {
+        "name": "set_thermostat",
+        "description": "The heat pump.",
+        "parameters": {
+            "type": "object",
+            "properties": {"mode": {"type": "string", "enum": ["heat", "cool", "off"]}},
+        },
+    }
+    tools = [heat_pump, *TOOLS]
+    off = [{"name": "set_thermostat", "arguments": {"mode": "off"}}]
+    assert grounded("turn the pump off", tools, off)
+    assert not grounded("shut the pond pump off", tools, off)
+    # the word the tool's own text puts before it names the same thing
+    heat_pump["description"] = "The garden pump."
+    assert grounded("turn the garden pump off", tools, off)
+
+
+def test_a_doubted_call_gets_a_look_with_only_the_names_said() -> None:
+    """A call that picks a room the request never names is decoded again with only the named
+    rooms and devices in the grammar, and kept only when grounded."""
+    from agent.bundled import GENERAL
+    from agent.session import Session
+
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["living room", "hallway"]},
+            "blinds": {
+                "kind": "simulated_blinds",
+                "rooms": ["living room", "Oscar's room", "balcony door"],
+            },
+            "plugs": {"kind": "tasmota", "switches": {"lava lamp": "lava", "heated airer": "a"}},
+        }
+    )
+    s = Session(GENERAL, tools, threads=1, second_look=False)
+    query = "Raise the living room blinds all the way."
+    env = s.complete(query)  # the model trails the right call with a guess
+    assert {"name": "set_blinds", "arguments": {"room": "balcony door", "position": 100}} in env[
+        "function_calls"
+    ]
+    assert env["confidence"] <= 0.1
+    s.second_look = True
+    env = s.complete(query)
+    assert env["function_calls"] == [
+        {"name": "set_blinds", "arguments": {"room": "living room", "position": 100}}
+    ]
+    assert env["named_look"] is True and env["confidence"] > 0.5
+    # a room the blinds lack: the look finds nothing grounded and the doubt stays
+    for query in ("close the hallway blinds", "turn the pond pump off"):
+        env = s.complete(query)
+        assert "named_look" not in env, query
+        assert not env["function_calls"] or env["confidence"] <= 0.1, query

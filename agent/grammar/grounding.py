@@ -23,12 +23,14 @@ answer only when `grounded` finds the request says all of it:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from agent.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 
 from .mention import (
+    _COVER_WORDS,
     _FULL_WORDS,
     _GENERIC,
     _HEAD_WORDS,
@@ -120,6 +122,11 @@ def grounded(
     by_name = {str(t.get("name")): _props(t) for t in tools}
     by_tool = {str(t.get("name")): t for t in tools}
     unnamed = without_names(q, thing_names(tools)[0])
+    if _COVER_WORDS & set(unnamed) and not any(
+        _is_cover(by_tool.get(str(c.get("name"))) or {}) for c in calls
+    ):
+        return False  # "open the bedroom 7 blinds" is no light at full
+    called = {str(c.get("name")) for c in calls}
     for call in calls:
         name = str(call.get("name"))
         props = by_name.get(name)
@@ -130,9 +137,13 @@ def grounded(
         if not set(args) - picks:
             return False  # picks a room or device and sets nothing
         tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
+        # a word another tool's name shares ("the fan" beside ceiling_fan and loft_fan) does
+        # not say which of them
+        shared = {w for t in by_tool if t not in called for w in words(t.replace("_", " "))}
         if (
             not picks
-            and not any(said_near(w, q) for w in tool_words)
+            and not any(said_near(w, q) for w in tool_words if w not in shared)
+            and not _name_said(name, read)
             and not _setting_said_points(q, said, unnamed, by_tool[name], args)
             and not _own_value_said(unnamed, tools, name, args)
             and not _only_described(unnamed, tools, name)
@@ -151,6 +162,18 @@ def grounded(
                     return False
     known = {w for v in names for w in words(str(v))}
     return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(unnamed, known)
+
+
+def _name_said(name: str, text: str) -> bool:
+    """Whether the request says a tool's name as it is written ("start the fans" to `fans`)."""
+    said = " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+    return f" {name.replace('_', ' ').lower()} " in f" {said} "
+
+
+def _is_cover(tool: Mapping[str, Any]) -> bool:
+    """Whether a tool moves a blind, shade or curtain (by its name, description or a position
+    it takes)."""
+    return bool(_described(tool) & _COVER_WORDS) or "position" in _props(tool)
 
 
 def _value_said(
@@ -338,9 +361,22 @@ def _described(tool: Mapping[str, Any]) -> set[str]:
 def _only_described(unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]], name: str) -> bool:
     """Whether the request says a word of this tool's name or description that no other
     tool's has ("switch the fan off" to a fan tool named air_mover)."""
-    mine = next((_described(t) for t in tools if str(t.get("name")) == name), set())
+    tool = next((t for t in tools if str(t.get("name")) == name), {})
+    mine = _described(tool)
     others = set().union(*(_described(t) for t in tools if str(t.get("name")) != name))
-    return bool((mine - others) & set(unnamed))
+    told = words(f"{name} {tool.get('description') or ''}".replace("_", " "))
+    return any(
+        w in mine - others and not _other_kind(unnamed[:i], w, told) for i, w in enumerate(unnamed)
+    )
+
+
+def _other_kind(before: Sequence[str], word: str, told: Sequence[str]) -> bool:
+    """Whether the request's word before `word` makes it another thing than the tool's: "the
+    pond pump" is not "the heat pump" (a word the tool's text puts before it is the same)."""
+    if not before or not _telling(before[-1]):
+        return False
+    kinds = {told[i - 1] for i, w in enumerate(told) if w == word and i}
+    return bool(kinds) and before[-1] not in kinds
 
 
 def _setting_points(
