@@ -556,3 +556,31 @@ def test_a_doubted_call_gets_a_look_with_only_the_names_said() -> None:
         env = s.complete(query)
         assert "named_look" not in env, query
         assert not env["function_calls"] or env["confidence"] <= 0.1, query
+
+
+def test_a_tools_only_room_needs_no_saying() -> None:
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["berth", "saloon"]},
+            "cabin": {
+                "kind": "simulated_lights",
+                "rooms": ["berth"],
+                "tool": "cabin_light",
+                "colors": ["red", "white"],
+            },
+            "blinds": {"kind": "simulated_blinds", "rooms": ["bay window"]},
+        }
+    )
+    cabin_on = [{"name": "cabin_light", "arguments": {"room": "berth", "on": True}}]
+    assert grounded("cabin light on", tools, cabin_on)
+    halfway = [{"name": "set_blinds", "arguments": {"room": "bay window", "position": 50}}]
+    assert grounded("blinds halfway", tools, halfway)
+    # a place the home lacks, or one of another tool, is not the only room
+    assert not grounded("Dmitri's bedroom blinds halfway", tools, halfway)
+    assert not grounded("saloon blinds halfway", tools, halfway)
+    # a tool with two rooms still needs its room said
+    assert not grounded(
+        "light on", tools, [{"name": "set_light", "arguments": {"room": "berth", "on": True}}]
+    )
+    # and nothing points at a tool by its only room alone
+    assert not grounded("turn it on", tools, cabin_on)

@@ -62,6 +62,7 @@ from .mention import (
     without_names,
     words,
 )
+from .remarks import _COURTESY, _ORDER_VERBS
 
 # Units that tie a said number to the parameter whose description names them.
 _UNITS = frozenset(words("degrees celsius fahrenheit minutes seconds hours percent"))
@@ -136,6 +137,17 @@ def grounded(
         picks = {k for k in args if picks_a_thing(k, props.get(k))}
         if not set(args) - picks:
             return False  # picks a room or device and sets nothing
+        # a tool with one room (or one device) needs it said no more than a tool with none:
+        # "cabin light on" to a cabin light whose only room is the berth
+        implied = {
+            k
+            for k in picks
+            if len(_enum_strings(props.get(k))) == 1
+            and not _value_said(query, q, said, props[k], args[k], k, unnamed)
+        }
+        if implied and (_names_another_thing(unnamed, tools) or _leaves_a_thing(q, tools, calls)):
+            return False  # "Dmitri's bedroom light on" is not the one room's light
+        picks -= implied
         tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
         # a word another tool's name shares ("the fan" beside ceiling_fan and loft_fan) does
         # not say which of them
@@ -151,6 +163,8 @@ def grounded(
             return False  # nothing in the request points at this tool
         for key, value in args.items():
             schema = props.get(key)
+            if key in implied:
+                continue
             if not isinstance(schema, Mapping) or not _value_said(
                 query, q, said, schema, value, key, unnamed
             ):
@@ -162,6 +176,45 @@ def grounded(
                     return False
     known = {w for v in names for w in words(str(v))}
     return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(unnamed, known)
+
+
+# Words that go with a command and name no thing: orders, courtesies, amounts.
+_ALONGSIDE = (
+    _ORDER_VERBS
+    | _COURTESY
+    | _FULL_WORDS
+    | frozenset("half halfway way all bit little lot now again please".split())
+)
+
+
+def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the request says a word no tool's name, description, parameter or value has,
+    and no order, courtesy, number or amount: a place or thing the home lacks."""
+    known: set[str] = set()
+    for tool in tools:
+        known |= set(words(f"{tool.get('name')} {tool.get('description') or ''}".replace("_", " ")))
+        for key, schema in _props(tool).items():
+            known |= set(words(key.replace("_", " ")))
+            if isinstance(schema, Mapping):
+                known |= set(words(str(schema.get("description") or "")))
+                known |= {w for v in _enum_strings(schema) for w in words(v)}
+    return any(
+        _telling(bare) and w not in NUMBER_WORDS and w not in _ALONGSIDE and bare not in known
+        for w, bare in ((w, w.split("'")[0]) for w in q)
+    )
+
+
+def _leaves_a_thing(
+    q: Sequence[str], tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether the request names a room or device of the home in full that no call picks
+    ("lever room shutters up" is not the booth's shutters, though the lights have a lever
+    room)."""
+    used = {str(v).lower() for c in calls for v in (c.get("arguments") or {}).values()}
+    said = f" {' '.join(q)} "
+    return any(
+        f" {' '.join(words(n))} " in said and n.lower() not in used for n in thing_names(tools)[0]
+    )
 
 
 def _name_said(name: str, text: str) -> bool:
