@@ -62,7 +62,7 @@ from .mention import (
     without_names,
     words,
 )
-from .remarks import _COURTESY, _ORDER_VERBS
+from .remarks import _COURTESY, _ORDER_VERBS, known_words
 
 # Units that tie a said number to the parameter whose description names them.
 _UNITS = frozenset(words("degrees celsius fahrenheit minutes seconds hours percent"))
@@ -183,21 +183,15 @@ _ALONGSIDE = (
     _ORDER_VERBS
     | _COURTESY
     | _FULL_WORDS
-    | frozenset("half halfway way all bit little lot now again please".split())
+    | frozenset("half halfway way all bit little lot now again degree celsius percent".split())
 )
 
 
 def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether the request says a word no tool's name, description, parameter or value has,
+    """Whether the request says a word no tool's name, description, argument or value has,
     and no order, courtesy, number or amount: a place or thing the home lacks."""
-    known: set[str] = set()
-    for tool in tools:
-        known |= set(words(f"{tool.get('name')} {tool.get('description') or ''}".replace("_", " ")))
-        for key, schema in _props(tool).items():
-            known |= set(words(key.replace("_", " ")))
-            if isinstance(schema, Mapping):
-                known |= set(words(str(schema.get("description") or "")))
-                known |= {w for v in _enum_strings(schema) for w in words(v)}
+    k = known_words(tools)
+    known = k.words | {w for v in [*k.things, *k.settings] for w in v}
     return any(
         _telling(bare) and w not in NUMBER_WORDS and w not in _ALONGSIDE and bare not in known
         for w, bare in ((w, w.split("'")[0]) for w in q)

@@ -122,7 +122,8 @@ class _Known:
         return self.says(ws, self.things) or self.says(ws, self.settings)
 
 
-def _known(tools: Sequence[Mapping[str, Any]]) -> _Known:
+def known_words(tools: Sequence[Mapping[str, Any]]) -> _Known:
+    """The words, names and setting values the tools can be pointed at with."""
     k = _Known()
     keys: set[str] = set()
     for t in tools:
@@ -504,7 +505,7 @@ class PlainReader:
 
     def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
         self.free_words = _free_text_words(tools)
-        self.known = _known(tools)
+        self.known = known_words(tools)
         self.aliases = _aliases(tools, self.known.names)
         self.keep = [*self.known.words, *(" ".join(v) for v in self.known.settings)]
         self.heat = any(takes_temperature(t.get("parameters") or {}) for t in tools)
