@@ -73,6 +73,8 @@ HOME = home_tools(
         ("is the hall light on?", "is the hall light on?"),
         ("switch it to heating", "switch it to heat"),
         ("turn the heating on", "turn the heating on"),  # the device, not the mode
+        ("Flour store light, colour warm white.", "Flour store light colour warm white."),
+        ("Ceiling fan, speed low.", "Ceiling fan speed low."),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:
@@ -193,3 +195,12 @@ def test_a_reader_kept_for_its_tools_reads_as_a_fresh_one() -> None:
     got = [reader.read(s) for s in said]
     assert got == [plain_command(s, HOME) for s in said]
     assert got[0] == got[-1] == "set the ceiling fan to full blast."
+
+
+def test_a_name_with_a_word_of_a_state_in_it_is_still_said_ahead() -> None:
+    home = home_tools(
+        {"lights": {"kind": "simulated_lights", "rooms": ["sleeping alcove", "hall"]}}
+    )
+    assert plain_command("Sleeping alcove light, purple.", home) == "Sleeping alcove light purple."
+    # the same word outside a name still states something
+    assert plain_command("the baby is sleeping, hall light off", home) == "hall light off"

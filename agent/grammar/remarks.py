@@ -278,9 +278,10 @@ def _blanked(ws: Sequence[str], phrases: Sequence[Sequence[str]]) -> list[str]:
 def _named_ahead(clause: str, known: _Known) -> bool:
     """Whether a clause only names a thing ("the flour store light", "bunk room 1")."""
     ws = words(clause)
-    if not ws or (_ACTING | _STATING) & set(ws) or _BACK.search(clause):
-        return False  # "the tack room light is too harsh" is no name said ahead
     rest = _blanked(ws, known.things + known.settings)
+    # "the tack room light is too harsh" is no name said ahead; "the sleeping alcove light" is
+    if not ws or (_ACTING | _STATING) & set(rest) or _BACK.search(clause):
+        return False
     if said_numbers(" ".join(rest)):
         return False
     return rest != ws or any(w.split("'")[0] in known.words for w in ws)
@@ -310,9 +311,18 @@ def _bare_setting(clause: str, known: _Known) -> bool:
     if not ws or (rest == ws and not said_numbers(clause) and not set(ws) & _SENSES):
         return False
     return all(
-        not w or w in _WITH_A_NUMBER or w in _SENSES or w in NUMBER_WORDS or w.isdigit()
+        not w
+        or w in _WITH_A_NUMBER
+        or w in _SENSES
+        or w in _SETTING_NAMES
+        or w in NUMBER_WORDS
+        or w.isdigit()
         for w in rest
     )
+
+
+# Words that name the setting a bare value sets ("..., colour copper", "..., speed two").
+_SETTING_NAMES = SETTING_NOUNS | frozenset("colour color speed level".split())
 
 
 _SENSES = frozenset("on off".split())
