@@ -510,6 +510,9 @@ class Session:
         unseen-names set 93.83% -> 93.83% (one command gained, one refusal lost), the rest
         unchanged."""
         grammar = _named_only(tools, text)
+        # as in the second look: one call per clause of the request at most
+        clauses = len(set(clause_numbers(text, thing_names(self._schemas)[0]))) or 1
+        max_calls = min(clauses, self.max_calls or clauses)
         if grammar:
             if full[: len(pre.ids)] == pre.ids:
                 self._enter(pre)
@@ -524,7 +527,7 @@ class Session:
                 t_tok,
                 text,
                 masker=TokenMasker(
-                    compile_calls(grammar, require_call=require_call, max_calls=self.max_calls),
+                    compile_calls(grammar, require_call=require_call, max_calls=max_calls),
                     self.trie,
                     span_encoder=self._spell if self.forced_spans else None,
                 ),

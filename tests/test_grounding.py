@@ -584,3 +584,56 @@ def test_a_tools_only_room_needs_no_saying() -> None:
     )
     # and nothing points at a tool by its only room alone
     assert not grounded("turn it on", tools, cabin_on)
+
+
+def test_the_named_look_makes_one_call_per_clause() -> None:
+    """Told only the names said, the model may still trail its call with a made-up one; the
+    look, like the second look, writes no more calls than the request has clauses."""
+    from agent.bundled import GENERAL
+    from agent.session import Session
+
+    barn = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "threshing floor",
+                "cart shed bedroom",
+                "dairy bathroom",
+                "granary bedroom",
+                "tack room",
+            ],
+            "colors": ["white", "warm white", "harvest gold", "dusk blue"],
+        },
+        "yard": {
+            "kind": "simulated_lights",
+            "rooms": ["yard", "paddock gate", "log store"],
+            "colors": ["white"],
+            "tool": "set_yard_lights",
+            "description": "Outdoor lights around the barn yard: on, off and brightness.",
+        },
+        "heating": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 26,
+            "tool": "set_underfloor",
+            "description": "Underfloor heating across the barn: target temperature in degrees "
+            "Celsius, or mode.",
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["threshing floor", "granary bedroom"]},
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"borehole pump": 17, "log boiler": 27, "electric gate": 22},
+        },
+        "vent": {
+            "kind": "simulated_fan",
+            "speeds": ["trickle", "standard", "purge"],
+            "tool": "set_ventilation",
+            "description": "Heat-recovery ventilation unit: on, off or fan speed.",
+        },
+    }
+    s = Session(GENERAL, home_tools(barn), threads=1)
+    env = s.complete("Log store light to 100 percent.")
+    assert env["function_calls"] == [
+        {"name": "set_yard_lights", "arguments": {"room": "log store", "brightness": 100}}
+    ]
+    assert env["named_look"] is True
