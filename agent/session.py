@@ -533,7 +533,10 @@ class Session:
                 ),
             )
             conf = again.get("confidence")
-            if again["success"] and again["function_calls"] and conf is not None:
+            # a call dropped from a list no longer than the request's clauses leaves a part
+            # of the request undone ("the extractor off and the workbench light off too")
+            short = len(again["function_calls"]) < min(len(doubted["function_calls"]), clauses)
+            if again["success"] and again["function_calls"] and conf is not None and not short:
                 calls = again["function_calls"]
                 if conf > UNNAMED_CONFIDENCE and grounded(
                     text, [t.to_schema() for t in tools], calls
