@@ -75,6 +75,8 @@ HOME = home_tools(
         ("turn the heating on", "turn the heating on"),  # the device, not the mode
         ("Flour store light, colour warm white.", "Flour store light colour warm white."),
         ("Ceiling fan, speed low.", "Ceiling fan speed low."),
+        ("hall light to 40, the sun's on the telly", "hall light to 40"),
+        ("sort out the hall light, it's been left on all night", "sort out the hall light"),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:

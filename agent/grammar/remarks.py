@@ -119,7 +119,9 @@ class _Known:
         ws = words(clause)
         if any(w.split("'")[0] in self.words for w in ws):
             return True
-        return self.says(ws, self.things) or self.says(ws, self.settings)
+        # a switch's "on" or "off" is said by statements too ("the sun's on the telly")
+        settings = [v for v in self.settings if not set(v) <= _PHRASAL]
+        return self.says(ws, self.things) or self.says(ws, settings)
 
 
 def known_words(tools: Sequence[Mapping[str, Any]]) -> _Known:
@@ -232,9 +234,15 @@ def _remark(clause: str, known: _Known) -> bool:
         return False
     if _REMARK.match(text):
         return True
-    ws = text.lower().split()
+    ws = [w.strip("?!.") for w in text.lower().split()]
     stated = any(w in _STATING or w.endswith(("'s", "'re")) for w in ws)
-    return stated and not any(w.strip("?!.") in _ORDERING for w in ws)
+    # "on the telly" places something; it switches nothing ("the sun's on the telly")
+    placing = {i for i, w in enumerate(ws[:-1]) if w in _PHRASAL and ws[i + 1] in _DETERMINERS}
+    return stated and not any(w in _ORDERING for i, w in enumerate(ws) if i not in placing)
+
+
+_PHRASAL = frozenset("on off up down".split())
+_DETERMINERS = frozenset("the a an my our your his her their its this that".split())
 
 
 # Words that make a clause a statement ("the fumes are strong", "everyone's gone home").
@@ -256,7 +264,7 @@ _ORDERING = _ORDER_VERBS | frozenset(
 
 
 # A pronoun that points back at a thing said before it ("the fan, set it to full blast").
-_BACK = re.compile(r"\b(?:it|them)\b", re.IGNORECASE)
+_BACK = re.compile(r"\b(?:it|them)\b(?!')", re.IGNORECASE)  # not "it's": a statement
 # Words that make a clause an order or a setting of its own, not a thing named ahead of one.
 _ACTING = frozenset(
     "turn switch set put make open close shut dim raise lower start stop run kill "
