@@ -1828,3 +1828,33 @@ def test_a_thing_said_outranks_a_colour_and_a_light_word(
     query = "put the red engaged light on"
     assert _decode(vocab, [outdoor, led], query, wants, 0.0) == arch
     assert _decode(vocab, [outdoor, led], query, wants, 5.0) == engaged
+
+
+def test_of_two_tools_with_the_room_the_one_named_more_fully_is_chosen() -> None:
+    """ "the back stairs strip light": both light tools have the back stairs and both names
+    are said ("light"), but only set_strip_light's name says "strip" too."""
+    from agent.bundled import GENERAL
+    from agent.session import Session
+    from agent.train.homes import home_tools
+
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["farm kitchen", "bedroom 4", "bedroom 5", "cheese room", "back stairs"],
+            "colors": ["white", "warm white", "heather", "slate blue"],
+        },
+        "strips": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {"farm kitchen": "kitchen_strip", "back stairs": "stair_strip"},
+            "tool": "set_strip_light",
+            "description": "LED strip lights under the kitchen cupboards and along the back "
+            "stairs.",
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": ["farm kitchen", "bedroom 4"]},
+        "heating": {"kind": "simulated_thermostat", "min_temperature": 8, "max_temperature": 24},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    strip = s.complete("turn off the back stairs strip light")["function_calls"]
+    assert strip == [{"name": "set_strip_light", "arguments": {"room": "back stairs", "on": False}}]
+    plain = s.complete("turn off the back stairs light")["function_calls"]
+    assert plain == [{"name": "set_light", "arguments": {"room": "back stairs", "on": False}}]

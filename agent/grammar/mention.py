@@ -1851,6 +1851,20 @@ class MentionPrior:
                 else sc
                 for n, sc in scores.items()
             }
+            # Of two such tools, the one whose name says more of the request outranks the one
+            # whose name says a part of it ("the back stairs strip light": set_strip_light,
+            # not set_light, when both have the back stairs)
+            said_of = {
+                n: {w for w in words(n.replace("_", " ")) if w not in _GENERIC} & spoken
+                for n, sc in scores.items()
+                if sc >= 1.0 and self._name_said[n] and n not in called
+            }
+            scores = {
+                n: sc + NAME_SAID
+                if n in said_of and any(said_of[m] < said_of[n] for m in said_of if m != n)
+                else sc
+                for n, sc in scores.items()
+            }
             # A setting's value said in full that only one of the tools sharing the name has
             # agrees with that tool as its name would ("roundel to deep red": the light's
             # colour, not the blinds in the roundel)
