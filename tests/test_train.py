@@ -658,3 +658,28 @@ def test_train_config_takes_its_steps_from_adapt_steps(tmp_path: Path) -> None:
         [*cmd, "--adapt-steps", "2", "--out", str(out), "--quiet"], check=True, capture_output=True
     )
     assert json.loads(Path(f"{out}.report.json").read_text())["steps"] == 2
+
+
+def test_hand_written_cases_are_read_as_the_session_reads_them(tmp_path: Path) -> None:
+    from agent.train.homes import home_tools
+    from agent.train.trainer import hand_written_rows
+
+    tools = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["attic", "den"]}})
+    cases = [
+        {
+            "query": "Please switch the attic light off, it is late.",
+            "tools": tools,
+            "answers": [{"name": "set_light", "arguments": {"room": "attic", "on": False}}],
+            "category": "positive",
+        },
+        {"query": "play jazz in the den", "tools": tools, "category": "off_topic"},
+    ]
+    path = tmp_path / "cases.jsonl"
+    path.write_text("".join(json.dumps(c) + "\n" for c in cases))
+    rows = hand_written_rows(path)
+    assert [r["query"] for r in rows] == [
+        "Please switch the attic light off.",
+        "play jazz in the den",
+    ]
+    assert rows[0]["answers"] == cases[0]["answers"] and rows[1]["answers"] == []
+    assert all(r["tools"] == tools for r in rows)

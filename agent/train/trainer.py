@@ -80,6 +80,10 @@ class TrainConfig:
     per_home: int = 32
     # with homes: which generated data (homes.synthesize_homes; 1 is the bundled model's)
     data_version: int = 1
+    # hand-written cases (vendor JSONL, tools on each) added to the generated rows, each
+    # `cases_repeat` times, read as the session reads a request (grammar/remarks.py)
+    cases: str | None = None
+    cases_repeat: int = 1
     extra: dict = field(default_factory=dict)
 
     def geometry_obj(self) -> Geometry:
@@ -213,6 +217,15 @@ def train(
         rows = synthesize(
             tools, sentences, cfg.examples, cfg.seed, reasoning=cfg.reasoning, system=cfg.system
         )
+    if cfg.cases:
+        added = hand_written_rows(cfg.cases)
+        rows = rows + added * cfg.cases_repeat
+        if trained_on is not None:
+            trained_on["hand_written"] = {
+                "file": cfg.cases,
+                "cases": len(added),
+                "repeat": cfg.cases_repeat,
+            }
     if data_out:
         write_jsonl(rows, data_out)
     state: dict[str, Any] | None = None
@@ -365,6 +378,29 @@ def train(
     return report
 
 
+def hand_written_rows(path: str | Path) -> list[dict[str, Any]]:
+    """The cases of a JSONL file as training rows, each request read as the session reads it
+    (courtesies and remarks dropped), so the model learns what it will be shown."""
+    from agent.grammar.remarks import PlainReader
+
+    readers: dict[str, PlainReader] = {}
+    rows = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        case = json.loads(line)
+        key = json.dumps(case["tools"], sort_keys=True)
+        reader = readers.get(key) or readers.setdefault(key, PlainReader(case["tools"]))
+        rows.append(
+            {
+                "query": reader.read(case["query"]),
+                "tools": case["tools"],
+                "answers": case.get("answers") or [],
+            }
+        )
+    return rows
+
+
 def _load_init(path: Path, g: Geometry) -> dict[str, Any]:
     """A warm start's weights and tokenizer, from a checkpoint or from a `.cact` file.
 
@@ -454,6 +490,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="with --config or --tools (adapting the general model): LoRA steps "
         "(default 360; more takes longer, fits the home better and forgets a little more)",
     )
+    p.add_argument(
+        "--cases",
+        help="with --homes: hand-written cases (JSONL, tools on each) added to the generated ones",
+    )
+    p.add_argument(
+        "--cases-repeat", type=_positive_int, default=1, help="how many times each case is added"
+    )
     p.add_argument("--data-out", help="also write the synthetic JSONL here")
     p.add_argument("--eval", dest="eval_cases", help="evaluate the result on this JSONL")
     p.add_argument("--quiet", action="store_true")
@@ -508,6 +551,8 @@ def train_main(args: argparse.Namespace) -> int:
         homes=args.homes,
         per_home=args.per_home,
         data_version=args.data_version,
+        cases=args.cases,
+        cases_repeat=args.cases_repeat,
     )
     tools = tools_from_args(args)
     report = train(
