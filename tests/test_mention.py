@@ -1858,3 +1858,31 @@ def test_of_two_tools_with_the_room_the_one_named_more_fully_is_chosen() -> None
     assert strip == [{"name": "set_strip_light", "arguments": {"room": "back stairs", "on": False}}]
     plain = s.complete("turn off the back stairs light")["function_calls"]
     assert plain == [{"name": "set_light", "arguments": {"room": "back stairs", "on": False}}]
+
+
+def test_a_tool_name_s_head_noun_names_it() -> None:
+    """ "open the vents in bay 3": bay 3 has lights and vents; "vents" is the head of
+    roof_vents, so the vents are meant, though "roof" is never said."""
+    from agent.bundled import GENERAL
+    from agent.session import Session
+    from agent.train.homes import home_tools
+
+    home = {
+        "vents": {
+            "kind": "simulated_blinds",
+            "rooms": ["bay 1", "bay 2", "bay 3"],
+            "tool": "roof_vents",
+            "description": "Motorised roof vents in each glasshouse bay; 0 shut, 100 open.",
+        },
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["bay 1", "bay 2", "bay 3", "potting shed"],
+            "tool": "bay_lights",
+            "description": "Grow and work lights in each bay.",
+        },
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    vents = s.complete("open the vents in bay 3")["function_calls"]
+    assert vents == [{"name": "roof_vents", "arguments": {"room": "bay 3", "position": 100}}]
+    light = s.complete("turn on the light in bay 3")["function_calls"]
+    assert light == [{"name": "bay_lights", "arguments": {"room": "bay 3", "on": True}}]

@@ -77,6 +77,7 @@ HOME = home_tools(
         ("Ceiling fan, speed low.", "Ceiling fan speed low."),
         ("hall light to 40, the sun's on the telly", "hall light to 40"),
         ("sort out the hall light, it's been left on all night", "sort out the hall light"),
+        ("hall light on, the film's about to start", "hall light on"),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:

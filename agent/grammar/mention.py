@@ -875,8 +875,18 @@ class MentionPrior:
         spoken_tools = {" ".join(ws) for n in self.tools if len(ws := _name_words(n)) >= 2}
         self._setting_q = without_names(self._unnamed, spoken_tools)
         # tools whose every name word the request says outside the names of things
+        # (or its head noun, the last word, when no other tool's name has it and it is no
+        # light word: "open the vents in bay 3" names roof_vents, not the bay's lights)
         self._name_said = {
-            name: bool(_name_words(name)) and all(w in self._unnamed for w in _name_words(name))
+            name: bool(ws := _name_words(name))
+            and (
+                all(w in self._unnamed for w in ws)
+                or (
+                    ws[-1] in self._unnamed
+                    and ws[-1] not in _LIGHT_WORDS
+                    and not any(ws[-1] in name_words[o] for o in self.tools if o != name)
+                )
+            )
             for name in self.tools
         }
         self._opens_by_switching = any(w in OPENS_BY_SWITCHING for w in self.query)

@@ -238,6 +238,8 @@ def _remark(clause: str, known: _Known) -> bool:
     stated = any(w in _STATING or w.endswith(("'s", "'re")) for w in ws)
     # "on the telly" places something; it switches nothing ("the sun's on the telly")
     placing = {i for i, w in enumerate(ws[:-1]) if w in _PHRASAL and ws[i + 1] in _DETERMINERS}
+    # and a verb after "about to" says what is coming ("the film's about to start")
+    placing |= {i + 2 for i, w in enumerate(ws[:-2]) if w == "about" and ws[i + 1] == "to"}
     return stated and not any(w in _ORDERING for i, w in enumerate(ws) if i not in placing)
 
 
