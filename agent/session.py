@@ -36,6 +36,7 @@ from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.grounding import (
     grounded,
+    named_only,
     names_an_unknown_setting,
     points_elsewhere,
     request_kind,
@@ -156,41 +157,6 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
         return not says_a_setting(text, tools[str(call.get("name"))], args)
 
     return calls[:1] + [c for i, c in enumerate(calls) if i and not no_op(c, calls[:i])]
-
-
-def _named_only(tools: Sequence[Tool], text: str) -> list[Tool]:
-    """The tools with only the rooms and devices the request names left in their grammar; a
-    tool that must pick one and is left with none goes."""
-    schemas = [t.to_schema() for t in tools]
-    probes = [
-        {"name": t.name, "arguments": {k: v}}
-        for t in tools
-        for k, sch in (t.parameters.get("properties") or {}).items()
-        if picks_a_thing(k, sch) and isinstance(sch.get("enum"), list)
-        for v in sch["enum"]
-    ]
-    unnamed = {
-        (u["name"], u["argument"], u["value"]) for u in unnamed_arguments(text, schemas, probes)
-    }
-    out = []
-    for tool in tools:
-        params = dict(tool.parameters)
-        props = dict(params.get("properties") or {})
-        required = set(params.get("required") or ())
-        keep = True
-        for key, sch in list(props.items()):
-            if not picks_a_thing(key, sch) or not isinstance(sch.get("enum"), list):
-                continue
-            named = [v for v in sch["enum"] if (tool.name, key, v) not in unnamed]
-            if named:
-                props[key] = {**sch, "enum": named}
-            elif key in required:
-                keep = False
-            else:
-                del props[key]
-        if keep:
-            out.append(dataclasses.replace(tool, parameters={**params, "properties": props}))
-    return out
 
 
 class Session:
@@ -460,13 +426,7 @@ class Session:
     ) -> dict[str, Any]:
         """After a refusal: the calls the model makes when it must make one, if the request
         says every part of them (`grounding.grounded`); else the refusal."""
-        if full[: len(pre.ids)] == pre.ids:
-            self._enter(pre)
-        else:
-            self.engine.reset(sinks=len(pre.ids))
-        # Made to call, the model tends to go on calling; one call per clause of the request
-        # ("..., then ...") is all it may say.
-        clauses = len(set(clause_numbers(text, thing_names(self._schemas)[0]))) or 1
+        self._back_to_prefix(pre, full)
         forced = self._decode(
             new,
             tools,
@@ -476,7 +436,7 @@ class Session:
             t_tok,
             text,
             judged_by_head=True,
-            max_calls=min(clauses, self.max_calls or clauses),
+            max_calls=self._clauses(text),
         )
         calls = forced.get("function_calls") or []
         if forced["success"] and grounded(text, [t.to_schema() for t in tools], calls):
@@ -509,46 +469,57 @@ class Session:
         Chosen on the dev sets at min_confidence 0.5: speakers 95.25% -> 95.56% exact, the
         unseen-names set 93.83% -> 93.83% (one command gained, one refusal lost), the rest
         unchanged."""
-        grammar = _named_only(tools, text)
-        # as in the second look: one call per clause of the request at most
-        clauses = len(set(clause_numbers(text, thing_names(self._schemas)[0]))) or 1
-        max_calls = min(clauses, self.max_calls or clauses)
-        if grammar:
-            if full[: len(pre.ids)] == pre.ids:
-                self._enter(pre)
-            else:
-                self.engine.reset(sinks=len(pre.ids))
-            again = self._decode(
-                new,
-                tools,
-                require_call,
-                max_new_tokens,
-                t0,
-                t_tok,
-                text,
-                masker=TokenMasker(
-                    compile_calls(grammar, require_call=require_call, max_calls=max_calls),
-                    self.trie,
-                    span_encoder=self._spell if self.forced_spans else None,
-                ),
-            )
-            conf = again.get("confidence")
-            # a call dropped from a list no longer than the request's clauses leaves a part
-            # of the request undone ("the extractor off and the workbench light off too")
-            short = len(again["function_calls"]) < min(len(doubted["function_calls"]), clauses)
-            if again["success"] and again["function_calls"] and conf is not None and not short:
-                calls = again["function_calls"]
-                if conf > UNNAMED_CONFIDENCE and grounded(
-                    text, [t.to_schema() for t in tools], calls
-                ):
-                    again["named_look"] = True
-                    return again
-        else:
-            again = doubted
+        grammar = named_only([t.to_schema() for t in tools], text)
+        if not grammar:
+            return doubted
+        clauses = self._clauses(text)
+        self._back_to_prefix(pre, full)
+        again = self._decode(
+            new,
+            tools,
+            require_call,
+            max_new_tokens,
+            t0,
+            t_tok,
+            text,
+            masker=TokenMasker(
+                compile_calls(grammar, require_call=require_call, max_calls=clauses),
+                self.trie,
+                span_encoder=self._spell if self.forced_spans else None,
+            ),
+        )
+        calls = again["function_calls"]
+        conf = again.get("confidence")
+        # a call dropped from a list no longer than the request's clauses leaves a part of the
+        # request undone ("the extractor off and the workbench light off too")
+        short = len(calls) < min(len(doubted["function_calls"]), clauses)
+        if (
+            again["success"]
+            and calls
+            and not short
+            and conf is not None
+            and conf > UNNAMED_CONFIDENCE
+            and grounded(text, [t.to_schema() for t in tools], calls)
+        ):
+            again["named_look"] = True
+            return again
         doubted["timings"]["total_ms"] = again.get("timings", {}).get(
             "total_ms", doubted["timings"]["total_ms"]
         )
         return doubted
+
+    def _clauses(self, text: str) -> int:
+        """How many calls a second decode may write: one per clause of the request (made to
+        call, or told only the names said, the model tends to go on calling)."""
+        clauses = len(set(clause_numbers(text, thing_names(self._schemas)[0]))) or 1
+        return min(clauses, self.max_calls or clauses)
+
+    def _back_to_prefix(self, pre: _Prefix, full: list[int]) -> None:
+        """The engine back at the end of the tools prefix, for another decode of the request."""
+        if full[: len(pre.ids)] == pre.ids:
+            self._enter(pre)
+        else:
+            self.engine.reset(sinks=len(pre.ids))
 
     def reset(self) -> None:
         """Forget the conversation; the tools prefix stays warm."""

@@ -59,6 +59,7 @@ from .mention import (
     takes_temperature,
     telling_words,
     thing_names,
+    unnamed_arguments,
     without_names,
     words,
 )
@@ -215,6 +216,41 @@ def _name_said(name: str, text: str) -> bool:
     """Whether the request says a tool's name as it is written ("start the fans" to `fans`)."""
     said = " ".join(re.findall(r"[a-z0-9']+", text.lower()))
     return f" {name.replace('_', ' ').lower()} " in f" {said} "
+
+
+def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str, Any]]:
+    """The tools with only the rooms and devices the request names left in their enums (see
+    `unnamed_arguments`); a tool that must pick one and is left with none goes. The grammar
+    of a second decode after a guess (Session._named_look)."""
+    probes = [
+        {"name": t.get("name"), "arguments": {k: v}}
+        for t in tools
+        for k, sch in _props(t).items()
+        if picks_a_thing(k, sch) and isinstance(sch.get("enum"), list)
+        for v in sch["enum"]
+    ]
+    unnamed = {
+        (u["name"], u["argument"], u["value"]) for u in unnamed_arguments(query, tools, probes)
+    }
+    out = []
+    for tool in tools:
+        params = dict(tool.get("parameters") or {})
+        props = dict(params.get("properties") or {})
+        required = set(params.get("required") or ())
+        keep = True
+        for key, sch in list(props.items()):
+            if not picks_a_thing(key, sch) or not isinstance(sch.get("enum"), list):
+                continue
+            named = [v for v in sch["enum"] if (tool.get("name"), key, v) not in unnamed]
+            if named:
+                props[key] = {**sch, "enum": named}
+            elif key in required:
+                keep = False
+            else:
+                del props[key]
+        if keep:
+            out.append({**tool, "parameters": {**params, "properties": props}})
+    return out
 
 
 def _is_cover(tool: Mapping[str, Any]) -> bool:
