@@ -18,6 +18,7 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
         ("okay so switch off the lights in priyas room", "switch off the lights in Priya's room"),
         ("open grandads blinds", "open Grandad's blinds"),
         ("kill the lights n turn on the fan", "kill the lights and turn on the fan"),
+        ("hall lights on plus the den to warm white", "hall lights on and the den to warm white"),
         ("bunk 2 lights on + fan off", "bunk 2 lights on and fan off"),
         ("bunk 2 light -> 40%", "bunk 2 light to 40%"),
         ("bunk 2 light\u2192warm white", "bunk 2 light to warm white"),

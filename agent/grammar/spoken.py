@@ -9,7 +9,7 @@ tidy commands) stumbles on, and nothing else:
 - hesitations ("um", "uh", "erm") go, with a little word they made the speaker say twice
   ("the uh the"), and so do interjections that open the request ("okay so ...") unless they
   start a name;
-- "n", "+" and "&" between words are "and", and an arrow ("->") is "to";
+- "n", "+", "&" and "plus" between words are "and", and an arrow ("->") is "to";
 - a name with a possessive said without its apostrophe or its "'s", or a name of two words
   written as one, is written as the name writes it ("priyas room", "Priya room" -> "Priya's
   room"; "livingroom" -> "living room");
@@ -38,7 +38,7 @@ from .mention import _COVER_WORDS, _LIGHT_WORDS, _near, words
 
 _HESITATIONS = re.compile(r"(?<![\w'])(?:u+h+|u+m+|e+r+m+|e+r+|h+m+)(?![\w'])[,.]?\s*", re.I)
 _OPENERS = frozenset("okay ok so well right alright oh".split())  # not "hey needle"
-_AND = re.compile(r"(?<=\w)\s+(?:n|\+|&)\s+(?=\w)")
+_AND = re.compile(r"(?<=\w)\s+(?:n|\+|&|[Pp]lus|PLUS)\s+(?=\w)")
 # An arrow typed for "to" ("spray cabin light -> moon white").
 _ARROW = re.compile(r"\s*(?:-+>|=>|\u2192)\s*")
 # Words that take back what was just said ("twenty no twenty two").
