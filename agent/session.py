@@ -469,7 +469,8 @@ class Session:
         Chosen on the dev sets at min_confidence 0.5: speakers 95.25% -> 95.56% exact, the
         unseen-names set 93.83% -> 93.83% (one command gained, one refusal lost), the rest
         unchanged."""
-        grammar = named_only([t.to_schema() for t in tools], text)
+        schemas = [t.to_schema() for t in tools]
+        grammar = named_only(schemas, text)
         if not grammar:
             return doubted
         clauses = self._clauses(text)
@@ -499,7 +500,7 @@ class Session:
             and not short
             and conf is not None
             and conf > UNNAMED_CONFIDENCE
-            and grounded(text, [t.to_schema() for t in tools], calls)
+            and grounded(text, schemas, calls)
         ):
             again["named_look"] = True
             return again

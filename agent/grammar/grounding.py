@@ -128,7 +128,10 @@ def grounded(
         _is_cover(by_tool.get(str(c.get("name"))) or {}) for c in calls
     ):
         return False  # "open the bedroom 7 blinds" is no light at full
+    # a word another tool's name shares ("the fan" beside ceiling_fan and loft_fan) does not
+    # say which of them
     called = {str(c.get("name")) for c in calls}
+    shared = {w for t in by_tool if t not in called for w in words(t.replace("_", " "))}
     for call in calls:
         name = str(call.get("name"))
         props = by_name.get(name)
@@ -150,9 +153,6 @@ def grounded(
             return False  # "Dmitri's bedroom light on" is not the one room's light
         picks -= implied
         tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
-        # a word another tool's name shares ("the fan" beside ceiling_fan and loft_fan) does
-        # not say which of them
-        shared = {w for t in by_tool if t not in called for w in words(t.replace("_", " "))}
         if (
             not picks
             and not any(said_near(w, q) for w in tool_words if w not in shared)

@@ -1865,7 +1865,7 @@ class MentionPrior:
             # whose name says a part of it ("the back stairs strip light": set_strip_light,
             # not set_light, when both have the back stairs)
             said_of = {
-                n: {w for w in words(n.replace("_", " ")) if w not in _GENERIC} & spoken
+                n: set(_name_words(n)) & spoken
                 for n, sc in scores.items()
                 if sc >= 1.0 and self._name_said[n] and n not in called
             }

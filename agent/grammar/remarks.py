@@ -35,6 +35,7 @@ from typing import Any
 from agent.rangecheck import NUMBER_WORDS, said_numbers
 
 from .mention import (
+    _DETERMINERS,
     _GENERIC,
     _JOINERS,
     _PLAIN,
@@ -237,14 +238,15 @@ def _remark(clause: str, known: _Known) -> bool:
     ws = [w.strip("?!.") for w in text.lower().split()]
     stated = any(w in _STATING or w.endswith(("'s", "'re")) for w in ws)
     # "on the telly" places something; it switches nothing ("the sun's on the telly")
-    placing = {i for i, w in enumerate(ws[:-1]) if w in _PHRASAL and ws[i + 1] in _DETERMINERS}
+    placing = {i for i, w in enumerate(ws[:-1]) if w in _PHRASAL and ws[i + 1] in _PLACED}
     # and a verb after "about to" says what is coming ("the film's about to start")
     placing |= {i + 2 for i, w in enumerate(ws[:-2]) if w == "about" and ws[i + 1] == "to"}
     return stated and not any(w in _ORDERING for i, w in enumerate(ws) if i not in placing)
 
 
 _PHRASAL = frozenset("on off up down".split())
-_DETERMINERS = frozenset("the a an my our your his her their its this that".split())
+# The words after "on" that make it a place (the prior's), and "its".
+_PLACED = _DETERMINERS | {"its"}
 
 
 # Words that make a clause a statement ("the fumes are strong", "everyone's gone home").

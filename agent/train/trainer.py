@@ -45,7 +45,7 @@ from . import plot
 from .data import Encoded, corpus_lines, encode_example
 from .homes import synthesize_homes
 from .qat import disable_qat, enable_qat
-from .synth import synthesize, tools_from_args, write_jsonl
+from .synth import read_jsonl, synthesize, tools_from_args, write_jsonl
 from .torch_model import Needle, set_threads
 
 # The tiny golden geometry with the release's position range: small enough to train here.
@@ -385,10 +385,7 @@ def hand_written_rows(path: str | Path) -> list[dict[str, Any]]:
 
     readers: dict[str, PlainReader] = {}
     rows = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        case = json.loads(line)
+    for case in read_jsonl(path):
         key = json.dumps(case["tools"], sort_keys=True)
         reader = readers.get(key) or readers.setdefault(key, PlainReader(case["tools"]))
         rows.append(
