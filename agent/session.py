@@ -39,6 +39,7 @@ from .grammar.grounding import (
     named_only,
     names_an_unknown_setting,
     points_elsewhere,
+    points_nowhere,
     request_kind,
     says_a_setting,
     unsaid_arguments,
@@ -625,8 +626,11 @@ class Session:
         unnamed = unnamed_arguments(text, schemas, res.calls) if res.ok and text else []
         # a call to a tool the request points nowhere near, while it names another ("lights
         # on" as the fan): as doubtful as a room the request never says
-        elsewhere = bool(res.ok and text and res.calls) and points_elsewhere(
-            text, schemas, res.calls or []
+        # or to one nothing points at while the request names a thing no tool knows ("turn on
+        # the fan" to a home without one is no thermostat call)
+        elsewhere = bool(res.ok and text and res.calls) and (
+            points_elsewhere(text, schemas, res.calls or [])
+            or points_nowhere(text, schemas, res.calls or [])
         )
         # a question about the home or a reminder asks for no switching ("remind me to
         # descale the boiler on Sunday" is no "boiler on")

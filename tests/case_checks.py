@@ -31,10 +31,14 @@ def enum_values(tools: list[Row]) -> set[str]:
 
 
 def check_answers(rows: Iterable[Row]) -> None:
-    """One call for a positive case, two for two actions, none for a refusal; each valid."""
+    """One call for a positive case, two or more for two actions ("the hall, the landing and
+    the porch off" is three), none for a refusal; each valid."""
     for r in rows:
-        want = {"positive": 1, "two_actions": 2}.get(r["category"], 0)
-        assert len(r["answers"]) == want, r["query"]
+        n = len(r["answers"])
+        if r["category"] == "two_actions":
+            assert n >= 2, r["query"]
+        else:
+            assert n == {"positive": 1}.get(r["category"], 0), r["query"]
         tools = {t["name"]: t for t in r["tools"]}
         for call in r["answers"]:
             assert call["name"] in tools, (r["query"], call)

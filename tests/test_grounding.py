@@ -637,3 +637,42 @@ def test_the_named_look_makes_one_call_per_clause() -> None:
         {"name": "set_yard_lights", "arguments": {"room": "log store", "brightness": 100}}
     ]
     assert env["named_look"] is True
+
+
+def test_on_before_a_colour_says_where_the_colour_goes_not_a_switch() -> None:
+    """ "put the attic on teal" asks for a colour; the switch the model pairs with it goes.
+    A fan's speed keeps its switch ("fan on gale" is said of a fan that is off)."""
+    call = light(room="attic", on=True, color="teal")
+    assert unsaid_arguments("put the attic on teal", TOOLS, call) == ["on"]
+    assert unsaid_arguments("switch the attic light on, teal please", TOOLS, call) == []
+    fan = {"name": "set_fan", "arguments": {"on": True, "speed": "gale"}}
+    assert unsaid_arguments("fan on gale", TOOLS, fan) == []
+
+
+def test_on_before_a_place_word_is_no_unknown_setting() -> None:
+    """ "lights on over the desk" says where, not a setting the lights lack ("fan on turbo")."""
+    sunroom = [light(room="sunroom", on=True)]
+    assert grounded("lights on over the sunroom table", TOOLS, sunroom)
+    assert grounded("lights on outside the sunroom", TOOLS, sunroom)
+    fan = [{"name": "set_fan", "arguments": {"on": True}}]
+    assert not grounded("fan on turbo", TOOLS, fan)
+
+
+def test_a_thing_no_tool_has_points_a_call_nowhere() -> None:
+    """ "turn on the heater" to a home without one is no call to a tool nothing in the request
+    points at; a state ("it's stuffy in here") or a word of the tool's own names no thing."""
+    from agent.grammar.grounding import points_nowhere
+
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["attic", "sunroom"]},
+            "heating": {"kind": "simulated_thermostat"},
+        }
+    )
+    cool = [{"name": "set_thermostat", "arguments": {"mode": "cool"}}]
+    assert points_nowhere("turn on the dehumidifier please", home, cool)
+    assert not points_nowhere("it's stuffy in here", home, cool)
+    assert not points_nowhere("turn on the air conditioning", home, cool)
+    assert not points_nowhere("switch the thermostat to cool", home, cool)
+    attic = [light(room="attic", on=True)]
+    assert not points_nowhere("turn on the attic light, the big one", home, attic)

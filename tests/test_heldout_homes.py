@@ -1,6 +1,7 @@
-"""The held-out homes' evaluation set is well formed: enough homes and cases per category, every
-expected call valid for its home's tools, every refusal really a refusal, and the tools exactly
-what each home's config produces through the device kinds."""
+"""The held-out homes' evaluation sets are well formed: enough homes and cases per category,
+every expected call valid for its home's tools, every refusal really a refusal, and the tools
+exactly what each home's config produces through the device kinds. The second set uses no name
+the first uses or training draws from."""
 
 from __future__ import annotations
 
@@ -21,9 +22,11 @@ from tests.case_checks import (
 )
 
 DATA = Path(__file__).resolve().parent / "data"
-CASES = DATA / "heldout_homes.jsonl"
-NAMES = DATA / "heldout_homes_names.json"
-HOMES = DATA / "homes"
+# (cases, names, configs) of each set
+SETS = {
+    1: (DATA / "heldout_homes.jsonl", DATA / "heldout_homes_names.json", DATA / "homes"),
+    2: (DATA / "heldout_homes2.jsonl", DATA / "heldout_homes2_names.json", DATA / "homes2"),
+}
 
 REFUSALS = ("unsupported", "invalid", "negated", "off_topic", "missing")
 # Minimum counts per category over the whole set, and per home; a home with no numeric
@@ -32,11 +35,12 @@ MIN_TOTAL = {"positive": 120, "two_actions": 40, **{c: 20 for c in REFUSALS}}
 MIN_PER_HOME = {"positive": 10, "two_actions": 4, "unsupported": 2, "negated": 2, "off_topic": 2}
 
 
-def _rows() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in CASES.read_text(encoding="utf-8").splitlines()]
+def _rows(which: int) -> list[dict[str, Any]]:
+    text = SETS[which][0].read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
 
 
-ROWS = _rows()
+ROWS = {which: _rows(which) for which in SETS}
 
 
 def _maker() -> Any:
@@ -48,54 +52,64 @@ def _maker() -> Any:
     return mod
 
 
-def test_counts_per_category_and_home() -> None:
-    assert len(ROWS) >= 300
-    homes = Counter(r["home"] for r in ROWS)
+@pytest.mark.parametrize("which", SETS)
+def test_counts_per_category_and_home(which: int) -> None:
+    rows = ROWS[which]
+    assert len(rows) >= 300
+    homes = Counter(r["home"] for r in rows)
     assert len(homes) >= 10
-    cats = Counter(r["category"] for r in ROWS)
+    cats = Counter(r["category"] for r in rows)
     assert set(cats) == set(MIN_TOTAL), cats
     for cat, least in MIN_TOTAL.items():
         assert cats[cat] >= least, (cat, cats[cat])
     for home in homes:
-        per = Counter(r["category"] for r in ROWS if r["home"] == home)
+        per = Counter(r["category"] for r in rows if r["home"] == home)
         for cat, least in MIN_PER_HOME.items():
             assert per[cat] >= least, (home, cat, per[cat])
         assert per["missing"] >= 2, home
 
 
-def test_no_duplicate_queries_within_a_home() -> None:
-    seen = Counter((r["home"], r["query"].casefold()) for r in ROWS)
+@pytest.mark.parametrize("which", SETS)
+def test_no_duplicate_queries_within_a_home(which: int) -> None:
+    seen = Counter((r["home"], r["query"].casefold()) for r in ROWS[which])
     assert [k for k, n in seen.items() if n > 1] == []
 
 
-@pytest.mark.parametrize("home", sorted({r["home"] for r in ROWS}))
-def test_tools_are_the_configs_tools(home: str) -> None:
-    tools = tools_from_config(HOMES / f"{home}.toml")
+@pytest.mark.parametrize(
+    "which,home", [(w, h) for w in SETS for h in sorted({r["home"] for r in ROWS[w]})]
+)
+def test_tools_are_the_configs_tools(which: int, home: str) -> None:
+    tools = tools_from_config(SETS[which][2] / f"{home}.toml")
     assert 1 <= len(tools) <= 8
-    for r in ROWS:
+    for r in ROWS[which]:
         if r["home"] == home:
             assert r["tools"] == tools, r["query"]
 
 
-def test_answers_validate_against_their_tools() -> None:
-    check_answers(ROWS)
+@pytest.mark.parametrize("which", SETS)
+def test_answers_validate_against_their_tools(which: int) -> None:
+    check_answers(ROWS[which])
 
 
-def test_unsupported_names_are_absent_from_the_tools() -> None:
-    check_unsupported(ROWS)
+@pytest.mark.parametrize("which", SETS)
+def test_unsupported_names_are_absent_from_the_tools(which: int) -> None:
+    check_unsupported(ROWS[which])
 
 
-def test_invalid_numbers_are_out_of_range() -> None:
-    check_invalid(ROWS)
+@pytest.mark.parametrize("which", SETS)
+def test_invalid_numbers_are_out_of_range(which: int) -> None:
+    check_invalid(ROWS[which])
 
 
-def test_names_file_lists_every_chosen_name_and_no_demo_name() -> None:
-    names = json.loads(NAMES.read_text(encoding="utf-8"))
+@pytest.mark.parametrize("which", SETS)
+def test_names_file_lists_every_chosen_name_and_no_demo_name(which: int) -> None:
+    rows = ROWS[which]
+    names = json.loads(SETS[which][1].read_text(encoding="utf-8"))
     assert names == sorted(set(names)) and all(n == n.lower() for n in names)
-    in_tools = set().union(*(enum_values(r["tools"]) for r in ROWS))
+    in_tools = set().union(*(enum_values(r["tools"]) for r in rows))
     assert set(names) <= in_tools
     # every room and device label of every home is listed
-    for r in ROWS:
+    for r in rows:
         for t in r["tools"]:
             for key in ("room", "device", "relay", "led"):
                 for v in t["parameters"]["properties"].get(key, {}).get("enum", ()):
@@ -106,7 +120,22 @@ def test_names_file_lists_every_chosen_name_and_no_demo_name() -> None:
     assert "kitchen" in demo and not demo & set(names)
 
 
-def test_generated_files_match_their_sources() -> None:
-    cases, names = _maker().build()
-    assert CASES.read_text(encoding="utf-8") == cases
-    assert NAMES.read_text(encoding="utf-8") == names
+def test_the_second_set_uses_no_name_of_the_first_nor_of_training() -> None:
+    """Written after the first set had been studied, the second shares none of its names, and
+    none of them is a name the recorded training split trains on."""
+    from agent.train.homes import name_split
+
+    first = set(json.loads(SETS[1][1].read_text(encoding="utf-8")))
+    second = set(json.loads(SETS[2][1].read_text(encoding="utf-8")))
+    assert second and not first & second
+    split = name_split()
+    train = {n.lower() for k in ("rooms", "devices", "leds", "colors") for n in split[k]["train"]}
+    train |= {w.strip().lower() for ss in split["speed_sets"]["train"] for w in ss.split("|")}
+    assert not second & train
+
+
+@pytest.mark.parametrize("which", SETS)
+def test_generated_files_match_their_sources(which: int) -> None:
+    cases, names = _maker().build(which)
+    assert SETS[which][0].read_text(encoding="utf-8") == cases
+    assert SETS[which][1].read_text(encoding="utf-8") == names

@@ -1886,3 +1886,29 @@ def test_a_tool_name_s_head_noun_names_it() -> None:
     assert vents == [{"name": "roof_vents", "arguments": {"room": "bay 3", "position": 100}}]
     light = s.complete("turn on the light in bay 3")["function_calls"]
     assert light == [{"name": "bay_lights", "arguments": {"room": "bay 3", "on": True}}]
+
+
+def test_a_tool_name_said_as_written_takes_the_room_inside_it() -> None:
+    """ "playroom heater to 19 degrees": the playroom is a room of the lights too, but the
+    request says set_playroom_heater's whole name, so the heater is meant."""
+    from agent.bundled import GENERAL
+    from agent.session import Session
+    from agent.train.homes import home_tools
+
+    home = {
+        "lights": {"kind": "simulated_lights", "rooms": ["playroom", "den", "bedroom 6"]},
+        "heater": {
+            "kind": "simulated_thermostat",
+            "min_temperature": 10,
+            "max_temperature": 25,
+            "tool": "set_playroom_heater",
+            "description": "The oil heater in the playroom: target temperature or mode.",
+        },
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    heat = s.complete("playroom heater to 19 degrees")["function_calls"]
+    assert heat == [{"name": "set_playroom_heater", "arguments": {"temperature": 19}}]
+    off = s.complete("switch off the playroom heater")["function_calls"]
+    assert off == [{"name": "set_playroom_heater", "arguments": {"mode": "off"}}]
+    light = s.complete("playroom light off")["function_calls"]
+    assert light == [{"name": "set_light", "arguments": {"room": "playroom", "on": False}}]

@@ -207,3 +207,16 @@ def test_a_name_with_a_word_of_a_state_in_it_is_still_said_ahead() -> None:
     assert plain_command("Sleeping alcove light, purple.", home) == "Sleeping alcove light purple."
     # the same word outside a name still states something
     assert plain_command("the baby is sleeping, hall light off", home) == "hall light off"
+
+
+def test_a_setting_numbered_by_digits_is_read_as_its_digits() -> None:
+    """ "speed three" to a fan whose speeds are "1" to "4" is speed 3; a number the setting
+    lacks, or one said without the setting's name, stays as said."""
+    from agent.grammar.remarks import PlainReader
+
+    fan = home_tools({"fan": {"kind": "simulated_fan", "speeds": ["1", "2", "3", "4"]}})
+    reader = PlainReader(fan)
+    assert reader.read("fan to speed three") == "fan to speed 3"
+    assert reader.read("turn the fan on at speed two") == "turn the fan on at speed 2"
+    assert reader.read("fan to speed nine") == "fan to speed nine"
+    assert reader.read("set a timer for three minutes") == "set a timer for three minutes"

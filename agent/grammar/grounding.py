@@ -31,6 +31,7 @@ from agent.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 
 from .mention import (
     _COVER_WORDS,
+    _DETERMINERS,
     _FULL_WORDS,
     _GENERIC,
     _HEAD_WORDS,
@@ -153,14 +154,7 @@ def grounded(
             return False  # "Dmitri's bedroom light on" is not the one room's light
         picks -= implied
         tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
-        if (
-            not picks
-            and not any(said_near(w, q) for w in tool_words if w not in shared)
-            and not _name_said(name, read)
-            and not _setting_said_points(q, said, unnamed, by_tool[name], args)
-            and not _own_value_said(unnamed, tools, name, args)
-            and not _only_described(unnamed, tools, name)
-        ):
+        if not picks and not _points_at(name, args, tools, read, q, said, unnamed, shared):
             return False  # nothing in the request points at this tool
         for key, value in args.items():
             schema = props.get(key)
@@ -186,6 +180,64 @@ _ALONGSIDE = (
     | _FULL_WORDS
     | frozenset("half halfway way all bit little lot now again degree celsius percent".split())
 )
+
+
+def _points_at(
+    name: str,
+    args: Mapping[str, Any],
+    tools: Sequence[Mapping[str, Any]],
+    read: str,
+    q: Sequence[str],
+    said: Sequence[Said],
+    unnamed: Sequence[str],
+    shared: set[str],
+) -> bool:
+    """Whether something besides a room or device points at a call's tool: a word of its
+    name (not one `shared` with an uncalled tool), its name as written, what it sets, a value
+    only it has, or its description."""
+    tool = next(t for t in tools if str(t.get("name")) == name)
+    tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
+    return (
+        any(said_near(w, q) for w in tool_words if w not in shared)
+        or _name_said(name, read)
+        or _setting_said_points(q, said, unnamed, tool, args)
+        or _own_value_said(unnamed, tools, name, args)
+        or _only_described(unnamed, tools, name)
+    )
+
+
+def points_nowhere(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call goes to a tool nothing in the request points at (no room or device of
+    it said, nothing of `_points_at`, none of what it sets) while the request names a thing
+    by a word no tool knows: "turn on the fan please" to a home without a fan is no
+    thermostat call."""
+    read = mended(query, tools)
+    q = words(read)
+    unnamed = without_names(q, thing_names(tools)[0])
+    # the unknown word names a thing ("the fan"), not a state ("it's stuffy in here")
+    things = [w for i, w in enumerate(unnamed) if i and unnamed[i - 1] in _DETERMINERS]
+    if not _names_another_thing(things, tools):
+        return False
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    by_tool = {str(t.get("name")): t for t in tools}
+    for call in calls:
+        name = str(call.get("name"))
+        args = call.get("arguments") or {}
+        if name not in by_tool or not isinstance(args, Mapping):
+            continue
+        props = _props(by_tool[name])
+        if any(
+            picks_a_thing(k, props.get(k)) and _value_said(query, q, said, props[k], v, k)
+            for k, v in args.items()
+        ):
+            continue
+        if not _points_at(name, args, tools, read, q, said, unnamed, set()) and not (
+            says_a_setting(query, by_tool[name], args)
+        ):
+            return True
+    return False
 
 
 def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> bool:
@@ -336,9 +388,32 @@ def unsaid_arguments(
     q = words(read)
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
     unnamed = without_names(q, thing_names(tools)[0])
+    # "on" before one of the call's settings says where the setting is, not a switch: "put
+    # the reading corner on warm white". A fan's speed is not one: "fan on high" is said of a
+    # fan that is off as often as of one that runs, and every dev writer but one wrote it
+    # with the fan switched on.
+    settings = [
+        words(str(v))
+        for k, v in args.items()
+        if isinstance(v, str)
+        and k.lower() != "speed"
+        and not picks_a_thing(k, props.get(k))
+        and _enum_strings(props.get(k))
+        and str(v).lower() not in _VALUE_SENSE
+        # right after it, as said ("the attic light on, teal please" switches it on)
+        and re.search(rf"\bon\s+{re.escape(str(v))}\b", read, re.IGNORECASE)
+    ]
+    on_setting = {
+        i
+        for i, w in enumerate(q)
+        if w == "on" and any(q[i + 1 : i + 1 + len(v)] == v for v in settings if v)
+    }
+    q_switch = [w for i, w in enumerate(q) if i not in on_setting]
     own = {
         k: isinstance(props.get(k), Mapping)
-        and _value_said(query, q, said, props[k], v, k, unnamed)
+        and _value_said(
+            query, q_switch if isinstance(v, bool) else q, said, props[k], v, k, unnamed
+        )
         for k, v in args.items()
         if not picks_a_thing(k, props.get(k))
     }
@@ -503,7 +578,10 @@ _AFTER_SETTING_WORD = frozenset(
     "the a an my our your this that it them me us please pls plz thanks now again then and "
     "also for with once "
     "in at to on of by full max maximum minimum half halfway mode speed level setting "
-    "percent degree degrees".split()
+    "percent degree degrees "
+    # where, not how: "lights on over the workbench", "lamps on outside"
+    "over under above below beside near behind inside outside upstairs downstairs around "
+    "across along".split()
 )
 
 

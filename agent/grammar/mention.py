@@ -174,7 +174,8 @@ _PLAIN = frozenset(
 # Words that point at a tool that sets a temperature (not "heat" or "cool": modes and colours
 # say those).
 _WARMTH_WORDS = frozenset(
-    "warm warmer warmth cold colder cooler chilly hot hotter heating temperature freezing".split()
+    "warm warmer warmth cold colder cooler chilly hot hotter heating temperature freezing stuffy"
+    " conditioning conditioner aircon".split()
 )
 
 
@@ -848,10 +849,17 @@ class MentionPrior:
                 )
             )
             full = said == len(content) and (len(content) >= 2 or alone)
+            # a name of several words said as written names its tool, a thing's name inside it
+            # too: "nursery heater to 20" is set_nursery_heater, not the nursery's light
+            as_written = len(content) >= 2 and bool(_starts(content, self.query))
+            if as_written and not full:
+                said, full = len(content), True
             self._name_hit[name] = 0.0 if not said else 1.0 if full else 0.7
             # how many calls the name may point at: "fan on, change the fan to auto" says it
             # twice; "cabin light off and anchor light on" once (the relay's "anchor light")
-            self._name_says[name] = max((outside.count(w) for w in content), default=0)
+            self._name_says[name] = max((outside.count(w) for w in content), default=0) or int(
+                as_written
+            )
         # each tool's enum values that name a thing (rooms, devices), and the clause where the
         # request first says one of them in full (None: it says none)
         self._things = {

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.rangecheck import NUMBER_WORDS, said_numbers
+from agent.rangecheck import NUMBER_WORDS, said_numbers, spelled
 
 from .mention import (
     _DETERMINERS,
@@ -540,6 +540,21 @@ class PlainReader:
             else None
         )
 
+        # "speed two" to a fan whose speeds are "1" to "6": a setting numbered by digits,
+        # said in words after its name, is written as the digits
+        numbered = {
+            str(k).lower(): {v for v in sch.get("enum") or () if isinstance(v, str) and v.isdigit()}
+            for t in tools
+            for k, sch in ((t.get("parameters") or {}).get("properties") or {}).items()
+            if isinstance(sch, Mapping)
+        }
+        self.numbered = [
+            (re.compile(rf"\b({re.escape(k)})\s+({'|'.join(map(re.escape, said))})\b", re.I), v)
+            for k, vs in numbered.items()
+            for v in sorted(vs)
+            if int(v) < 100 and (said := spelled(int(v)))
+        ]
+
     def read(self, text: str) -> str:
         """`text` as the model and the rules read it (see the module's text): as said when
         the request may be dictating a free text, and with its clauses as said when dropping
@@ -552,6 +567,8 @@ class PlainReader:
         text = _POSSIBLE.sub("could you", text)
         if self.ing is not None:
             text = self.ing.sub(r"\1 \2", text)
+        for pattern, digits in self.numbered:
+            text = pattern.sub(lambda m, d=digits: f"{m.group(1)} {d}", text)
         text = _AND_IT.sub(lambda m: _one_setting(m, known), text)
         # "counter light to orange and 60%": the percentage is the same thing's level
         text = _percent_joined(text)

@@ -1,5 +1,9 @@
 """Regenerate the held-out homes' evaluation files from their hand-written sources.
 
+There are two sets, each a folder of configs and a source: ``homes/`` with
+``heldout_homes.txt``, and ``homes2/`` with ``heldout_homes2.txt``; each writes its own ``.jsonl``
+and ``_names.json`` beside its source.
+
 - ``homes/<home>.toml``: one needled config per home (device tables only).
 - ``heldout_homes.txt``: the hand-written cases, one per line (format below).
 - ``heldout_homes.jsonl`` (written): vendor-format cases, each with the exact ``tools`` its home's
@@ -13,7 +17,7 @@
 The script only attaches schemas and parses the answers; the queries are copied verbatim.
 Run it after editing a source or a device kind's schema, and commit the result::
 
-    python tests/data/make_heldout_homes.py          # rewrite both generated files
+    python tests/data/make_heldout_homes.py          # rewrite the generated files
     python tests/data/make_heldout_homes.py --check  # exit 1 if they have drifted
 
 Source format: ``## <home>`` starts a home; then one case a line,
@@ -36,10 +40,22 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
-HOMES = HERE / "homes"
-SOURCE = HERE / "heldout_homes.txt"
-CASES = HERE / "heldout_homes.jsonl"
-NAMES = HERE / "heldout_homes_names.json"
+
+# Each set: its homes' configs, its source, and the two files written from them. The second set
+# was written after the first had been studied, and uses none of its names.
+SETS = {
+    1: (HERE / "homes", HERE / "heldout_homes.txt"),
+    2: (HERE / "homes2", HERE / "heldout_homes2.txt"),
+}
+HOMES, SOURCE = SETS[1]
+
+
+def outputs(source: Path) -> tuple[Path, Path]:
+    """The cases file and the names file written from a source."""
+    return source.with_suffix(".jsonl"), source.with_name(source.stem + "_names.json")
+
+
+CASES, NAMES = outputs(SOURCE)
 
 CATEGORIES = {
     "pos": "positive",
@@ -57,16 +73,16 @@ _NAME_KEYS = ("rooms", "colors", "speeds", "switches", "devices", "relays", "led
 _ARG = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
 
 
-def home_tools(home: str) -> list[dict[str, Any]]:
+def home_tools(home: str, folder: Path = HOMES) -> list[dict[str, Any]]:
     """The tool schemas the home's config produces through needled's device kinds."""
     sys.path.insert(0, str(ROOT))
     from agent.train.synth import tools_from_config
 
-    return tools_from_config(HOMES / f"{home}.toml")
+    return tools_from_config(folder / f"{home}.toml")
 
 
-def homes() -> list[str]:
-    return sorted(p.stem for p in HOMES.glob("*.toml"))
+def homes(folder: Path = HOMES) -> list[str]:
+    return sorted(p.stem for p in folder.glob("*.toml"))
 
 
 def _kind_defaults() -> set[str]:
@@ -77,14 +93,14 @@ def _kind_defaults() -> set[str]:
     return {*DEFAULT_COLORS, *COLORS, "low", "medium", "high"}
 
 
-def config_names() -> list[str]:
+def config_names(folder: Path = HOMES) -> list[str]:
     """Every name the homes' configs choose, lowercased and sorted (kind defaults left out)."""
     import tomllib
 
     defaults = _kind_defaults()
     names: set[str] = set()
-    for home in homes():
-        cfg = tomllib.loads((HOMES / f"{home}.toml").read_text(encoding="utf-8"))
+    for home in homes(folder):
+        cfg = tomllib.loads((folder / f"{home}.toml").read_text(encoding="utf-8"))
         for table in cfg.get("devices", {}).values():
             for key in _NAME_KEYS:
                 names.update(str(n).lower() for n in table.get(key, ()) if n not in defaults)
@@ -140,16 +156,17 @@ def parse_source(text: str, source: str = SOURCE.name) -> list[dict[str, Any]]:
     return rows
 
 
-def build() -> tuple[str, str]:
-    """The text of the cases file and of the names file."""
-    tools = {h: home_tools(h) for h in homes()}
+def build(which: int = 1) -> tuple[str, str]:
+    """The text of a set's cases file and of its names file."""
+    folder, source = SETS[which]
+    tools = {h: home_tools(h, folder) for h in homes(folder)}
     lines = []
-    for row in parse_source(SOURCE.read_text(encoding="utf-8")):
+    for row in parse_source(source.read_text(encoding="utf-8"), source.name):
         if row["home"] not in tools:
             raise ValueError(f"no config for home {row['home']!r}")
         out = {"query": row.pop("query"), "tools": tools[row["home"]], **row}
         lines.append(json.dumps(out, ensure_ascii=False))
-    names = json.dumps(config_names(), indent=1, ensure_ascii=False)
+    names = json.dumps(config_names(folder), indent=1, ensure_ascii=False)
     return "\n".join(lines) + "\n", names + "\n"
 
 
@@ -157,16 +174,24 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="exit 1 if the files have drifted")
     args = ap.parse_args()
-    cases, names = build()
-    if args.check:
-        stale = [p.name for p, t in ((CASES, cases), (NAMES, names)) if p.read_text() != t]
-        if stale:
-            print(f"out of date: {', '.join(stale)}; run {Path(__file__).name}")
-            return 1
-        return 0
-    CASES.write_text(cases, encoding="utf-8")
-    NAMES.write_text(names, encoding="utf-8")
-    print(f"{CASES.name}: {cases.count(chr(10))} cases; {NAMES.name}: {names.count(',') + 1} names")
+    stale = []
+    for which, (_, source) in SETS.items():
+        cases, names = build(which)
+        cases_path, names_path = outputs(source)
+        if args.check:
+            stale += [
+                p.name for p, t in ((cases_path, cases), (names_path, names)) if p.read_text() != t
+            ]
+            continue
+        cases_path.write_text(cases, encoding="utf-8")
+        names_path.write_text(names, encoding="utf-8")
+        n_names = names.count(",") + 1
+        print(
+            f"{cases_path.name}: {cases.count(chr(10))} cases; {names_path.name}: {n_names} names"
+        )
+    if stale:
+        print(f"out of date: {', '.join(stale)}; run {Path(__file__).name}")
+        return 1
     return 0
 
 
