@@ -676,3 +676,13 @@ def test_a_thing_no_tool_has_points_a_call_nowhere() -> None:
     assert not points_nowhere("switch the thermostat to cool", home, cool)
     attic = [light(room="attic", on=True)]
     assert not points_nowhere("turn on the attic light, the big one", home, attic)
+
+
+def test_a_colour_nobody_said_goes_unless_the_request_says_a_setting_the_tools_lack() -> None:
+    """ "put the attic light on in there" written with white: the colour is the model's
+    habit. "attic light on auto" or a word no tool knows ("to magenta") may be the setting
+    the home lacks, so the colour stays, to be doubted."""
+    call = light(room="attic", on=True, color="white")
+    assert unsaid_arguments("put the attic light on in there", TOOLS, call) == ["color"]
+    assert unsaid_arguments("attic light on auto", TOOLS, call) == []
+    assert unsaid_arguments("attic light on and to magenta", TOOLS, call) == []

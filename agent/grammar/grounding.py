@@ -419,18 +419,54 @@ def unsaid_arguments(
     }
     if not any(own.values()):
         return []
-    return [k for k, ok in own.items() if not ok and k not in required and _prunable(props[k], k)]
+    # a colour or speed nobody said, while the request says no word the tools lack (no
+    # colour or speed of its own they lack: "fan to medium"), is the model's habit, not the
+    # request's: "put the light on in there" -> white
+    habit = not _names_another_thing(unnamed, tools) and not _setting_word_said(unnamed)
+    return [
+        k
+        for k, ok in own.items()
+        if not ok and k not in required and _prunable(props[k], k, named=habit)
+    ]
 
 
-def _prunable(schema: Any, key: str) -> bool:
-    """Whether an unsaid argument may go: a mode or a switch; never a number (a value out of
-    range is for the range check to refuse) nor a named setting (a colour or speed the home
-    lacks is doubted, not dropped)."""
+# where, not how: "lights on over the workbench", "lamps on outside"
+_PLACE_WORDS = frozenset(
+    "over under above below beside near behind inside outside upstairs downstairs around "
+    "across along".split()
+)
+# What may follow "on", "at" or "to" when no setting is said there: "the light on in there",
+# "the fan on, then", "lights on over the bench"
+_NO_SETTING_AFTER = (
+    _DETERMINERS
+    | _PLACE_WORDS
+    | frozenset("in then and please pls now again too also for it them there here".split())
+)
+
+
+def _setting_word_said(q: Sequence[str]) -> bool:
+    """Whether a word after "on", "at" or "to" may say a setting ("fan on auto", "at max"):
+    none but a determiner, a place word, a number or a link word."""
+    return any(
+        w in ("on", "at", "to")
+        and nxt
+        and nxt not in _NO_SETTING_AFTER
+        and nxt not in NUMBER_WORDS
+        and not nxt[0].isdigit()
+        for w, nxt in zip(q, q[1:], strict=False)
+    )
+
+
+def _prunable(schema: Any, key: str, named: bool = False) -> bool:
+    """Whether an unsaid argument may go: a mode or a switch, and a named setting (a colour,
+    a speed) when `named`; never a number (a value out of range is for the range check to
+    refuse), nor by default a named setting (a colour or speed the home lacks is doubted, not
+    dropped)."""
     if not isinstance(schema, Mapping):
         return False
     if schema.get("type") == "boolean":
         return True
-    return bool(_enum_strings(schema)) and key.lower() not in _NAMED_SETTINGS
+    return bool(_enum_strings(schema)) and (named or key.lower() not in _NAMED_SETTINGS)
 
 
 def points_elsewhere(
@@ -578,10 +614,7 @@ _AFTER_SETTING_WORD = frozenset(
     "the a an my our your this that it them me us please pls plz thanks now again then and "
     "also for with once "
     "in at to on of by full max maximum minimum half halfway mode speed level setting "
-    "percent degree degrees "
-    # where, not how: "lights on over the workbench", "lamps on outside"
-    "over under above below beside near behind inside outside upstairs downstairs around "
-    "across along".split()
+    "percent degree degrees".split()
 )
 
 
@@ -621,7 +654,7 @@ def _unknown_setting(q: Sequence[str], known: set[str]) -> bool:
             continue
         if i and q[i - 1] in _SWITCH_VERBS:
             continue  # "turn on fan", "switch on lights in the kitchen": the thing follows
-        if nxt in _AFTER_SETTING_WORD or nxt in NUMBER_WORDS or nxt[0].isdigit():
+        if nxt in _AFTER_SETTING_WORD | _PLACE_WORDS or nxt in NUMBER_WORDS or nxt[0].isdigit():
             continue
         return True
     return False
