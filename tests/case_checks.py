@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from agent.rangecheck import said_numbers
 from devices.registry import validate
 
 Row = dict[str, Any]
@@ -64,11 +65,13 @@ def check_unsupported(rows: Iterable[Row]) -> None:
 
 
 def check_invalid(rows: Iterable[Row]) -> None:
-    """An invalid case says a number outside its parameter's range."""
+    """An invalid case says a number (in digits or words) outside its parameter's range."""
     for r in (r for r in rows if r["category"] == "invalid"):
         bad = r["out_of_range"]
         schema = param(r["tools"], bad["name"], bad["param"])
         assert schema["type"] in ("integer", "number")
         value = bad["value"]
         assert value < schema["minimum"] or value > schema["maximum"], r["query"]
-        assert str(value) in r["query"], r["query"]
+        # said in digits or in words ("ten degrees")
+        said = {s.value for s in said_numbers(r["query"])}
+        assert str(value) in r["query"] or float(value) in said, r["query"]

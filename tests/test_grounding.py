@@ -187,10 +187,10 @@ def test_a_first_answer_the_request_says_in_full_is_served_at_the_default_thresh
     raw, env = both("turn the kettle on")
     assert raw["function_calls"] == env["function_calls"] == kettle
     assert 0.1 < raw["confidence"] < 0.5 and env["confidence"] == 0.7
-    # only part of the name is said: right here, but not said in full, so not lifted
+    # a part of the name that fits no other thing, more than a kind's word, names it too
     raw, env = both("switch on the fairy lights")
     assert env["function_calls"][0]["arguments"]["device"] == "office fairy lights"
-    assert env["confidence"] == raw["confidence"] < 0.7
+    assert raw["confidence"] < 0.7 and env["confidence"] == 0.7
     # a guess the request does not support stays low
     raw, env = both("turn it on")
     assert env["confidence"] == raw["confidence"] <= 0.1
@@ -686,3 +686,42 @@ def test_a_colour_nobody_said_goes_unless_the_request_says_a_setting_the_tools_l
     assert unsaid_arguments("put the attic light on in there", TOOLS, call) == ["color"]
     assert unsaid_arguments("attic light on auto", TOOLS, call) == []
     assert unsaid_arguments("attic light on and to magenta", TOOLS, call) == []
+
+
+def test_a_part_of_a_name_that_fits_one_thing_names_it() -> None:
+    """ "the kettle" names the office kettle when no other thing of any tool has a kettle and
+    the request says no word the tools lack; "the hallway kettle" does not, nor does a part
+    two things share."""
+    home = home_tools(
+        {
+            "plugs": {
+                "kind": "tasmota",
+                "switches": {"office kettle": "k", "oil heater": "h", "new printer": "p"},
+            },
+            "relays": {"kind": "gpio_relays", "relays": {"greenhouse heater": 5}},
+            "lights": {"kind": "simulated_lights", "rooms": ["bedsit", "porch"]},
+        }
+    )
+
+    def plug(device: str) -> list[dict]:
+        return [{"name": "set_switch", "arguments": {"device": device, "action": "ON"}}]
+
+    assert grounded("kettle on please", home, plug("office kettle"))
+    assert grounded("switch the printer on", home, plug("new printer"))
+    assert not grounded("the hallway kettle on", home, plug("office kettle"))
+    assert not grounded("heater on", home, plug("oil heater"))
+
+
+def test_a_thing_said_only_inside_a_longer_name_is_not_said() -> None:
+    """ "grey tank valve off" names the relay, not the LED called "tank"."""
+    home = home_tools(
+        {
+            "relays": {"kind": "gpio_relays", "relays": {"grey tank valve": 5, "pump": 6}},
+            "leds": {"kind": "gpio_leds", "leds": {"tank": 20, "door": 21}},
+        }
+    )
+    led = [{"name": "set_led", "arguments": {"led": "tank", "mode": "off"}}]
+    relay = [{"name": "set_relay", "arguments": {"relay": "grey tank valve", "on": False}}]
+    assert not grounded("grey tank valve off", home, led)
+    assert grounded("grey tank valve off", home, relay)
+    assert grounded("tank led off", home, led)

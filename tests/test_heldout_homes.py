@@ -26,6 +26,7 @@ DATA = Path(__file__).resolve().parent / "data"
 SETS = {
     1: (DATA / "heldout_homes.jsonl", DATA / "heldout_homes_names.json", DATA / "homes"),
     2: (DATA / "heldout_homes2.jsonl", DATA / "heldout_homes2_names.json", DATA / "homes2"),
+    3: (DATA / "heldout_homes3.jsonl", DATA / "heldout_homes3_names.json", DATA / "homes3"),
 }
 
 REFUSALS = ("unsupported", "invalid", "negated", "off_topic", "missing")
@@ -120,18 +121,21 @@ def test_names_file_lists_every_chosen_name_and_no_demo_name(which: int) -> None
     assert "kitchen" in demo and not demo & set(names)
 
 
-def test_the_second_set_uses_no_name_of_the_first_nor_of_training() -> None:
-    """Written after the first set had been studied, the second shares none of its names, and
-    none of them is a name the recorded training split trains on."""
+@pytest.mark.parametrize("which", [2, 3])
+def test_a_later_set_uses_no_earlier_name_nor_one_of_training(which: int) -> None:
+    """Written while the set before it was studied, a set shares no name with the earlier
+    ones, and none of its names is one the recorded training split trains on."""
     from agent.train.homes import name_split
 
-    first = set(json.loads(SETS[1][1].read_text(encoding="utf-8")))
-    second = set(json.loads(SETS[2][1].read_text(encoding="utf-8")))
-    assert second and not first & second
+    names = set(json.loads(SETS[which][1].read_text(encoding="utf-8")))
+    earlier = set().union(
+        *(json.loads(SETS[w][1].read_text(encoding="utf-8")) for w in SETS if w < which)
+    )
+    assert names and not names & earlier
     split = name_split()
     train = {n.lower() for k in ("rooms", "devices", "leds", "colors") for n in split[k]["train"]}
     train |= {w.strip().lower() for ss in split["speed_sets"]["train"] for w in ss.split("|")}
-    assert not second & train
+    assert not names & train
 
 
 @pytest.mark.parametrize("which", SETS)

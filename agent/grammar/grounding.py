@@ -35,6 +35,7 @@ from .mention import (
     _FULL_WORDS,
     _GENERIC,
     _HEAD_WORDS,
+    _LIGHT_WORDS,
     _NAMED_SETTINGS,
     _SETTING_VALUES,
     _SWITCH_KEYS,
@@ -47,6 +48,8 @@ from .mention import (
     SETTING_NOUNS,
     _count,
     _enum_strings,
+    _fmt,
+    _names_it,
     _only_inside,
     _telling,
     flag_value,
@@ -133,6 +136,8 @@ def grounded(
     # say which of them
     called = {str(c.get("name")) for c in calls}
     shared = {w for t in by_tool if t not in called for w in words(t.replace("_", " "))}
+    # a thing said only inside a longer thing's name ("tank" in "grey tank valve") is not said
+    inside = _only_inside(sorted(thing_names(tools)[0]), q)
     for call in calls:
         name = str(call.get("name"))
         props = by_name.get(name)
@@ -142,6 +147,8 @@ def grounded(
         picks = {k for k in args if picks_a_thing(k, props.get(k))}
         if not set(args) - picks:
             return False  # picks a room or device and sets nothing
+        if any(str(args[k]) in inside for k in picks):
+            return False
         # a tool with one room (or one device) needs it said no more than a tool with none:
         # "cabin light on" to a cabin light whose only room is the berth
         implied = {
@@ -160,6 +167,8 @@ def grounded(
             schema = props.get(key)
             if key in implied:
                 continue
+            if key in picks and _partly_named(value, schema, q, said, unnamed, tools):
+                continue
             if not isinstance(schema, Mapping) or not _value_said(
                 query, q, said, schema, value, key, unnamed
             ):
@@ -171,6 +180,38 @@ def grounded(
                     return False
     known = {w for v in names for w in words(str(v))}
     return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(unnamed, known)
+
+
+def _partly_named(
+    value: Any,
+    schema: Any,
+    q: Sequence[str],
+    said: Sequence[Said],
+    unnamed: Sequence[str],
+    tools: Sequence[Mapping[str, Any]],
+) -> bool:
+    """Whether the request names a thing by a part of its name that fits no other thing ("the
+    kettle" for the office kettle) and is more than a kind's word, while it says no word the
+    tools lack ("the hallway lamp" is not the grow lamp)."""
+    if not isinstance(value, str):
+        return False
+    numbers = {_fmt(s.value) for s in said}
+    # the part said as written (no typo: "room" is not "roof"), and fitting no other thing of
+    # any tool ("heater" beside a greenhouse heater and an oil heater names neither)
+    part = {w for w in words(value) if w in q or w in numbers}
+    others = [v for v in thing_names(tools)[0] if v != value]
+    # nor a word of a kind or of a tool's name alone: "the light" is no fairy lights plug
+    kind_words = (
+        _LIGHT_WORDS
+        | _COVER_WORDS
+        | {w for t in tools for w in words(str(t.get("name")).replace("_", " "))}
+    )
+    return (
+        bool(part - kind_words)
+        and _names_it(value, _enum_strings(schema), q, numbers)
+        and not any(part <= set(words(v)) for v in others)
+        and not _names_another_thing(unnamed, tools)
+    )
 
 
 # Words that go with a command and name no thing: orders, courtesies, amounts.

@@ -878,6 +878,9 @@ class MentionPrior:
         # is not said; the request is read without the names for it
         self._setting_values = settings - picked
         self._picked = picked
+        # a thing said only inside a longer thing's name, of any tool, is not said: "grey tank
+        # valve off" names the relay, not the "tank" LED
+        self._inside_things = _only_inside(sorted(picked), self.query)
         self._unnamed = without_names(self.query, picked)
         # nor inside a tool's name said as one ("put the heat pump on cool": no heat mode)
         spoken_tools = {" ".join(ws) for n in self.tools if len(ws := _name_words(n)) >= 2}
@@ -976,7 +979,7 @@ class MentionPrior:
         if hit is None:
             ws = tuple(words(value))
             q = self._setting_q if value in self._setting_values else self.query
-            if ws and _count(ws, q):
+            if ws and _count(ws, q) and value not in self._inside_things:
                 hit = (1.0, ws)
             else:
                 shared = [w for w in _content(ws) if w in q]

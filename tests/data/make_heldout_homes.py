@@ -1,8 +1,8 @@
 """Regenerate the held-out homes' evaluation files from their hand-written sources.
 
-There are two sets, each a folder of configs and a source: ``homes/`` with
-``heldout_homes.txt``, and ``homes2/`` with ``heldout_homes2.txt``; each writes its own ``.jsonl``
-and ``_names.json`` beside its source.
+There are three sets, each a folder of configs and a source: ``homes/`` with
+``heldout_homes.txt``, ``homes2/`` with ``heldout_homes2.txt`` and ``homes3/`` with
+``heldout_homes3.txt``; each writes its own ``.jsonl`` and ``_names.json`` beside its source.
 
 - ``homes/<home>.toml``: one needled config per home (device tables only).
 - ``heldout_homes.txt``: the hand-written cases, one per line (format below).
@@ -41,11 +41,12 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
-# Each set: its homes' configs, its source, and the two files written from them. The second set
-# was written after the first had been studied, and uses none of its names.
+# Each set: its homes' configs, its source, and the two files written from them. Each later set
+# was written while the one before it was being studied, and uses none of the earlier names.
 SETS = {
     1: (HERE / "homes", HERE / "heldout_homes.txt"),
     2: (HERE / "homes2", HERE / "heldout_homes2.txt"),
+    3: (HERE / "homes3", HERE / "heldout_homes3.txt"),
 }
 HOMES, SOURCE = SETS[1]
 
