@@ -38,6 +38,7 @@ from .grammar.grounding import (
     grounded,
     named_only,
     names_an_unknown_setting,
+    pointed_at,
     points_elsewhere,
     points_nowhere,
     request_kind,
@@ -52,7 +53,7 @@ from .grammar.mention import (
     thing_names,
     unnamed_arguments,
 )
-from .grammar.remarks import PlainReader
+from .grammar.remarks import PlainReader, cancels
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -120,7 +121,7 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
     """The call list without a call after the first that sets nothing the request says and
     either picks a thing (a room, a device) it never names, of a tool that has settings, or
     repeats an earlier call's tool once every clause has its call (a mode nobody asked for
-    after a temperature): a small model
+    after a temperature), or goes to a tool nothing in the request points at: a small model
     often trails a right call with an empty or made-up one ("too bright in the
     den, make it 30 percent" -> the den at 30, then bedroom 7 with nothing set; "counter light
     to orange and 60%" -> then Ivy's room on). A made-up call for a thing the home lacks
@@ -140,6 +141,10 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
         if not p or not isinstance(args, dict) or not args:
             return False
         things = [k for k in args if picks_a_thing(k, p.get(k))]
+        if not things and not pointed_at(text, schemas, call):
+            # a call to a tool nothing in the request points at ("close the blinds in the
+            # sun lounge, would you?" -> then the cool mode)
+            return not says_a_setting(text, tools[str(call.get("name"))], args)
         if (
             not things
             and len(before) >= clauses
@@ -634,9 +639,8 @@ class Session:
         )
         # a question about the home or a reminder asks for no switching ("remind me to
         # descale the boiler on Sunday" is no "boiler on")
-        asked = bool(res.ok and text and res.calls) and request_kind(text, schemas) in (
-            "question",
-            "later",
+        asked = bool(res.ok and text and res.calls) and (
+            request_kind(text, schemas) in ("question", "later") or cancels(text)
         )
         # a setting asked for by a word no tool knows ("thermostat to 21, holiday mode")
         unknown = bool(res.ok and text and res.calls) and names_an_unknown_setting(text, schemas)

@@ -220,3 +220,26 @@ def test_a_setting_numbered_by_digits_is_read_as_its_digits() -> None:
     assert reader.read("turn the fan on at speed two") == "turn the fan on at speed 2"
     assert reader.read("fan to speed nine") == "fan to speed nine"
     assert reader.read("set a timer for three minutes") == "set a timer for three minutes"
+
+
+@pytest.mark.parametrize(
+    ("said", "takes_back"),
+    [
+        ("close the shed blinds, but actually leave them as they are", True),
+        ("wait no, keep the door led as it is", True),
+        ("charger off... actually no, leave it, it's nearly full", True),
+        ("never mind the blinds", True),
+        ("leave it on please", False),
+        ("leave the hall light on", False),
+        ("the iron, I forget it", False),
+        ("the hall off, actually no, the landing", False),
+    ],
+)
+def test_a_request_that_takes_itself_back_is_seen_and_kept_whole(
+    said: str, takes_back: bool
+) -> None:
+    from agent.grammar.remarks import PlainReader, cancels
+
+    assert cancels(said) == takes_back
+    if takes_back:  # the taking back is no remark to drop
+        assert PlainReader(HOME).read(said) == said

@@ -298,3 +298,23 @@ def test_odd_schemas_do_not_break_the_dropping_of_empty_calls() -> None:
         {"name": "lights", "arguments": {"room": ["den"]}},
     ]
     assert without_no_ops(calls, tools, "k lights on") == calls
+
+
+def test_a_trailing_call_to_a_tool_nothing_points_at_is_dropped() -> None:
+    """ "close the blinds in the sun lounge, would you?" written with a cool mode after it:
+    nothing in the request points at the thermostat, and it sets nothing said."""
+    from agent.session import without_no_ops
+    from agent.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "blinds": {"kind": "simulated_blinds", "rooms": ["sun lounge", "den"]},
+            "heating": {"kind": "simulated_thermostat"},
+        }
+    )
+    blinds = {"name": "set_blinds", "arguments": {"room": "sun lounge", "position": 0}}
+    cool = {"name": "set_thermostat", "arguments": {"mode": "cool"}}
+    text = "close the blinds in the sun lounge, would you?"
+    assert without_no_ops([blinds, cool], tools, text) == [blinds]
+    both = "close the blinds in the sun lounge and set the heating to cool"
+    assert without_no_ops([blinds, cool], tools, both) == [blinds, cool]

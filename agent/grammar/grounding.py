@@ -247,6 +247,27 @@ def _points_at(
     )
 
 
+def pointed_at(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]) -> bool:
+    """Whether anything in the request points at a call's tool: a room or device of it said,
+    or anything of `_points_at`."""
+    read = mended(query, tools)
+    q = words(read)
+    unnamed = without_names(q, thing_names(tools)[0])
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    name = str(call.get("name"))
+    tool = next((t for t in tools if str(t.get("name")) == name), None)
+    args = call.get("arguments") or {}
+    if tool is None or not isinstance(args, Mapping):
+        return True
+    props = _props(tool)
+    if any(
+        picks_a_thing(k, props.get(k)) and _value_said(query, q, said, props[k], v, k)
+        for k, v in args.items()
+    ):
+        return True
+    return _points_at(name, args, tools, read, q, said, unnamed, set())
+
+
 def points_nowhere(
     query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
 ) -> bool:

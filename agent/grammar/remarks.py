@@ -521,6 +521,24 @@ def _heat_as_heating(clause: str, known: _Known) -> str:
     return _THE_HEAT.sub(sub, clause)
 
 
+# A request that takes itself back: "..., actually leave them as they are", "wait no, keep
+# the door LED as it is", "... off... actually no, leave it", "never mind the blinds" (not "I
+# forget it", an iron left on). Its
+# calls are none, whatever the clause before it asked; a correction that names another
+# thing ("the hall off, actually no, the landing") is not one.
+_CANCEL = re.compile(
+    r"\b(?:(?:as (?:it|they) (?:is|are|was|were)"
+    r"|never ?mind|(?<![Ii] )forget (?:it|that|about it)|cancel that|don'?t bother)\b"
+    r"|leave (?:it|them|that|those)(?: (?:be|alone))?\s*(?:[,.;!?]|$))",
+    re.IGNORECASE,
+)
+
+
+def cancels(text: str) -> bool:
+    """Whether the request takes back what it asks (see `_CANCEL`)."""
+    return bool(_CANCEL.search(text))
+
+
 class PlainReader:
     """Reads requests to one set of tools as `plain_command` does; what it knows of the tools
     (their words, names, everyday aliases) is worked out once, as a session's tools are fixed."""
@@ -559,8 +577,8 @@ class PlainReader:
         """`text` as the model and the rules read it (see the module's text): as said when
         the request may be dictating a free text, and with its clauses as said when dropping
         would leave none."""
-        if _asks_for_free_text(text, self.free_words):
-            return text
+        if _asks_for_free_text(text, self.free_words) or cancels(text):
+            return text  # a dictated text, or a taking back that must not be read as a remark
         known = self.known
         text = _with_names(text, self.aliases)
         text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
