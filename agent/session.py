@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -36,8 +37,10 @@ from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.grounding import (
     grounded,
+    left_out,
     named_only,
     names_an_unknown_setting,
+    only_thing,
     pointed_at,
     points_elsewhere,
     points_nowhere,
@@ -163,6 +166,38 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
         return not says_a_setting(text, tools[str(call.get("name"))], args)
 
     return calls[:1] + [c for i, c in enumerate(calls) if i and not no_op(c, calls[:i])]
+
+
+# Words of tool names that say what is done, not to what ("set_fan", "adjust_heating").
+_VERB_WORDS = frozenset("set switch control adjust turn toggle change run operate".split())
+
+
+def _in_request_order(text: str, calls: list[Any], schemas: list[dict[str, Any]]) -> list[Any]:
+    """Calls sorted by where the request first says the thing each picks (a call that picks
+    none keeps its place after the call before it)."""
+    props = {
+        str(t.get("name")): (t.get("parameters") or {}).get("properties") or {} for t in schemas
+    }
+
+    def spoken(v: str) -> str:
+        return " ".join(re.findall(r"[a-z0-9']+", v.lower()))
+
+    low = f" {spoken(text)} "
+    keys: list[float] = []
+    for call in calls:
+        p = props.get(str(call.get("name")), {})
+        at = [
+            low.find(f" {spoken(v)} ")
+            for k, v in (call.get("arguments") or {}).items()
+            if isinstance(v, str) and picks_a_thing(k, p.get(k))
+        ]
+        if not at:  # no thing: where a word of the tool's name is said ("the fan off")
+            name_words = re.findall(r"[a-z0-9]+", str(call.get("name")).lower())
+            at = [low.find(f" {w} ") for w in name_words if w not in _VERB_WORDS]
+        at = [a for a in at if a >= 0]
+        keys.append(float(min(at)) if at else (keys[-1] + 0.5 if keys else -1.0))
+    order = sorted(range(len(calls)), key=lambda i: (keys[i], i))
+    return [calls[i] for i in order]
 
 
 class Session:
@@ -414,6 +449,14 @@ class Session:
             env = self._named_look(
                 pre, full, new, grammar_tools, require_call, max_new_tokens, t0, t_tok, text, env
             )
+        if (
+            self.second_look
+            and not require_call
+            and not self._conversation
+            and env["success"]
+            and env["function_calls"]
+        ):
+            env = self._missing_look(pre, grammar_tools, max_new_tokens, t0, t_tok, text, env)
         if self.conversation and env["success"]:
             self._live = key
         return env
@@ -514,6 +557,69 @@ class Session:
             "total_ms", doubted["timings"]["total_ms"]
         )
         return doubted
+
+    def _missing_look(
+        self,
+        pre: _Prefix,
+        tools: Sequence[Tool],
+        max_new_tokens: int | None,
+        t0: float,
+        t_tok: float,
+        text: str,
+        env: dict[str, Any],
+    ) -> dict[str, Any]:
+        """After a call list that leaves out a thing the request names in full ("playroom 2,
+        Milo's room and the boot porch off" answered for the last two): a call for it, decoded
+        from its clause alone with a grammar holding only that thing, put where the request
+        says it. Kept when the whole list is then `grounded`; else the answer stands. A small
+        model writing three calls often drops one, most of all the first or the middle."""
+        schemas = [t.to_schema() for t in tools]
+        missing = left_out(text, schemas, env["function_calls"])
+        if not missing or len(missing) > 2:
+            return env
+        added = []
+        confidence = env.get("confidence")
+        for name, clause in missing:
+            grammar = only_thing(schemas, name)
+            ids = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(clause))
+            self._back_to_prefix(pre, ids)
+            new = ids[len(pre.ids) :] if ids[: len(pre.ids)] == pre.ids else ids
+            one = self._decode(
+                new,
+                tools,
+                True,
+                max_new_tokens,
+                t0,
+                t_tok,
+                clause,
+                masker=TokenMasker(
+                    compile_calls(grammar, require_call=True, max_calls=1),
+                    self.trie,
+                    span_encoder=self._spell if self.forced_spans else None,
+                ),
+            )
+            env["timings"]["total_ms"] = one.get("timings", {}).get(
+                "total_ms", env["timings"]["total_ms"]
+            )
+            calls = one.get("function_calls") or []
+            # what the call sets must be said in its clause; the whole list is judged below
+            tool = next((t for t in schemas if t.get("name") == calls[0].get("name")), None)
+            if (
+                not one["success"]
+                or len(calls) != 1
+                or tool is None
+                or not says_a_setting(clause, tool, calls[0].get("arguments") or {})
+            ):
+                return env
+            added.append((name, calls[0]))
+            if confidence is not None and one.get("confidence") is not None:
+                confidence = min(confidence, one["confidence"])
+        merged = _in_request_order(text, [*env["function_calls"], *(c for _, c in added)], schemas)
+        if not grounded(text, schemas, merged):
+            return env
+        if confidence is not None:
+            confidence = max(confidence, GROUNDED_CONFIDENCE)
+        return {**env, "function_calls": merged, "confidence": confidence, "missing_look": True}
 
     def _clauses(self, text: str) -> int:
         """How many calls a second decode may write: one per clause of the request (made to

@@ -725,3 +725,28 @@ def test_a_thing_said_only_inside_a_longer_name_is_not_said() -> None:
     assert not grounded("grey tank valve off", home, led)
     assert grounded("grey tank valve off", home, relay)
     assert grounded("tank led off", home, led)
+
+
+def test_left_out_finds_things_named_in_full_that_no_call_picks() -> None:
+    """Only a name said once, in full, in a clause that is a command, and neither a word of a
+    tool's name said as written nor an order's word."""
+    from agent.grammar.grounding import left_out, only_thing
+
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["scullery", "bedroom 5", "den"]},
+            "heater": {"kind": "simulated_thermostat", "tool": "set_den_heater"},
+            "leds": {"kind": "gpio_leds", "leds": {"power": 20, "door": 21}},
+        }
+    )
+    scullery = [light(room="scullery", on=False)]
+    assert left_out("scullery and bedroom 5 off", home, scullery) == [
+        ("bedroom 5", "and bedroom 5 off")
+    ]
+    assert left_out("scullery off but not bedroom 5", home, scullery) == []
+    heat = [{"name": "set_den_heater", "arguments": {"temperature": 20}}]
+    assert left_out("den heater to 20", home, heat) == []
+    assert left_out("power the scullery light off", home, scullery) == []
+    grammar = only_thing(home, "bedroom 5")
+    assert [t["name"] for t in grammar] == ["set_light"]
+    assert grammar[0]["parameters"]["properties"]["room"]["enum"] == ["bedroom 5"]

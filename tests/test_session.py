@@ -318,3 +318,35 @@ def test_a_trailing_call_to_a_tool_nothing_points_at_is_dropped() -> None:
     assert without_no_ops([blinds, cool], tools, text) == [blinds]
     both = "close the blinds in the sun lounge and set the heating to cool"
     assert without_no_ops([blinds, cool], tools, both) == [blinds, cool]
+
+
+def test_a_thing_a_call_list_leaves_out_gets_its_call() -> None:
+    """Three things in one request: the general model writes two calls and drops one; the
+    missing look decodes the left-out thing's call from its clause and puts it where the
+    request says it."""
+    from agent.bundled import GENERAL
+    from agent.session import Session
+    from agent.train.homes import home_tools
+
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["scullery", "Odile's room", "bedroom 5", "box landing"],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"bread maker": "b", "Nils's tv": "t", "old printer": "p"},
+        },
+        "fan": {"kind": "simulated_fan"},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("lights off in bedroom 5 Odile's room and the scullery")
+    rooms = [c["arguments"] for c in env["function_calls"]]
+    assert rooms == [{"room": r, "on": False} for r in ("bedroom 5", "Odile's room", "scullery")]
+    assert env["missing_look"] and env["confidence"] >= 0.7
+    env = s.complete("turn Nils's tv off the old printer off and the fan off")
+    assert env["function_calls"] == [
+        {"name": "set_switch", "arguments": {"device": "Nils's tv", "action": "OFF"}},
+        {"name": "set_switch", "arguments": {"device": "old printer", "action": "OFF"}},
+        {"name": "set_fan", "arguments": {"on": False}},
+    ]
