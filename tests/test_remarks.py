@@ -229,6 +229,7 @@ def test_a_setting_numbered_by_digits_is_read_as_its_digits() -> None:
         ("wait no, keep the door led as it is", True),
         ("charger off... actually no, leave it, it's nearly full", True),
         ("never mind the blinds", True),
+        ("compressor off, sorry, ignore that, he's still drilling", True),
         ("leave it on please", False),
         ("leave the hall light on", False),
         ("the iron, I forget it", False),
@@ -243,3 +244,19 @@ def test_a_request_that_takes_itself_back_is_seen_and_kept_whole(
     assert cancels(said) == takes_back
     if takes_back:  # the taking back is no remark to drop
         assert PlainReader(HOME).read(said) == said
+
+
+def test_a_typed_2_before_a_setting_is_to_but_not_inside_a_name() -> None:
+    from agent.grammar.remarks import PlainReader
+
+    tools = home_tools(
+        {
+            "fan": {"kind": "simulated_fan", "speeds": ["hush", "roar"]},
+            "lights": {"kind": "simulated_lights", "rooms": ["bedroom 2"], "colors": ["blue"]},
+            "plug": {"kind": "tasmota", "switches": {"tv": "t"}},
+        }
+    )
+    reader = PlainReader(tools)
+    assert reader.read("turn the fan down 2 hush") == "turn the fan down to hush"
+    assert reader.read("make bedroom 2 blue") == "make bedroom 2 blue"
+    assert reader.read("tv 2 on") == "tv 2 on"

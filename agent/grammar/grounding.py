@@ -738,7 +738,7 @@ def _unit_points(
 # "on please"). After "to" a verb is as common ("needs to be on") and is not read.
 _AFTER_SETTING_WORD = frozenset(
     "the a an my our your this that it them me us please pls plz thanks now again then and "
-    "also for with once "
+    "also too as well for with once "
     "in at to on of by full max maximum minimum half halfway mode speed level setting "
     "percent degree degrees".split()
 )

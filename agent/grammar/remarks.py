@@ -39,6 +39,7 @@ from .mention import (
     _GENERIC,
     _JOINERS,
     _PLAIN,
+    _VALUE_SENSE,
     DEVICE_NOUNS,
     SETTING_NOUNS,
     _enum_strings,
@@ -522,13 +523,14 @@ def _heat_as_heating(clause: str, known: _Known) -> str:
 
 
 # A request that takes itself back: "..., actually leave them as they are", "wait no, keep
-# the door LED as it is", "... off... actually no, leave it", "never mind the blinds" (not "I
-# forget it", an iron left on). Its
+# the door LED as it is", "... off... actually no, leave it", "never mind the blinds", "sorry,
+# ignore that" (not "I forget it", an iron left on). Its
 # calls are none, whatever the clause before it asked; a correction that names another
 # thing ("the hall off, actually no, the landing") is not one.
 _CANCEL = re.compile(
     r"\b(?:(?:as (?:it|they) (?:is|are|was|were)"
-    r"|never ?mind|(?<![Ii] )forget (?:it|that|about it)|cancel that|don'?t bother)\b"
+    r"|never ?mind|(?<![Ii] )forget (?:it|that|about it)|cancel that|don'?t bother"
+    r"|ignore (?:that|me|what I said)|scratch that)\b"
     r"|leave (?:it|them|that|those)(?: (?:be|alone))?\s*(?:[,.;!?]|$))",
     re.IGNORECASE,
 )
@@ -573,6 +575,29 @@ class PlainReader:
             if int(v) < 100 and (said := spelled(int(v)))
         ]
 
+        # "fan down 2 hush": a typed "2" before a setting's word is "to" (not a switch's "on",
+        # nor the end of a name: "bedroom 2 blue")
+        words_only = sorted(
+            (
+                " ".join(v)
+                for v in self.known.settings
+                if v and v[0].isalpha() and " ".join(v) not in _VALUE_SENSE
+            ),
+            key=len,
+        )[::-1]
+        self.numbered_names = [n.lower() for n in self.known.names if n.lower().endswith(" 2")]
+        self.typed_to = (
+            re.compile(rf"\b2\s+({'|'.join(map(re.escape, words_only))})\b", re.I)
+            if words_only
+            else None
+        )
+
+    def _typed_to(self, m: re.Match[str]) -> str:
+        before = m.string[: m.start()].lower() + "2"
+        if any(before.endswith(n) for n in self.numbered_names):
+            return m.group(0)
+        return f"to {m.group(1)}"
+
     def read(self, text: str) -> str:
         """`text` as the model and the rules read it (see the module's text): as said when
         the request may be dictating a free text, and with its clauses as said when dropping
@@ -587,6 +612,8 @@ class PlainReader:
             text = self.ing.sub(r"\1 \2", text)
         for pattern, digits in self.numbered:
             text = pattern.sub(lambda m, d=digits: f"{m.group(1)} {d}", text)
+        if self.typed_to is not None:
+            text = self.typed_to.sub(self._typed_to, text)
         text = _AND_IT.sub(lambda m: _one_setting(m, known), text)
         # "counter light to orange and 60%": the percentage is the same thing's level
         text = _percent_joined(text)
