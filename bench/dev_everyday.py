@@ -515,7 +515,7 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (P, "set the heat to twenty degrees", [c("set_thermostat", temperature=20)]),
         (P, "thermostat to 18.5", [c("set_thermostat", temperature=18.5)]),
         (P, "warm the boat up to 22", [c("set_thermostat", temperature=22)]),
-        (P, "put the fan on high", [c("set_fan", on=True, speed="high")]),
+        (P, "put the fan on high", [c("set_fan", speed="high")]),
         (P, "turn the fan off", [c("set_fan", on=False)]),
         (P, "fan to quiet", [c("set_fan", speed="quiet")]),
         (P, "start the bread maker", [c("set_switch", device="bread maker", action="ON")]),
@@ -1360,7 +1360,7 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
         (P, "start the coffee machine", [c("set_switch", device="coffee machine", action="ON")]),
         (P, "heating to nineteen", [c("set_thermostat", temperature=19)]),
         (P, "air mover on boost", [c("air_mover", on=True, speed="boost")]),
-        (P, "put the fan on whisper", [c("air_mover", on=True, speed="whisper")]),
+        (P, "put the fan on whisper", [c("air_mover", speed="whisper")]),
         (P, "switch the fan off", [c("air_mover", on=False)]),
         (
             T,

@@ -1424,7 +1424,7 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
             "the tumble dryer, turn it off",
             [c("set_switch", device="tumble dryer", action="OFF")],
         ),
-        (P, "can I have the fan on medium", [c("set_fan", on=True, speed="medium")]),
+        (P, "can I have the fan on medium", [c("set_fan", speed="medium")]),
         (
             T,
             "open Tobi's blinds and put his light on",

@@ -5436,7 +5436,7 @@ CASES: dict[str, list[tuple[str, str, list[dict[str, Any]]]]] = {
             [c("set_relay", relay="fresh water pump", on=True)],
         ),
         (P, "the fridge can go off now", [c("set_relay", relay="fridge", on=False)]),
-        (P, "put the roof vent on fast", [c("roof_vent", on=True, speed="fast")]),
+        (P, "put the roof vent on fast", [c("roof_vent", speed="fast")]),
         (P, "please turn the roof vent off", [c("roof_vent", on=False)]),
         (
             T,

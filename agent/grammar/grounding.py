@@ -515,14 +515,15 @@ def unsaid_arguments(
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
     unnamed = without_names(q, thing_names(tools)[0])
     # "on" before one of the call's settings says where the setting is, not a switch: "put
-    # the reading corner on warm white". A fan's speed is not one: "fan on high" is said of a
-    # fan that is off as often as of one that runs, and every dev writer but one wrote it
-    # with the fan switched on.
+    # the reading corner on warm white". A speed so only after a placing verb: "put the fan on
+    # high" (a fan given a speed runs at it), but "desk fan on turbo" is "fan on, turbo", as
+    # the held-out and dev writers both read it.
+    placed = bool(_PLACING_VERBS & set(q))
     settings = [
         words(str(v))
         for k, v in args.items()
         if isinstance(v, str)
-        and k.lower() != "speed"
+        and (placed or k.lower() != "speed")
         and not picks_a_thing(k, props.get(k))
         and _enum_strings(props.get(k))
         and str(v).lower() not in _VALUE_SENSE
@@ -581,6 +582,10 @@ def _setting_word_said(q: Sequence[str]) -> bool:
         and not nxt[0].isdigit()
         for w, nxt in zip(q, q[1:], strict=False)
     )
+
+
+# Verbs that put a thing on a setting rather than switch it: "put the fan on high".
+_PLACING_VERBS = frozenset("put stick set have pop bung keep".split())
 
 
 def _prunable(schema: Any, key: str, named: bool = False) -> bool:
