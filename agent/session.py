@@ -46,6 +46,7 @@ from .grammar.grounding import (
     points_nowhere,
     request_kind,
     says_a_setting,
+    tools_left_out,
     unsaid_arguments,
 )
 from .grammar.mention import (
@@ -575,6 +576,7 @@ class Session:
         model writing three calls often drops one, most of all the first or the middle."""
         schemas = [t.to_schema() for t in tools]
         missing = left_out(text, schemas, env["function_calls"])
+        missing += tools_left_out(text, schemas, env["function_calls"])
         if not missing or len(missing) > 2:
             return env
         added = []

@@ -750,3 +750,33 @@ def test_left_out_finds_things_named_in_full_that_no_call_picks() -> None:
     grammar = only_thing(home, "bedroom 5")
     assert [t["name"] for t in grammar] == ["set_light"]
     assert grammar[0]["parameters"]["properties"]["room"]["enum"] == ["bedroom 5"]
+
+
+def test_a_tool_named_in_its_own_clause_with_no_call_is_left_out() -> None:
+    """ "..., and the fan on steady": the fan, a tool with no rooms, is named once in a command
+    clause of its own; a word a called tool's description has ("the underfloor heating") or
+    two tools' names share says no left-out tool."""
+    from agent.grammar.grounding import left_out, tools_left_out
+
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["calf pens", "wellie room"]},
+            "fan": {"kind": "simulated_fan", "speeds": ["steady", "gale"]},
+            "floor": {
+                "kind": "simulated_thermostat",
+                "tool": "set_underfloor",
+                "description": "The underfloor heating: temperature or mode.",
+            },
+            "upstairs": {"kind": "simulated_thermostat", "tool": "set_upstairs_heating"},
+        }
+    )
+    pens = [light(room="calf pens", on=False)]
+    assert tools_left_out("calf pens light off, and the fan on steady", home, pens) == [
+        ("set_fan", "and the fan on steady")
+    ]
+    floor = [{"name": "set_underfloor", "arguments": {"temperature": 23}}]
+    assert tools_left_out("set the underfloor heating to 23", home, floor) == []
+    # a clause that is only a name shares the sense of the clause before it
+    assert left_out("lights off in the calf pens and the wellie room", home, pens) == [
+        ("wellie room", "light off in the calf pen and the wellie room")
+    ]

@@ -289,14 +289,67 @@ def left_out(
             continue
         k = clause[at[0]]
         text = " ".join(w for w, c in zip(q, clause, strict=True) if c == k)
+        mine = [w for w, c in zip(q, clause, strict=True) if c == k]
+        if k and not switch_senses(mine) and not said_numbers(text):
+            # a clause that is only a name ("..., and the wellie room") shares the sense of
+            # the clause before it
+            text = " ".join(w for w, c in zip(q, clause, strict=True) if c in (k - 1, k))
         if is_command(text, tools):
             out.append((name, text))
     return out
 
 
+def tools_left_out(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, str]]:
+    """The tools without rooms or devices that the request names by their own word, once, in
+    a command clause, that no call goes to, each with the words of its clause: "Gwen's room
+    light off, Morwenna's too, and the fan on steady" answered for the two lights leaves
+    ("set_fan", "and the fan on steady"). A word two tools' names share says neither."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    unnamed = without_names(q, names)
+    clause = clause_numbers(read, names)
+    called = {str(c.get("name")) for c in calls}
+    own = {
+        str(t.get("name")): [
+            w
+            for w in words(str(t.get("name")).replace("_", " "))
+            if w not in _GENERIC and w not in _LIGHT_WORDS
+        ]
+        for t in tools
+    }
+    # words of the called tools' descriptions: "the underfloor heating to 23" is the called
+    # set_underfloor's, not set_upstairs_heating's
+    described = {w for t in tools if str(t.get("name")) in called for w in _described(t)}
+    out: list[tuple[str, str]] = []
+    for t in tools:
+        name = str(t.get("name"))
+        if name in called or any(picks_a_thing(k, sch) for k, sch in _props(t).items()):
+            continue
+        for w in own[name]:
+            if (
+                unnamed.count(w) != 1
+                or w in described
+                or any(w in ws for o, ws in own.items() if o != name)
+            ):
+                continue
+            k = clause[unnamed.index(w)]
+            text = " ".join(x for x, c in zip(q, clause, strict=True) if c == k)
+            if is_command(text, tools):
+                out.append((name, text))
+            break
+    return out
+
+
 def only_thing(tools: Sequence[Mapping[str, Any]], name: str) -> list[dict[str, Any]]:
     """The tools that have the thing `name`, with it as the only value of the argument that
-    picks it: the grammar of a call for a thing a call list left out."""
+    picks it (or the tool called `name`): the grammar of a call for a thing a call list left
+    out."""
+    named = [dict(t) for t in tools if str(t.get("name")) == name]
+    if named:
+        return named
     out = []
     for t in tools:
         params = t.get("parameters") or {}

@@ -524,13 +524,14 @@ def _heat_as_heating(clause: str, known: _Known) -> str:
 
 # A request that takes itself back: "..., actually leave them as they are", "wait no, keep
 # the door LED as it is", "... off... actually no, leave it", "never mind the blinds", "sorry,
-# ignore that" (not "I forget it", an iron left on). Its
+# ignore that", "oh wait no, leave it on" (not "I forget it", an iron left on). Its
 # calls are none, whatever the clause before it asked; a correction that names another
 # thing ("the hall off, actually no, the landing") is not one.
 _CANCEL = re.compile(
     r"\b(?:(?:as (?:it|they) (?:is|are|was|were)"
-    r"|never ?mind|(?<![Ii] )forget (?:it|that|about it)|cancel that|don'?t bother"
-    r"|ignore (?:that|me|what I said)|scratch that)\b"
+    r"|never ?mind|nvm|(?<![Ii] )forget (?:it|that|about it)|cancel that|don'?t bother"
+    r"|ignore (?:that|me|what I said)|scratch that"
+    r"|(?:wait|actually),? no,? (?:just )?leave (?:it|them)(?: on| off)?)\b"
     r"|leave (?:it|them|that|those)(?: (?:be|alone))?\s*(?:[,.;!?]|$))",
     re.IGNORECASE,
 )
