@@ -3,6 +3,8 @@ the request says every part of it."""
 
 from __future__ import annotations
 
+import pytest
+
 from agent.grammar.grounding import (
     grounded,
     is_command,
@@ -780,3 +782,25 @@ def test_a_tool_named_in_its_own_clause_with_no_call_is_left_out() -> None:
     assert left_out("lights off in the calf pens and the wellie room", home, pens) == [
         ("wellie room", "light off in the calf pen and the wellie room")
     ]
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("polytunnel heater off, tonight is no frost", "command"),
+        ("calf pens light to red please, don't want to unsettle them", "command"),
+        ("turn on the den light. no, don't", "negated"),
+        ("don't turn on the den light", "negated"),
+        ("den light on, I don't want the calf pens light on", "negated"),
+    ],
+)
+def test_a_negation_only_in_a_statement_after_the_order_negates_nothing(
+    said: str, kind: str
+) -> None:
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["calf pens", "den"]},
+            "relays": {"kind": "gpio_relays", "relays": {"polytunnel heater": 5}},
+        }
+    )
+    assert request_kind(said, home) == kind

@@ -104,9 +104,41 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
     if first in _LATER:
         return "later"  # "remind me to open the blinds at nine": a reminder, not a command
     names = thing_names(tools)[0] if tools else set()
-    if any(w in NEGATIONS for w in without_names(q, names)):
+    unnamed = without_names(q, names)
+    if any(w in NEGATIONS for w in unnamed) and not _negation_only_in_statements(
+        query, unnamed, names, tools
+    ):
         return "negated"
     return "command"
+
+
+# Verbs of a statement about the world, not an order: "tonight is no frost".
+_STATEMENT_VERBS = frozenset("is are was were want wants need needs".split())
+
+
+def _negation_only_in_statements(
+    query: str, unnamed: Sequence[str], names: set[str], tools: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether every negation is in a clause after the first that states something (a
+    statement verb) and names no thing, no tool and no switching: "polytunnel heater off,
+    tonight is no frost", "calf pens light to red please, don't want to unsettle them"."""
+    clause = clause_numbers(query, names)
+    if len(clause) != len(unnamed):
+        return False
+    tool_words = {w for t in tools for w in _described(t)}
+    negated = {c for w, c in zip(unnamed, clause, strict=True) if w in NEGATIONS}
+    for k in negated:
+        ws = [w for w, c in zip(unnamed, clause, strict=True) if c == k]
+        full = [w for w, c in zip(words(query), clause, strict=True) if c == k]
+        if (
+            k == 0
+            or not _STATEMENT_VERBS & set(ws)
+            or "" in ws  # a name said there
+            or tool_words & set(ws)
+            or switch_senses(full)
+        ):
+            return False
+    return True
 
 
 def is_command(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> bool:
