@@ -72,6 +72,8 @@ def check_invalid(rows: Iterable[Row]) -> None:
         assert schema["type"] in ("integer", "number")
         value = bad["value"]
         assert value < schema["minimum"] or value > schema["maximum"], r["query"]
-        # said in digits or in words ("ten degrees")
+        # said in digits or in words ("ten degrees"), or in minutes for a parameter in seconds
         said = {s.value for s in said_numbers(r["query"])}
+        if "minute" in r["query"]:
+            said |= {v * 60 for v in said}
         assert str(value) in r["query"] or float(value) in said, r["query"]

@@ -27,6 +27,7 @@ SETS = {
     1: (DATA / "heldout_homes.jsonl", DATA / "heldout_homes_names.json", DATA / "homes"),
     2: (DATA / "heldout_homes2.jsonl", DATA / "heldout_homes2_names.json", DATA / "homes2"),
     3: (DATA / "heldout_homes3.jsonl", DATA / "heldout_homes3_names.json", DATA / "homes3"),
+    4: (DATA / "heldout_homes4.jsonl", DATA / "heldout_homes4_names.json", DATA / "homes4"),
 }
 
 REFUSALS = ("unsupported", "invalid", "negated", "off_topic", "missing")
@@ -121,7 +122,7 @@ def test_names_file_lists_every_chosen_name_and_no_demo_name(which: int) -> None
     assert "kitchen" in demo and not demo & set(names)
 
 
-@pytest.mark.parametrize("which", [2, 3])
+@pytest.mark.parametrize("which", [2, 3, 4])
 def test_a_later_set_uses_no_earlier_name_nor_one_of_training(which: int) -> None:
     """Written while the set before it was studied, a set shares no name with the earlier
     ones, and none of its names is one the recorded training split trains on."""

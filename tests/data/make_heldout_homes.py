@@ -1,8 +1,8 @@
 """Regenerate the held-out homes' evaluation files from their hand-written sources.
 
-There are three sets, each a folder of configs and a source: ``homes/`` with
-``heldout_homes.txt``, ``homes2/`` with ``heldout_homes2.txt`` and ``homes3/`` with
-``heldout_homes3.txt``; each writes its own ``.jsonl`` and ``_names.json`` beside its source.
+There are four sets, each a folder of configs and a source: ``homes/`` with
+``heldout_homes.txt``, and ``homesN/`` with ``heldout_homesN.txt`` for N = 2, 3, 4; each writes
+its own ``.jsonl`` and ``_names.json`` beside its source.
 
 - ``homes/<home>.toml``: one needled config per home (device tables only).
 - ``heldout_homes.txt``: the hand-written cases, one per line (format below).
@@ -47,6 +47,7 @@ SETS = {
     1: (HERE / "homes", HERE / "heldout_homes.txt"),
     2: (HERE / "homes2", HERE / "heldout_homes2.txt"),
     3: (HERE / "homes3", HERE / "heldout_homes3.txt"),
+    4: (HERE / "homes4", HERE / "heldout_homes4.txt"),
 }
 HOMES, SOURCE = SETS[1]
 
