@@ -778,6 +778,15 @@ def test_a_tool_named_in_its_own_clause_with_no_call_is_left_out() -> None:
     ]
     floor = [{"name": "set_underfloor", "arguments": {"temperature": 23}}]
     assert tools_left_out("set the underfloor heating to 23", home, floor) == []
+    # a name's word that is an order or a direction names no tool ("jot_down")
+    notes = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["boathouse", "den"]},
+            "notes": {"kind": "log", "tool": "jot_down"},
+        }
+    )
+    dim = [light(room="boathouse", brightness=5)]
+    assert tools_left_out("turn the boathouse down to 5 percent", notes, dim) == []
     # a clause that is only a name shares the sense of the clause before it
     assert left_out("lights off in the calf pens and the wellie room", home, pens) == [
         ("wellie room", "light off in the calf pen and the wellie room")

@@ -344,11 +344,17 @@ def tools_left_out(
     unnamed = without_names(q, names)
     clause = clause_numbers(read, names)
     called = {str(c.get("name")) for c in calls}
+    # a name's word that is also an order or a direction ("jot_down": "turn the boathouse
+    # down") names no tool
+    plain = _SWITCH_VERBS | _ORDER_VERBS | {"up", "down", "in", "out", "over", "back"}
     own = {
         str(t.get("name")): [
             w
             for w in words(str(t.get("name")).replace("_", " "))
-            if w not in _GENERIC and w not in _LIGHT_WORDS
+            if w not in _GENERIC
+            and w not in _LIGHT_WORDS
+            and w not in plain
+            and not switch_senses([w])
         ]
         for t in tools
     }
