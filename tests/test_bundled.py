@@ -12,11 +12,11 @@ from agent.config import load_config, run_model, with_overrides
 from agent.train.synth import tools_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/train_report.json has the bundled model at 92.9% and 98.1% (unseen homes, exact), and
-# at 92.9%, 98.1% and 95.7% of refusals with the daemon's min_confidence 0.5
-POSITIVE_FLOOR = 0.92
+# bench/train_report.json has the bundled model at 96.4% and 98.1% on the first (studied) set of
+# unseen homes, and at 96.4%, 98.1% and 97.6% of refusals with the daemon's min_confidence 0.5
+POSITIVE_FLOOR = 0.95
 TWO_ACTIONS_FLOOR = 0.96
-GUARDED_POSITIVE_FLOOR = 0.92
+GUARDED_POSITIVE_FLOOR = 0.95
 GUARDED_TWO_ACTIONS_FLOOR = 0.96
 
 
@@ -67,3 +67,18 @@ def test_the_general_model_keeps_its_recorded_accuracy_on_unseen_homes() -> None
     assert guarded["refusal_correct"] >= 0.95, guarded
     assert guarded["positive_exact"] >= GUARDED_POSITIVE_FLOOR, guarded
     assert guarded["two_actions_exact"] >= GUARDED_TWO_ACTIONS_FLOOR, guarded
+
+
+def test_the_general_model_keeps_its_recorded_accuracy_on_the_unread_set() -> None:
+    """The fourth held-out set (390 cases, 15 homes), the one whose failures nobody has read:
+    floors a little under bench/general/homes4*.json (commands 90.9% and 90.3%, two actions
+    76.7% and 75.0%, refusals 95.2% at min_confidence 0.5)."""
+    from agent.train.evaluate import evaluate_file
+
+    cases = ROOT / "tests" / "data" / "heldout_homes4.jsonl"
+    raw = evaluate_file(bundled.GENERAL, cases)["summary"]
+    assert raw["errors"] == 0
+    assert raw["positive_exact"] >= 0.89 and raw["two_actions_exact"] >= 0.74, raw
+    guarded = evaluate_file(bundled.GENERAL, cases, min_confidence=0.5)["summary"]
+    assert guarded["refusal_correct"] >= 0.94, guarded
+    assert guarded["positive_exact"] >= 0.89 and guarded["two_actions_exact"] >= 0.73, guarded

@@ -144,3 +144,31 @@ def test_generated_files_match_their_sources(which: int) -> None:
     cases, names = _maker().build(which)
     assert SETS[which][0].read_text(encoding="utf-8") == cases
     assert SETS[which][1].read_text(encoding="utf-8") == names
+
+
+def test_the_writer_batch_checker_passes_a_good_batch_and_names_the_faults(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("cwb", DATA / "check_writer_batch.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    (tmp_path / "homes").mkdir()
+    (tmp_path / "homes" / "zz_home.toml").write_text(
+        '[devices.lights]\nkind = "simulated_lights"\nrooms = ["Zebedee\'s nook", "qwertyroom"]\n'
+    )
+    (tmp_path / "cases.txt").write_text(
+        "## zz_home\n"
+        'pos | qwertyroom light on | set_light room="qwertyroom" on=true\n'
+        "uns | turn on the attic light | absent: attic\n"
+        "inv | qwertyroom light to 150 percent | range: set_light.brightness=150\n"
+    )
+    assert mod.check(tmp_path) == []
+    (tmp_path / "cases.txt").write_text(
+        "## zz_home\n"
+        'pos | qwertyroom light on | set_light room="kitchen" on=true\n'
+        "inv | qwertyroom light to 50 percent | range: set_light.brightness=50\n"
+    )
+    (tmp_path / "homes" / "yy_home.toml").write_text(
+        '[devices.lights]\nkind = "simulated_lights"\nrooms = ["kitchen"]\n'
+    )
+    faults = " ".join(mod.check(tmp_path))
+    assert "'kitchen' is taken" in faults and "inside the range" in faults
+    assert "home yy_home has no cases" in faults and "kitchen" in faults
