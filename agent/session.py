@@ -339,6 +339,16 @@ class Session:
             self._maskers.move_to_end(key)
         return hit
 
+    def _masker_of(
+        self, schemas: list[dict[str, Any]], require_call: bool, max_calls: int
+    ) -> TokenMasker:
+        """Token masks for a one-off grammar (a look's narrowed schemas; not cached)."""
+        return TokenMasker(
+            compile_calls(schemas, require_call=require_call, max_calls=max_calls),
+            self.trie,
+            span_encoder=self._spell if self.forced_spans else None,
+        )
+
     def _spell(self, data: bytes) -> list[int]:
         return self.tok.encode_continuation(data.decode("utf-8"))
 
@@ -533,11 +543,7 @@ class Session:
             t0,
             t_tok,
             text,
-            masker=TokenMasker(
-                compile_calls(grammar, require_call=require_call, max_calls=clauses),
-                self.trie,
-                span_encoder=self._spell if self.forced_spans else None,
-            ),
+            masker=self._masker_of(grammar, require_call, clauses),
         )
         calls = again["function_calls"]
         conf = again.get("confidence")
@@ -594,11 +600,7 @@ class Session:
                 t0,
                 t_tok,
                 clause,
-                masker=TokenMasker(
-                    compile_calls(grammar, require_call=True, max_calls=1),
-                    self.trie,
-                    span_encoder=self._spell if self.forced_spans else None,
-                ),
+                masker=self._masker_of(grammar, True, 1),
             )
             env["timings"]["total_ms"] = one.get("timings", {}).get(
                 "total_ms", env["timings"]["total_ms"]
