@@ -37,18 +37,16 @@ from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.grounding import (
     grounded,
-    left_out,
     named_only,
     names_an_unknown_setting,
-    only_thing,
     pointed_at,
     points_elsewhere,
     points_nowhere,
     request_kind,
     says_a_setting,
-    tools_left_out,
     unsaid_arguments,
 )
+from .grammar.leftout import left_out, only_thing, tools_left_out
 from .grammar.mention import (
     MentionPrior,
     clause_numbers,

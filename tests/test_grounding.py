@@ -732,7 +732,7 @@ def test_a_thing_said_only_inside_a_longer_name_is_not_said() -> None:
 def test_left_out_finds_things_named_in_full_that_no_call_picks() -> None:
     """Only a name said once, in full, in a clause that is a command, and neither a word of a
     tool's name said as written nor an order's word."""
-    from agent.grammar.grounding import left_out, only_thing
+    from agent.grammar.leftout import left_out, only_thing
 
     home = home_tools(
         {
@@ -758,7 +758,7 @@ def test_a_tool_named_in_its_own_clause_with_no_call_is_left_out() -> None:
     """ "..., and the fan on steady": the fan, a tool with no rooms, is named once in a command
     clause of its own; a word a called tool's description has ("the underfloor heating") or
     two tools' names share says no left-out tool."""
-    from agent.grammar.grounding import left_out, tools_left_out
+    from agent.grammar.leftout import left_out, tools_left_out
 
     home = home_tools(
         {

@@ -51,7 +51,6 @@ from .mention import (
     _fmt,
     _names_it,
     _only_inside,
-    _starts,
     _telling,
     clause_numbers,
     flag_value,
@@ -279,127 +278,6 @@ def _points_at(
         or _own_value_said(unnamed, tools, name, args)
         or _only_described(unnamed, tools, name)
     )
-
-
-def left_out(
-    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
-) -> list[tuple[str, str]]:
-    """The things (rooms, devices) the request names in full, not only inside a longer name,
-    that no call picks, each with the words of its clause: "oven ready light off, spiral mixer
-    off and the bread slicer on" answered for the LED and the mixer leaves ("bread slicer",
-    "the bread slicer on"). A name said twice, or in a clause that is no command, is left
-    alone."""
-    read = mended(query, tools)
-    q = words(read)
-    names = thing_names(tools)[0]
-    picked = {
-        str(v).lower() for c in calls for v in (c.get("arguments") or {}).values() if v is not None
-    }
-    inside = _only_inside(sorted(names), q)
-    clause = clause_numbers(read, names)
-    # a name that is also a parameter's ("urgent", "eco") or an order's word ("power the
-    # amplifier on" beside an LED called "power") may not be said as a name
-    params = {str(k).lower() for t in tools for k in _props(t)}
-    orders = _SWITCH_VERBS | _ORDER_VERBS
-    # nor a name inside a tool's name said as written ("nursery heater to 20": the nursery's
-    # light is not left out)
-    in_tool_names = {
-        i + k
-        for t in tools
-        if len(tw := [w for w in words(str(t.get("name")).replace("_", " ")) if w not in _GENERIC])
-        >= 2
-        for i in _starts(tw, q)
-        for k in range(len(tw))
-    }
-    out: list[tuple[str, str]] = []
-    for name in sorted(names):
-        ws = words(name)
-        at = _starts(ws, q)
-        if len(at) != 1 or name.lower() in picked or name in inside or at[0] in in_tool_names:
-            continue
-        if " ".join(ws) in params or (len(ws) == 1 and ws[0] in orders):
-            continue
-        k = clause[at[0]]
-        text = " ".join(w for w, c in zip(q, clause, strict=True) if c == k)
-        mine = [w for w, c in zip(q, clause, strict=True) if c == k]
-        if k and not switch_senses(mine) and not said_numbers(text):
-            # a clause that is only a name ("..., and the wellie room") shares the sense of
-            # the clause before it
-            text = " ".join(w for w, c in zip(q, clause, strict=True) if c in (k - 1, k))
-        if is_command(text, tools):
-            out.append((name, text))
-    return out
-
-
-def tools_left_out(
-    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
-) -> list[tuple[str, str]]:
-    """The tools without rooms or devices that the request names by their own word, once, in
-    a command clause, that no call goes to, each with the words of its clause: "Gwen's room
-    light off, Morwenna's too, and the fan on steady" answered for the two lights leaves
-    ("set_fan", "and the fan on steady"). A word two tools' names share says neither."""
-    read = mended(query, tools)
-    q = words(read)
-    names = thing_names(tools)[0]
-    unnamed = without_names(q, names)
-    clause = clause_numbers(read, names)
-    called = {str(c.get("name")) for c in calls}
-    # a name's word that is also an order or a direction ("jot_down": "turn the boathouse
-    # down") names no tool
-    plain = _SWITCH_VERBS | _ORDER_VERBS | {"up", "down", "in", "out", "over", "back"}
-    own = {
-        str(t.get("name")): [
-            w
-            for w in words(str(t.get("name")).replace("_", " "))
-            if w not in _GENERIC
-            and w not in _LIGHT_WORDS
-            and w not in plain
-            and not switch_senses([w])
-        ]
-        for t in tools
-    }
-    # words of the called tools' descriptions: "the underfloor heating to 23" is the called
-    # set_underfloor's, not set_upstairs_heating's
-    described = {w for t in tools if str(t.get("name")) in called for w in _described(t)}
-    out: list[tuple[str, str]] = []
-    for t in tools:
-        name = str(t.get("name"))
-        if name in called or any(picks_a_thing(k, sch) for k, sch in _props(t).items()):
-            continue
-        for w in own[name]:
-            if (
-                unnamed.count(w) != 1
-                or w in described
-                or any(w in ws for o, ws in own.items() if o != name)
-            ):
-                continue
-            k = clause[unnamed.index(w)]
-            text = " ".join(x for x, c in zip(q, clause, strict=True) if c == k)
-            if is_command(text, tools):
-                out.append((name, text))
-            break
-    return out
-
-
-def only_thing(tools: Sequence[Mapping[str, Any]], name: str) -> list[dict[str, Any]]:
-    """The tools that have the thing `name`, with it as the only value of the argument that
-    picks it (or the tool called `name`): the grammar of a call for a thing a call list left
-    out."""
-    named = [dict(t) for t in tools if str(t.get("name")) == name]
-    if named:
-        return named
-    out = []
-    for t in tools:
-        params = t.get("parameters") or {}
-        props = dict(_props(t))
-        keys = [
-            k for k, sch in props.items() if picks_a_thing(k, sch) and name in _enum_strings(sch)
-        ]
-        if not keys:
-            continue
-        props[keys[0]] = {**props[keys[0]], "enum": [name]}
-        out.append({**t, "parameters": {**params, "properties": props}})
-    return out
 
 
 def pointed_at(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]) -> bool:
