@@ -28,6 +28,7 @@ SETS = {
     2: (DATA / "heldout_homes2.jsonl", DATA / "heldout_homes2_names.json", DATA / "homes2"),
     3: (DATA / "heldout_homes3.jsonl", DATA / "heldout_homes3_names.json", DATA / "homes3"),
     4: (DATA / "heldout_homes4.jsonl", DATA / "heldout_homes4_names.json", DATA / "homes4"),
+    5: (DATA / "heldout_homes5.jsonl", DATA / "heldout_homes5_names.json", DATA / "homes5"),
 }
 
 REFUSALS = ("unsupported", "invalid", "negated", "off_topic", "missing")
@@ -122,7 +123,7 @@ def test_names_file_lists_every_chosen_name_and_no_demo_name(which: int) -> None
     assert "kitchen" in demo and not demo & set(names)
 
 
-@pytest.mark.parametrize("which", [2, 3, 4])
+@pytest.mark.parametrize("which", [2, 3, 4, 5])
 def test_a_later_set_uses_no_earlier_name_nor_one_of_training(which: int) -> None:
     """Written while the set before it was studied, a set shares no name with the earlier
     ones, and none of its names is one the recorded training split trains on."""
@@ -168,7 +169,9 @@ def test_the_writer_batch_checker_passes_a_good_batch_and_names_the_faults(tmp_p
     )
     (tmp_path / "homes" / "yy_home.toml").write_text(
         '[devices.lights]\nkind = "simulated_lights"\nrooms = ["kitchen"]\n'
+        '[devices.leds]\nkind = "gpio_leds"\nleds = {"blue" = 20}\n'
     )
     faults = " ".join(mod.check(tmp_path))
     assert "'kitchen' is taken" in faults and "inside the range" in faults
+    assert "'blue' is taken" in faults  # a colour the demo home trains on, as an LED's name
     assert "home yy_home has no cases" in faults and "kitchen" in faults

@@ -51,6 +51,10 @@ def taken_names() -> set[str]:
     out |= {w.strip().lower() for ss in split["speed_sets"]["train"] for w in ss.split("|")}
     for f in HERE.glob("heldout_homes*_names.json"):
         out |= {n.lower() for n in json.loads(f.read_text(encoding="utf-8"))}
+    # the demo home trains on its own values (rooms, colours, speeds), so no thing may use one
+    for t in tools_from_config():
+        for sch in t["parameters"]["properties"].values():
+            out |= {str(v).lower() for v in sch.get("enum", ())}
     return out
 
 
@@ -77,8 +81,10 @@ def check(folder: Path) -> list[str]:
                 if table.get("kind") not in KINDS:
                     errors.append(f"{p.name}: [devices.{name}] kind {table.get('kind')!r}")
                 for key in mh._NAME_KEYS:
+                    # a kind's default colour or speed is free to list; a thing is named
+                    free = defaults if key in ("colors", "speeds") else set()
                     for n in table.get(key, ()):
-                        if str(n).lower() in taken and n not in defaults:
+                        if str(n).lower() in taken and n not in free:
                             errors.append(f"{p.name}: name {n!r} is taken; choose another")
             tools[p.stem] = tools_from_config(p)
         except Exception as e:  # a config the daemon would refuse, said as it would

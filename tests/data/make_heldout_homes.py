@@ -1,7 +1,7 @@
 """Regenerate the held-out homes' evaluation files from their hand-written sources.
 
-There are four sets, each a folder of configs and a source: ``homes/`` with
-``heldout_homes.txt``, and ``homesN/`` with ``heldout_homesN.txt`` for N = 2, 3, 4; each writes
+There are five sets, each a folder of configs and a source: ``homes/`` with
+``heldout_homes.txt``, and ``homesN/`` with ``heldout_homesN.txt`` for N = 2 to 5; each writes
 its own ``.jsonl`` and ``_names.json`` beside its source.
 
 - ``homes/<home>.toml``: one needled config per home (device tables only).
@@ -48,6 +48,7 @@ SETS = {
     2: (HERE / "homes2", HERE / "heldout_homes2.txt"),
     3: (HERE / "homes3", HERE / "heldout_homes3.txt"),
     4: (HERE / "homes4", HERE / "heldout_homes4.txt"),
+    5: (HERE / "homes5", HERE / "heldout_homes5.txt"),
 }
 HOMES, SOURCE = SETS[1]
 
@@ -105,7 +106,12 @@ def config_names(folder: Path = HOMES) -> list[str]:
         cfg = tomllib.loads((folder / f"{home}.toml").read_text(encoding="utf-8"))
         for table in cfg.get("devices", {}).values():
             for key in _NAME_KEYS:
-                names.update(str(n).lower() for n in table.get(key, ()) if n not in defaults)
+                # a kind's default colour or speed is no chosen name; a room or LED called
+                # "blue" is
+                keep = key not in ("colors", "speeds")
+                names.update(
+                    str(n).lower() for n in table.get(key, ()) if keep or n not in defaults
+                )
     return sorted(names)
 
 
