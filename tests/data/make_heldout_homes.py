@@ -49,6 +49,7 @@ SETS = {
     3: (HERE / "homes3", HERE / "heldout_homes3.txt"),
     4: (HERE / "homes4", HERE / "heldout_homes4.txt"),
     5: (HERE / "homes5", HERE / "heldout_homes5.txt"),
+    6: (HERE / "homes6", HERE / "heldout_homes6.txt"),
 }
 HOMES, SOURCE = SETS[1]
 
