@@ -29,6 +29,12 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
             "set the heating to sixteen degrees",
         ),
         ("heater on no sorry off", "heater off"),
+        ("bunk 2 light to, hmm, forty, no, thirty percent", "bunk 2 light to thirty percent"),
+        (
+            "lights off in Priya's room, actually no, the bunk 2, bunk 2 off",
+            "lights off in the bunk 2, bunk 2 off",
+        ),
+        ("turn on bunk 2, no wait, Grandad's room", "turn on Grandad's room"),
         ("switch the heater off no wait on switch it on", "switch the heater on"),
         ("heater on no sorry off turn it off please", "heater off please"),
         ("please to open the light in Priya room", "please to turn on the light in Priya's room"),
@@ -56,6 +62,7 @@ def test_noise_of_speech_and_texting_is_mended(said: str, written: str) -> None:
         "hey needle, fan off",  # a wake word is read elsewhere
         "turn the fan on, no wait",  # nothing comes after the taking back
         "lights on no fan",  # "no" between unlike things takes nothing back
+        "bunk 2 off, no need for the fan",  # a name, then no name: nothing taken back
         "twenty one and a half degrees",
         "priyanka's lamp",
         "open the blinds and the light",  # a cover opens

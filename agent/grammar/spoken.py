@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from agent.rangecheck import NUMBER_WORDS
 
@@ -41,14 +41,17 @@ _OPENERS = frozenset("okay ok so well right alright oh".split())  # not "hey nee
 _AND = re.compile(r"(?<=\w)\s+(?:n|\+|&|[Pp]lus|PLUS)\s+(?=\w)")
 # An arrow typed for "to" ("spray cabin light -> moon white").
 _ARROW = re.compile(r"\s*(?:-+>|=>|\u2192)\s*")
-# Words that take back what was just said ("twenty no twenty two").
+# Words that take back what was just said ("twenty no twenty two", "forty, no, thirty",
+# "Ben's study, actually no, the utility nook").
 _TAKE_BACK = re.compile(
-    r"\s+(?:no\s+wait|no\s+sorry|sorry\s+no|no|wait|sorry|actually|i\s+mean|or\s+rather)"
-    r"[,.]?\s+",
+    r"[,.]?\s+(?:(?:no\s+wait|no\s+sorry|sorry\s+no|no|wait|sorry|actually|i\s+mean|or\s+rather)"
+    r"[,.]?\s+)+",
     re.IGNORECASE,
 )
 # A little word said twice over a hesitation ("turn on the uh the porch light").
 _TWICE = re.compile(r"\b(the|a|an|to|my|in)\s+\1\b", re.IGNORECASE)
+# A comma left after a little word where a hesitation was ("light to, hmm, forty").
+_LEFT_COMMA = re.compile(r"\b(the|a|an|to|my|in|at)\s*,\s+", re.IGNORECASE)
 _NUMBERISH = NUMBER_WORDS | {"point", "and", "a"}
 _SENSES = frozenset("on off".split())
 
@@ -78,9 +81,27 @@ def _starts_number(ws: list[str]) -> bool:
     return bool(ws) and (ws[0] in NUMBER_WORDS or _digits(ws[0]))
 
 
-def _corrected(text: str) -> str:
-    """`text` with each number or on/off taken back at once left out ("twenty no twenty
-    two" -> "twenty two")."""
+def _name_at(ws: list[str], names: Sequence[str], end: bool) -> int:
+    """How many words at the end (or start) of `ws` say one of `names`, after a "the" at the
+    start; 0 when none does."""
+    low = [w.lower().strip(",.") for w in ws]
+    best = 0
+    for name in names:
+        n = name.lower().split()
+        if not n:
+            continue
+        if end and low[-len(n) :] == n:
+            best = max(best, len(n))
+        lead = 1 if low[:1] == ["the"] else 0
+        if not end and low[lead : lead + len(n)] == n:
+            best = max(best, lead + len(n))
+    return best
+
+
+def _corrected(text: str, names: Sequence[str] = ()) -> str:
+    """`text` with each number, on/off or thing's name taken back at once left out ("twenty
+    no twenty two" -> "twenty two"; "Ben's study, actually no, the utility nook" -> "the
+    utility nook")."""
     while True:
         for m in _TAKE_BACK.finditer(text):
             before, after = text[: m.start()].split(), text[m.end() :].split()
@@ -97,6 +118,12 @@ def _corrected(text: str) -> str:
                 if len(again) == 3 and again[1] in ("it", "them") and again[2] == low_a[0]:
                     after = after[:1] + after[4:]
                 text = " ".join(before[:-1] + after)
+                break
+            said, meant = _name_at(before, names, True), _name_at(after, names, False)
+            if said and meant:
+                # the "the" before the name taken back goes with it
+                said += 1 if len(before) > said and low_b[-said - 1] == "the" else 0
+                text = " ".join(before[:-said] + after)
                 break
         else:
             return text
@@ -225,6 +252,7 @@ def as_written(text: str, names: Iterable[str] = (), keep: Iterable[str] = ()) -
     names = list(names)
     out = "".join(ch for ch in text if not _pictograph(ch))
     out = _HESITATIONS.sub("", out).strip()
+    out = _LEFT_COMMA.sub(r"\1 ", out)
     out = _TWICE.sub(r"\1", out)
     name_starts = {n.split()[0].lower() for n in names if n.split()}
     ws = out.split()
@@ -248,5 +276,5 @@ def as_written(text: str, names: Iterable[str] = (), keep: Iterable[str] = ()) -
     out = _LIGHT_THE.sub(
         lambda m: m.group(1) + ("Turn on " if m.group(2)[0].isupper() else "turn on "), out
     )
-    out = _corrected(out)
+    out = _corrected(out, names)
     return out if out.strip() else text
