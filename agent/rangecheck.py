@@ -200,9 +200,8 @@ def said_numbers(text: str, protected: Iterable[str] = ()) -> list[Said]:
 
 
 def _has_number(s: str) -> bool:
-    return any(c.isdigit() for c in s) or any(
-        w in _ONES or w in _TENS for w in re.findall(r"[a-z]+", s)
-    )
+    # "half ahead" (a fan speed) holds a number word as much as "speed two" does
+    return any(c.isdigit() for c in s) or any(w in NUMBER_WORDS for w in re.findall(r"[a-z]+", s))
 
 
 def _glued(low: str, start: int, end: int) -> bool:

@@ -51,11 +51,13 @@ from .grammar.mention import (
     MentionPrior,
     clause_numbers,
     command_clauses,
+    kind_synonyms,
     picks_a_thing,
     thing_names,
     unnamed_arguments,
+    words,
 )
-from .grammar.remarks import PlainReader, cancels
+from .grammar.remarks import PlainReader, cancels, states
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -119,6 +121,30 @@ def without_unsaid(call: Any, schemas: list[dict[str, Any]], text: str) -> Any:
     return {**call, "arguments": {k: v for k, v in call["arguments"].items() if k not in drop}}
 
 
+def _repeats_a_thing(call: Mapping[str, Any], before: Sequence[Any], things: Sequence[str]) -> bool:
+    """Whether an earlier call of the same tool picks the same room or device (`things`, the
+    call's arguments that pick one)."""
+    args = call.get("arguments") or {}
+    return any(
+        isinstance(c, dict)
+        and c.get("name") == call.get("name")
+        and all((c.get("arguments") or {}).get(k) == args.get(k) for k in things)
+        for c in before
+    )
+
+
+def _things_of(call: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The arguments of a call that pick a room or device."""
+    tool = next((t for t in schemas if t.get("name") == call.get("name")), None)
+    props = ((tool or {}).get("parameters") or {}).get("properties") or {}
+    return [k for k in call.get("arguments") or {} if picks_a_thing(k, props.get(k))]
+
+
+def _settings_of(call: Mapping[str, Any], things: Sequence[str]) -> dict[str, Any]:
+    """A call's arguments besides those that pick its room or device."""
+    return {k: v for k, v in (call.get("arguments") or {}).items() if k not in things}
+
+
 def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
     """The call list without a call after the first that sets nothing the request says and
     either picks a thing (a room, a device) it never names, of a tool that has settings, or
@@ -155,6 +181,10 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
             # a second call to a tool that sets only what nobody said ("thermostat to twenty
             # one and a half" -> then the cool mode)
             return not says_a_setting(text, tools[str(call.get("name"))], args)
+        if things and _repeats_a_thing(call, before, things):
+            # the same thing again, set to what nobody said ("quiet room lights to marigold,
+            # too harsh in there" -> then the quiet room white)
+            return not says_a_setting(text, tools[str(call.get("name"))], args)
         settings = any(not picks_a_thing(k, sch) for k, sch in p.items())
         named = any(
             not isinstance(args[k], str) or (call.get("name"), k, args[k]) not in unnamed
@@ -182,19 +212,48 @@ def _in_request_order(text: str, calls: list[Any], schemas: list[dict[str, Any]]
         return " ".join(re.findall(r"[a-z0-9']+", v.lower()))
 
     low = f" {spoken(text)} "
-    keys: list[float] = []
+
+    def said_at(v: str) -> tuple[int, int]:
+        # the name in full, else its end alone ("the electric blanket" for the main one)
+        ws = spoken(v).split()
+        for n in range(len(ws), 0, -1):
+            part = " ".join(ws[-n:])
+            at = low.find(f" {part} ")
+            if at >= 0:
+                return at, at + len(part) + 1
+        return -1, -1
+
+    def found(v: str) -> int:
+        return said_at(v)[0]
+
+    spans = []  # where the things the calls pick are said
+    for call in calls:
+        p = props.get(str(call.get("name")), {})
+        for k, v in (call.get("arguments") or {}).items():
+            if isinstance(v, str) and picks_a_thing(k, p.get(k)) and found(v) >= 0:
+                spans.append(said_at(v))
+    keys: list[tuple[float, float]] = []
     for call in calls:
         p = props.get(str(call.get("name")), {})
         at = [
-            low.find(f" {spoken(v)} ")
+            found(v)
             for k, v in (call.get("arguments") or {}).items()
             if isinstance(v, str) and picks_a_thing(k, p.get(k))
         ]
-        if not at:  # no thing: where a word of the tool's name is said ("the fan off")
-            name_words = re.findall(r"[a-z0-9]+", str(call.get("name")).lower())
-            at = [low.find(f" {w} ") for w in name_words if w not in _VERB_WORDS]
-        at = [a for a in at if a >= 0]
-        keys.append(float(min(at)) if at else (keys[-1] + 0.5 if keys else -1.0))
+        # where a word of the tool's name is said ("the fan off"): the place of a call that
+        # picks no thing, and what orders two calls for one ("night light down to 10, close
+        # the blinds in the baby's corner")
+        name_words = {w for w in re.findall(r"[a-z0-9]+", str(call.get("name")).lower())}
+        name_words = (name_words | kind_synonyms(name_words)) - _VERB_WORDS
+        by_name = [
+            m.start()
+            for w in name_words
+            for m in re.finditer(rf"(?<= ){re.escape(w)}s?(?= )", low)
+            if not any(a <= m.start() < b for a, b in spans)  # not "fan" of "the loo fan"
+        ]
+        at = [a for a in at if a >= 0] or by_name
+        second = float(min(by_name)) if by_name else 0.0
+        keys.append((float(min(at)), second) if at else (keys[-1][0] + 0.5 if keys else -1.0, 0))
     order = sorted(range(len(calls)), key=lambda i: (keys[i], i))
     return [calls[i] for i in order]
 
@@ -243,6 +302,8 @@ class Session:
         # A refusal gets a second decode with a call required, kept only when the request
         # says every part of it (see _second_look).
         self.second_look = second_look
+        # whether the last decode sent a call to a tool nothing in the request points at
+        self._doubted_tool = False
         # Courtesies and remarks around a command are dropped before anything reads it
         # (grammar/remarks.py).
         self.plain_commands = plain_commands
@@ -451,7 +512,7 @@ class Session:
             self.second_look
             and not self._conversation
             and env["success"]
-            and env.get("unnamed")
+            and (env.get("unnamed") or (self._doubted_tool and env["function_calls"]))
             and env.get("confidence") is not None
             and env["confidence"] <= UNNAMED_CONFIDENCE
         ):
@@ -547,7 +608,8 @@ class Session:
         conf = again.get("confidence")
         # a call dropped from a list no longer than the request's clauses leaves a part of the
         # request undone ("the extractor off and the workbench light off too")
-        short = len(calls) < min(len(doubted["function_calls"]), clauses)
+        # (a statement beside the order asks for nothing: "bar open light off, bar's shut")
+        short = len(calls) < min(len(doubted["function_calls"]), self._order_clauses(text))
         if (
             again["success"]
             and calls
@@ -616,7 +678,22 @@ class Session:
             added.append((name, calls[0]))
             if confidence is not None and one.get("confidence") is not None:
                 confidence = min(confidence, one["confidence"])
-        merged = _in_request_order(text, [*env["function_calls"], *(c for _, c in added)], schemas)
+        kept = list(env["function_calls"])
+        for _, call in added:
+            # a call that picks an earlier call's thing again, setting what the new call sets,
+            # was the model's try at the thing it left out ("electric blanket on and the kiln
+            # off" -> the blanket on, then the blanket off)
+            for i, c in enumerate(kept):
+                things = _things_of(c, schemas)
+                if (
+                    things
+                    and c.get("name") == call.get("name")
+                    and _repeats_a_thing(c, kept[:i], things)
+                    and _settings_of(c, things) == _settings_of(call, _things_of(call, schemas))
+                ):
+                    del kept[i]
+                    break
+        merged = _in_request_order(text, [*kept, *(c for _, c in added)], schemas)
         if not grounded(text, schemas, merged):
             return env
         if confidence is not None:
@@ -628,6 +705,18 @@ class Session:
         call, or told only the names said, the model tends to go on calling)."""
         clauses = len(set(clause_numbers(text, thing_names(self._schemas)[0]))) or 1
         return min(clauses, self.max_calls or clauses)
+
+    def _order_clauses(self, text: str) -> int:
+        """How many clauses of the request are not statements ("the bar's shut")."""
+        names = thing_names(self._schemas)[0]
+        q, clause = words(text), clause_numbers(text, names)
+        return (
+            sum(
+                not states([w for w, c in zip(q, clause, strict=True) if c == k])
+                for k in set(clause)
+            )
+            or 1
+        )
 
     def _back_to_prefix(self, pre: _Prefix, full: list[int]) -> None:
         """The engine back at the end of the tools prefix, for another decode of the request."""
@@ -696,8 +785,21 @@ class Session:
             listed = without_repeats(res.calls)
             kept = without_no_ops(listed, schemas, text)
             # a dropped call that set something was made up: the rest stays in doubt
-            made_up = any(c not in kept and len(c.get("arguments") or {}) > 1 for c in listed)
+            # (not one that picks a thing again: "marigold, too harsh in there" -> then white)
+            made_up = any(
+                c not in kept
+                and len(c.get("arguments") or {}) > 1
+                and not (
+                    _things_of(c, schemas) and _repeats_a_thing(c, kept, _things_of(c, schemas))
+                )
+                for c in listed
+            )
             res.calls = [without_unsaid(c, schemas, text) for c in kept]
+            if text:
+                # a small model writing three calls sometimes writes them out of order
+                # ("wet room 3 light off, nap room light off and the fan off too" -> the nap
+                # room, the fan, then the wet room); a list is done in the order said
+                res.calls = _in_request_order(text, res.calls, schemas)
         confidence = None
         spelled = 0.0
         tail_s, tail_n = 0.0, 0
@@ -752,6 +854,8 @@ class Session:
         )
         # a setting asked for by a word no tool knows ("thermostat to 21, holiday mode")
         unknown = bool(res.ok and text and res.calls) and names_an_unknown_setting(text, schemas)
+        # the named look may mend a call sent to a tool nothing points at, as a guessed name
+        self._doubted_tool = elsewhere
         if confidence is not None and (unnamed or elsewhere or made_up or asked or unknown):
             # The head judges the call's shape; a thing the request never names is doubt it
             # cannot see. A model without a head (trained on its home, synonyms included) is

@@ -813,3 +813,94 @@ def test_a_negation_only_in_a_statement_after_the_order_negates_nothing(
         }
     )
     assert request_kind(said, home) == kind
+
+
+BOAT = home_tools(
+    {
+        "lamp": {"kind": "simulated_lights", "rooms": ["chart table"]},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["chart table"]},
+        "extractor": {"kind": "simulated_fan", "speeds": ["dead slow", "half ahead"]},
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"bilge pump": 17, "deck floodlight": 27, "aquarium pump": 22},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"check-in": 5, "anchor": 6}},
+        "heating": {"kind": "simulated_thermostat"},
+    }
+)
+
+
+def test_a_word_of_a_kind_names_a_tool_of_that_kind() -> None:
+    """ "the extractor" is the fan, as "the lamp" is the light; but a kind's word inside a
+    thing's name is that thing's."""
+    from agent.grammar.grounding import points_elsewhere
+
+    fan_on = [{"name": "set_fan", "arguments": {"on": True}}]
+    assert grounded("switch the extractor on", BOAT, fan_on)
+    cool = [{"name": "set_thermostat", "arguments": {"mode": "cool"}}]
+    assert points_elsewhere("switch the extractor on", BOAT, cool)
+    assert grounded(
+        "knock the extractor down to dead slow",
+        BOAT,
+        [{"name": "set_fan", "arguments": {"speed": "dead slow"}}],
+    )
+    relay_home = home_tools(
+        {
+            "relays": {"kind": "gpio_relays", "relays": {"extractor": 17, "pump": 27}},
+            "fan": {"kind": "simulated_fan"},
+        }
+    )
+    assert not grounded("extractor on", relay_home, fan_on)
+
+
+def test_a_number_word_inside_a_setting_is_no_number_said() -> None:
+    from agent.rangecheck import said_numbers
+
+    assert said_numbers("the extractor to half ahead", ["half ahead", "dead slow"]) == []
+    assert grounded(
+        "bilge pump off and the extractor to half ahead",
+        BOAT,
+        [
+            {"name": "set_relay", "arguments": {"relay": "bilge pump", "on": False}},
+            {"name": "set_fan", "arguments": {"speed": "half ahead"}},
+        ],
+    )
+
+
+def test_too_after_an_order_names_no_thing() -> None:
+    fan = {"name": "set_fan", "arguments": {"on": False, "speed": "dead slow"}}
+    assert unsaid_arguments("lamp off and the fan off too", BOAT, fan) == ["speed"]
+
+
+def test_a_word_of_another_things_name_before_a_kind_word_is_another_thing() -> None:
+    """ "the aquarium light" is not the lamp of a tool with one room, beside an aquarium pump."""
+    lamp = [{"name": "set_light", "arguments": {"room": "chart table", "on": True}}]
+    assert grounded("turn on the lamp", BOAT, lamp)
+    assert not grounded("turn on the aquarium light", BOAT, lamp)
+
+
+def test_the_named_grammar_keeps_only_tools_something_points_at() -> None:
+    """After a doubted call, the grammar of names said drops a tool of no rooms nothing points
+    at, and a tool pointed at only by a bare number when a word points at another; a tool's
+    one room stays when its tool is pointed at."""
+    from agent.grammar.grounding import named_only
+
+    def names(query: str) -> list[str]:
+        return [str(t["name"]) for t in named_only(BOAT, query)]
+
+    assert names("switch the extractor on") == ["set_fan"]
+    assert names("lamp to seventy percent please") == ["set_light"]
+    assert "set_thermostat" in names("make it warmer and the lamp off")
+
+
+def test_left_out_finds_a_thing_named_by_the_end_of_its_name() -> None:
+    from agent.grammar.leftout import left_out
+
+    blinds = [{"name": "set_blinds", "arguments": {"room": "chart table", "position": 0}}]
+    assert left_out("floodlight off and close the blinds", BOAT, blinds) == [
+        ("deck floodlight", "floodlight off")
+    ]
+    lamp = [{"name": "set_light", "arguments": {"room": "chart table", "on": False}}]
+    # a word too short to name anything ("in" of "check-in"), or a kind's word alone
+    assert left_out("turn off the lamp in the chart table", BOAT, lamp) == []
+    assert left_out("lamp off and the pump", BOAT, lamp) == []

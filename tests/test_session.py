@@ -350,3 +350,83 @@ def test_a_thing_a_call_list_leaves_out_gets_its_call() -> None:
         {"name": "set_switch", "arguments": {"device": "old printer", "action": "OFF"}},
         {"name": "set_fan", "arguments": {"on": False}},
     ]
+
+
+def test_a_later_call_for_the_same_thing_that_sets_nothing_said_is_dropped() -> None:
+    """ "quiet room lights to marigold please, too harsh in there" written with the quiet room
+    white after it: the same room again, set to what nobody said."""
+    from agent.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["quiet room", "den"],
+                "colors": ["marigold", "white"],
+            }
+        }
+    )
+    marigold = {"name": "set_light", "arguments": {"room": "quiet room", "color": "marigold"}}
+    white = {"name": "set_light", "arguments": {"room": "quiet room", "color": "white"}}
+    text = "quiet room lights to marigold please, too harsh in the quiet room"
+    assert without_no_ops([marigold, white], tools, text) == [marigold]
+    # what the request says stays: "marigold, then white"
+    assert without_no_ops([marigold, white], tools, "quiet room to marigold then white") == [
+        marigold,
+        white,
+    ]
+
+
+def test_calls_are_put_in_the_order_the_request_says_them() -> None:
+    from agent.session import _in_request_order
+    from agent.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["wet room 3", "nap room"]},
+            "fan": {"kind": "simulated_fan"},
+            "relays": {"kind": "gpio_relays", "relays": {"composting loo fan": 17}},
+        }
+    )
+
+    def light(room: str) -> dict:
+        return {"name": "set_light", "arguments": {"room": room, "on": False}}
+
+    fan = {"name": "set_fan", "arguments": {"on": False}}
+    loo = {"name": "set_relay", "arguments": {"relay": "composting loo fan", "on": False}}
+    text = "wet room 3 light off nap room light off and the fan off too"
+    calls = [light("nap room"), fan, light("wet room 3")]
+    assert _in_request_order(text, calls, tools) == [light("wet room 3"), light("nap room"), fan]
+    # "fan" inside a thing's name places no call; a word of the fan's kind does
+    assert _in_request_order("turn off the extractor and the loo fan", [loo, fan], tools) == [
+        fan,
+        loo,
+    ]
+    # a thing said by the end of its name alone is placed there
+    assert _in_request_order("fan off and the loo fan off", [loo, fan], tools) == [fan, loo]
+
+
+def test_a_call_that_repeats_a_thing_gives_way_to_the_thing_left_out() -> None:
+    """ "electric blanket on and the kiln off": the general model writes the blanket twice, on
+    and off; the missing look finds the kiln said and left out, and its call takes the place
+    of the repeat that set what it sets."""
+    from agent.bundled import GENERAL
+    from agent.train.homes import home_tools
+
+    home = {
+        "outlets": {
+            "kind": "tasmota",
+            "switches": {
+                "pottery kiln": "k",
+                "main electric blanket": "b",
+                "cellar dehumidifier": "d",
+            },
+        },
+        "lights": {"kind": "simulated_lights", "rooms": ["potting shed"]},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("electric blanket on and the kiln off")
+    assert env["function_calls"] == [
+        {"name": "set_switch", "arguments": {"device": "main electric blanket", "action": "ON"}},
+        {"name": "set_switch", "arguments": {"device": "pottery kiln", "action": "OFF"}},
+    ]

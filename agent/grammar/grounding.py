@@ -32,6 +32,7 @@ from agent.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 from .mention import (
     _COVER_WORDS,
     _DETERMINERS,
+    _FAN_WORDS,
     _FULL_WORDS,
     _GENERIC,
     _HEAD_WORDS,
@@ -54,6 +55,7 @@ from .mention import (
     _telling,
     clause_numbers,
     flag_value,
+    kind_synonyms,
     mended,
     param_words,
     picks_a_thing,
@@ -190,7 +192,11 @@ def grounded(
             if len(_enum_strings(props.get(k))) == 1
             and not _value_said(query, q, said, props[k], args[k], k, unnamed)
         }
-        if implied and (_names_another_thing(unnamed, tools) or _leaves_a_thing(q, tools, calls)):
+        if implied and (
+            _names_another_thing(unnamed, tools)
+            or _leaves_a_thing(q, tools, calls)
+            or _kind_of_another(q, tools, by_tool[name], [str(args[k]) for k in implied])
+        ):
             return False  # "Dmitri's bedroom light on" is not the one room's light
         picks -= implied
         tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
@@ -215,6 +221,21 @@ def grounded(
     return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(unnamed, known)
 
 
+def _kind_of_another(
+    q: Sequence[str], tools: Sequence[Mapping[str, Any]], tool: Mapping[str, Any], own: list[str]
+) -> bool:
+    """Whether the request says the tool's kind ("light") only after a word of another thing's
+    name ("the aquarium light" beside the aquarium pump): that is another thing than the one
+    room or device of a tool that has only one. A kind's word inside a name said in full
+    ("the bunting lights") is that name's."""
+    mine = set(_described(tool)) | {w for v in own for w in words(v)}
+    kinds = (mine & DEVICE_NOUNS) | kind_synonyms(mine)
+    theirs = {w for v in thing_names(tools)[0] if v not in own for w in words(v)}
+    bare = without_names(q, thing_names(tools)[0])
+    at = [i for i, w in enumerate(bare) if w in kinds]
+    return bool(at) and all(i and q[i - 1] in theirs - mine and _telling(q[i - 1]) for i in at)
+
+
 def _partly_named(
     value: Any,
     schema: Any,
@@ -237,6 +258,7 @@ def _partly_named(
     kind_words = (
         _LIGHT_WORDS
         | _COVER_WORDS
+        | _FAN_WORDS
         | {w for t in tools for w in words(str(t.get("name")).replace("_", " "))}
     )
     return (
@@ -252,7 +274,7 @@ _ALONGSIDE = (
     _ORDER_VERBS
     | _COURTESY
     | _FULL_WORDS
-    | frozenset("half halfway way all bit little lot now again degree celsius percent".split())
+    | frozenset("half halfway way all bit little lot now again too degree celsius percent".split())
 )
 
 
@@ -271,8 +293,12 @@ def _points_at(
     only it has, or its description."""
     tool = next(t for t in tools if str(t.get("name")) == name)
     tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
+    # a word of its kind, said outside a thing's name ("the extractor", not the relay
+    # called "extractor")
+    kin = kind_synonyms(tool_words) - set(tool_words)
     return (
         any(said_near(w, q) for w in tool_words if w not in shared)
+        or any(w in unnamed for w in kin - shared)
         or _name_said(name, read)
         or _setting_said_points(q, said, unnamed, tool, args)
         or _own_value_said(unnamed, tools, name, args)
@@ -340,6 +366,7 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
     and no order, courtesy, number or amount: a place or thing the home lacks."""
     k = known_words(tools)
     known = k.words | {w for v in [*k.things, *k.settings] for w in v}
+    known |= kind_synonyms(k.words)  # "the extractor" is a fan the home has
     return any(
         _telling(bare) and w not in NUMBER_WORDS and w not in _ALONGSIDE and bare not in known
         for w, bare in ((w, w.split("'")[0]) for w in q)
@@ -379,16 +406,24 @@ def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str,
     unnamed = {
         (u["name"], u["argument"], u["value"]) for u in unnamed_arguments(query, tools, probes)
     }
+    q = words(mended(query, tools))
     out = []
+    weak = []  # tools kept with no room or device the request names
     for tool in tools:
         params = dict(tool.get("parameters") or {})
         props = dict(params.get("properties") or {})
         required = set(params.get("required") or ())
-        keep = True
+        keep, named_any = True, False
         for key, sch in list(props.items()):
             if not picks_a_thing(key, sch) or not isinstance(sch.get("enum"), list):
                 continue
             named = [v for v in sch["enum"] if (tool.get("name"), key, v) not in unnamed]
+            # (one room of a tool of one room counts only when said)
+            named_any = named_any or any(
+                len(sch["enum"]) > 1 or _count(words(str(v)), q) for v in named
+            )
+            if not named and len(sch["enum"]) == 1 and _pointing(tool, query, tools):
+                named = list(sch["enum"])  # "lamp to 70 percent": the one room of the lamp
             if named:
                 props[key] = {**sch, "enum": named}
             elif key in required:
@@ -397,7 +432,48 @@ def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str,
                 del props[key]
         if keep:
             out.append({**tool, "parameters": {**params, "properties": props}})
-    return out
+            if not named_any:
+                weak.append(out[-1])
+    # and without a tool of no room or device named that nothing in the request points at
+    # (or only a number does, while words point at another), while another tool is left:
+    # told the names, the model still often falls back on a thermostat mode ("switch the
+    # extractor on" -> cool) or the blinds ("lamp to 70 percent" -> position 70)
+    tiers = {id(t): _pointing(t, query, tools) for t in weak}
+    strong = len(out) > len(weak) or any(v == 2 for v in tiers.values())
+    floor = 2 if strong else 1
+    kept = [t for t in out if id(t) not in tiers or tiers[id(t)] >= floor]
+    return kept if kept else out
+
+
+def _pointing(tool: Mapping[str, Any], query: str, tools: Sequence[Mapping[str, Any]]) -> int:
+    """How surely the request points at a tool by other than a room or device it names: 2 for
+    a word of its name (or of its kind) or description, a value of its said, a unit or a
+    warmth word for what it sets; 1 for a bare number it may take; 0 for nothing."""
+    read = mended(query, tools)
+    q = words(read)
+    unnamed = without_names(q, thing_names(tools)[0])
+    own = [w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC]
+    own += sorted(w for w in kind_synonyms(own) - set(own) if w in unnamed)
+    props = _props(tool)
+    values = [v for v in _all_enums(tool) if len(v) >= 3 and not set(words(v)) <= _SETTING_VALUES]
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    numeric = [
+        k
+        for k, sch in props.items()
+        if isinstance(sch, Mapping) and sch.get("type") in ("number", "integer")
+    ]
+    warm = takes_temperature(tool.get("parameters") or {}) and bool(
+        (_WARMTH_WORDS | {"degree", "celsiu"}) & set(q)
+    )
+    if (
+        any(said_near(w, q) for w in own)
+        or bool(_described(tool) & set(unnamed))
+        or any(_count(words(v), unnamed) for v in values)
+        or warm
+        or any(param_words(k, props[k]) & said_with_units(q, said) & _UNITS for k in numeric)
+    ):
+        return 2
+    return 1 if numeric and said else 0
 
 
 def _is_cover(tool: Mapping[str, Any]) -> bool:
@@ -581,12 +657,19 @@ def points_elsewhere(
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
     unnamed = without_names(q, thing_names(tools)[0])
     called = {str(c.get("name")) for c in calls}
+
+    def name_words(t: Mapping[str, Any]) -> set[str]:
+        return {w for w in words(str(t.get("name")).replace("_", " ")) if w not in _GENERIC}
+
+    def kin(t: Mapping[str, Any]) -> set[str]:  # "the extractor" (no thing's name) is a fan
+        return {w for w in kind_synonyms(name_words(t)) if w in unnamed}
+
     others = {
         w
         for t in tools
         if str(t.get("name")) not in called
-        for w in words(str(t.get("name")).replace("_", " "))
-        if w not in _GENERIC and w not in _HEAD_WORDS and w in q
+        for w in name_words(t) | kin(t)
+        if w not in _HEAD_WORDS and w in q
     }
     if not others:
         return False
@@ -597,7 +680,7 @@ def points_elsewhere(
         if tool is None or not isinstance(args, Mapping):
             continue
         props = _props(tool)
-        own = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC}
+        own = name_words(tool) | kin(tool)
         own |= {w for w in words(str(tool.get("description") or "")) if _telling(w)}
         if own & set(q) or any(picks_a_thing(k, props.get(k)) for k in args):
             continue

@@ -10,15 +10,18 @@ from typing import Any
 
 from agent.rangecheck import said_numbers
 
-from .grounding import _described, _props, is_command
+from .grounding import _all_enums, _described, _partly_named, _props, is_command
 from .mention import (
     _GENERIC,
     _LIGHT_WORDS,
     _SWITCH_VERBS,
+    DEVICE_NOUNS,
     _enum_strings,
     _only_inside,
     _starts,
+    _telling,
     clause_numbers,
+    kind_synonyms,
     mended,
     picks_a_thing,
     switch_senses,
@@ -62,7 +65,7 @@ def left_out(
     out: list[tuple[str, str]] = []
     for name in sorted(names):
         ws = words(name)
-        at = _starts(ws, q)
+        at = _starts(ws, q) or _part_at(name, ws, q, read, tools)
         if len(at) != 1 or name.lower() in picked or name in inside or at[0] in in_tool_names:
             continue
         if " ".join(ws) in params or (len(ws) == 1 and ws[0] in orders):
@@ -77,6 +80,32 @@ def left_out(
         if is_command(text, tools):
             out.append((name, text))
     return out
+
+
+def _part_at(
+    name: str, ws: Sequence[str], q: Sequence[str], read: str, tools: Sequence[Mapping[str, Any]]
+) -> list[int]:
+    """Where the request names a thing by the end of its name alone, once, as `grounded`
+    accepts it ("the electric blanket" for the main electric blanket, "the floodlight" for
+    the yard floodlight); none when it does not."""
+    schema = next(
+        (
+            sch
+            for t in tools
+            for k, sch in _props(t).items()
+            if picks_a_thing(k, sch) and name in _enum_strings(sch)
+        ),
+        None,
+    )
+    unnamed = without_names(q, thing_names(tools)[0])
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    for n in range(len(ws) - 1, 0, -1):
+        at = _starts(list(ws[-n:]), q)
+        if not any(_telling(w) and w not in DEVICE_NOUNS for w in ws[-n:]):
+            continue  # "Tilly's room lights" says no "Tilly's night light"; "in" no "check-in"
+        if len(at) == 1 and _partly_named(name, schema, q, said, unnamed, tools):
+            return at
+    return []
 
 
 def tools_left_out(
@@ -106,6 +135,8 @@ def tools_left_out(
         ]
         for t in tools
     }
+    for ws in own.values():  # "the extractor to half ahead" names the fan
+        ws += sorted(kind_synonyms(ws) - set(ws) - _LIGHT_WORDS)
     # words of the called tools' descriptions: "the underfloor heating to 23" is the called
     # set_underfloor's, not set_upstairs_heating's
     described = {w for t in tools if str(t.get("name")) in called for w in _described(t)}

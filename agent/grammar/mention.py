@@ -183,13 +183,25 @@ _WARMTH_WORDS = frozenset(
 # window's cover ("the roller" is the blind said).
 _LIGHT_WORDS = frozenset("light lamp bulb lighting".split())
 _COVER_WORDS = frozenset("blind shade curtain shutter awning screen louvre roller".split())
+# and for a fan ("switch the extractor on" is the fan said)
+_FAN_WORDS = frozenset("fan extractor ventilator".split())
+_KINDS = (_LIGHT_WORDS, _COVER_WORDS, _FAN_WORDS)
+
+
+def kind_synonyms(ws: Iterable[str]) -> set[str]:
+    """The words that name the same kind of device as any of `ws` ("fan" -> "extractor")."""
+    have = set(ws)
+    return {w for same in _KINDS if have & same for w in same}
+
+
 # Nouns that name a device of some kind (as `words` reads them): "the fan mode" asks for no
 # fan, and a short clause with one names a thing.
 DEVICE_NOUNS = (
     _LIGHT_WORDS
     | _COVER_WORDS
+    | _FAN_WORDS
     | frozenset(
-        "heating heater heat thermostat fan plug socket outlet switch relay led indicator ac "
+        "heating heater heat thermostat plug socket outlet switch relay led indicator ac "
         "aircon".split()
     )
 )
@@ -709,7 +721,20 @@ def mended(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
     other = [f"{t.get('name')} {t.get('description') or ''}".replace("_", " ") for t in tools]
     query = with_name_digits(query, picked)
     query = with_setting_digits(query, {v for v in settings if _small_number(v)})
+    query = with_words_joined(query, [str(t.get("name")) for t in tools])
     return with_typos_mended(query, picked, settings - picked, other)
+
+
+def with_words_joined(query: str, names: Iterable[str]) -> str:
+    """`query` with a word of a tool's name said as two written as one ("night light down to
+    10" says set_nightlight's "nightlight")."""
+    for name in names:
+        for w in words(name.replace("_", " ")):
+            if len(w) < 6 or not w.isalpha() or re.search(rf"\b{w}\b", query, re.IGNORECASE):
+                continue
+            for i in range(3, len(w) - 2):
+                query = re.sub(rf"\b{w[:i]}[\s-]+{w[i:]}\b", w, query, flags=re.IGNORECASE)
+    return query
 
 
 def resolve_there(query: str, things: Sequence[str]) -> str:
@@ -803,6 +828,7 @@ class MentionPrior:
         query = mended(query, tools)
         query = resolve_there(query, [v for v in picked | settings if _names_a_thing(v)])
         self.query = words(query)
+        picked_words = {w for v in picked for w in words(v)}
         self.clause = clause_numbers(query, picked)
         self._one_clause = len(set(self.clause)) <= 1
         self.tools: dict[str, Mapping[str, Any]] = {}
@@ -819,6 +845,8 @@ class MentionPrior:
             for same in (_LIGHT_WORDS, _COVER_WORDS):
                 if own & same:
                     desc |= same  # "lights off in Yara's study" is the lamp's
+            # "switch the extractor on" is the fan's, but not beside a relay called "extractor"
+            desc |= {w for w in kind_synonyms(own) & _FAN_WORDS if w not in picked_words}
             self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & set(self.query) else 0.0
             self._desc_words[str(t["name"])] = desc
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}

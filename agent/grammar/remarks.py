@@ -430,7 +430,7 @@ def _scene(clause: str, known: _Known) -> bool:
         return False
     if (_ORDER_VERBS - phrasal) & set(words(clause)):
         return False
-    if opened or _states(ws):
+    if opened or states(ws):
         return True
     return (
         len(ws) <= 3
@@ -443,7 +443,8 @@ def _scene(clause: str, known: _Known) -> bool:
 # round"), not a possessive ("Maya's room").
 _AFTER_IS = frozenset(
     "here there out back home about not too so very really come been finally still nearly "
-    "almost gone asleep awake over done up down on off in cold hot warm dark".split()
+    "almost gone asleep awake over done up down on off in cold hot warm dark shut closed "
+    "locked empty full quiet busy".split()
 )
 _CONTRACTED = frozenset(
     "it's that's there's she's he's we're they're you're who's everyone's everybody's "
@@ -451,7 +452,7 @@ _CONTRACTED = frozenset(
 )
 
 
-def _states(ws: Sequence[str]) -> bool:
+def states(ws: Sequence[str]) -> bool:
     """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
     bed's freezing"; not "Maya's room warm white")."""
     for i, w in enumerate(ws):
