@@ -37,6 +37,7 @@ from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.grounding import (
     grounded,
+    implied_elsewhere,
     named_only,
     names_an_unknown_setting,
     pointed_at,
@@ -58,6 +59,7 @@ from .grammar.mention import (
     words,
 )
 from .grammar.remarks import PlainReader, cancels, states
+from .rangecheck import said_numbers
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -138,6 +140,45 @@ def _things_of(call: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]]) ->
     tool = next((t for t in schemas if t.get("name") == call.get("name")), None)
     props = ((tool or {}).get("parameters") or {}).get("properties") or {}
     return [k for k in call.get("arguments") or {} if picks_a_thing(k, props.get(k))]
+
+
+def without_borrowed_numbers(
+    calls: list[Any], schemas: list[dict[str, Any]], text: str
+) -> list[Any]:
+    """The calls without a number one of them borrows from another's clause: when the list
+    has one call per clause, in order, a number said once in one clause belongs to that
+    clause's call ("open the twin berth curtains to thirty percent and put the light on in
+    there" -> the light is not at 30 too). Only an optional number of a call that keeps
+    another setting goes."""
+    names = thing_names(schemas)[0]
+    q, clause = words(text), clause_numbers(text, names)
+    order = sorted(set(clause))
+    if len(calls) < 2 or len(calls) != len(order) or len(q) != len(clause):
+        return calls
+    where: dict[float, set[int]] = {}
+    for w, c in zip(q, clause, strict=True):
+        for n in said_numbers(w):
+            where.setdefault(n.value, set()).add(order.index(c))
+    tools = {str(t.get("name")): t for t in schemas}
+    out = []
+    for i, call in enumerate(calls):
+        tool = tools.get(str(call.get("name"))) if isinstance(call, dict) else None
+        args = dict(call.get("arguments") or {}) if tool else {}
+        required = set((tool or {}).get("parameters", {}).get("required") or ())
+        for k, v in list(args.items()):
+            if isinstance(v, bool) or not isinstance(v, int | float) or k in required:
+                continue
+            said_in = where.get(float(v), set())
+            others = {
+                j
+                for j, c in enumerate(calls)
+                if j != i and v in (c.get("arguments") or {}).values()
+            }
+            settings = len(args) - len(_things_of(call, schemas))
+            if said_in and i not in said_in and said_in <= others and settings > 1:
+                del args[k]
+        out.append({**call, "arguments": args} if tool else call)
+    return out
 
 
 def _settings_of(call: Mapping[str, Any], things: Sequence[str]) -> dict[str, Any]:
@@ -800,6 +841,7 @@ class Session:
                 # ("wet room 3 light off, nap room light off and the fan off too" -> the nap
                 # room, the fan, then the wet room); a list is done in the order said
                 res.calls = _in_request_order(text, res.calls, schemas)
+                res.calls = without_borrowed_numbers(res.calls, schemas, text)
         confidence = None
         spelled = 0.0
         tail_s, tail_n = 0.0, 0
@@ -847,16 +889,22 @@ class Session:
             points_elsewhere(text, schemas, res.calls or [])
             or points_nowhere(text, schemas, res.calls or [])
         )
+        # or to a tool's only room while the request names another place ("the deck light")
+        implied = bool(res.ok and text and res.calls) and implied_elsewhere(
+            text, schemas, res.calls or []
+        )
         # a question about the home or a reminder asks for no switching ("remind me to
         # descale the boiler on Sunday" is no "boiler on")
         asked = bool(res.ok and text and res.calls) and (
-            request_kind(text, schemas) in ("question", "later") or cancels(text)
+            request_kind(text, schemas) in ("question", "later", "other") or cancels(text)
         )
         # a setting asked for by a word no tool knows ("thermostat to 21, holiday mode")
         unknown = bool(res.ok and text and res.calls) and names_an_unknown_setting(text, schemas)
         # the named look may mend a call sent to a tool nothing points at, as a guessed name
         self._doubted_tool = elsewhere
-        if confidence is not None and (unnamed or elsewhere or made_up or asked or unknown):
+        if confidence is not None and (
+            unnamed or elsewhere or implied or made_up or asked or unknown
+        ):
             # The head judges the call's shape; a thing the request never names is doubt it
             # cannot see. A model without a head (trained on its home, synonyms included) is
             # left alone.

@@ -904,3 +904,41 @@ def test_left_out_finds_a_thing_named_by_the_end_of_its_name() -> None:
     # a word too short to name anything ("in" of "check-in"), or a kind's word alone
     assert left_out("turn off the lamp in the chart table", BOAT, lamp) == []
     assert left_out("lamp off and the pump", BOAT, lamp) == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kind"),
+    [
+        ("play some white noise in the chart table", "other"),
+        ("could you sing a lullaby by the chart table", "other"),
+        ("lamp on", "command"),
+    ],
+)
+def test_an_order_no_tool_carries_out_is_no_command(said: str, kind: str) -> None:
+    assert request_kind(said, BOAT) == kind
+    # a word of a thing's name is no such order ("record player off")
+    player = home_tools({"plugs": {"kind": "tasmota", "switches": {"record player": "r"}}})
+    assert request_kind("record player off", player) == "command"
+
+
+def test_a_tools_only_room_taken_while_another_place_is_named_is_doubted() -> None:
+    from agent.grammar.grounding import implied_elsewhere
+
+    lamp = [{"name": "set_light", "arguments": {"room": "chart table", "on": True}}]
+    assert not implied_elsewhere("turn the lamp on", BOAT, lamp)
+    assert implied_elsewhere("turn the wheelhouse light on", BOAT, lamp)
+    assert implied_elsewhere("turn the aquarium light on", BOAT, lamp)
+
+
+def test_a_part_of_a_name_then_another_kind_of_device_is_another_thing() -> None:
+    """ "the deck heater" is not the deck floodlight; "the deck light" may be (a light's kind)
+    and the end of the name said after a part still names it."""
+    from agent.grammar.grounding import unnamed_arguments
+
+    heater = [{"name": "set_relay", "arguments": {"relay": "deck floodlight", "on": True}}]
+    assert unnamed_arguments("switch the deck heater on", BOAT, heater)
+    assert not grounded("switch the deck heater on", BOAT, heater)
+    assert grounded("switch the deck floodlight on", BOAT, heater)
+    pump = home_tools({"relays": {"kind": "gpio_relays", "relays": {"coop door heater": 5}}})
+    coop = [{"name": "set_relay", "arguments": {"relay": "coop door heater", "on": True}}]
+    assert grounded("switch the coop heater on", pump, coop)

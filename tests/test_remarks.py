@@ -78,6 +78,11 @@ HOME = home_tools(
         ("hall light to 40, the sun's on the telly", "hall light to 40"),
         ("sort out the hall light, it's been left on all night", "sort out the hall light"),
         ("hall light on, the film's about to start", "hall light on"),
+        # when something else happens is no setting
+        ("hall light on pls, toddler group at 10", "hall light on pls"),
+        ("fan on asap, tea break in 20 mins", "fan on asap"),
+        ("close the hall blinds, client presentation in 5", "close the hall blinds"),
+        ("hall light on, at 10", "hall light on at 10"),  # a bare number may be the light's
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:
@@ -101,6 +106,8 @@ def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, pl
         "it is dark in the hall",  # a scene alone may be the command
         "thermostat to 21, holiday mode",  # a setting asked for is no scene
         "the hall is dark, what can you do",
+        "hall light on, reading lamp at 40 percent",  # an amount, not a time
+        "fan on, then at 10 pm the heating off",  # an order
     ],
 )
 def test_what_may_be_a_command_is_kept_as_said(said: str) -> None:

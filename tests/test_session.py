@@ -430,3 +430,25 @@ def test_a_call_that_repeats_a_thing_gives_way_to_the_thing_left_out() -> None:
         {"name": "set_switch", "arguments": {"device": "main electric blanket", "action": "ON"}},
         {"name": "set_switch", "arguments": {"device": "pottery kiln", "action": "OFF"}},
     ]
+
+
+def test_a_number_said_in_one_clause_is_not_borrowed_by_the_next_call() -> None:
+    from agent.session import without_borrowed_numbers
+    from agent.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["twin berth", "saloon"]},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["twin berth", "saloon"]},
+        }
+    )
+    blinds = {"name": "set_blinds", "arguments": {"room": "twin berth", "position": 30}}
+    light = {"name": "set_light", "arguments": {"room": "twin berth", "on": True, "brightness": 30}}
+    text = "open the twin berth curtains to thirty percent and put the light on in the twin berth"
+    assert without_borrowed_numbers([blinds, light], tools, text) == [
+        blinds,
+        {"name": "set_light", "arguments": {"room": "twin berth", "on": True}},
+    ]
+    # said in both clauses, it is both calls'
+    both = "twin berth blinds to 30 and the light on at 30"
+    assert without_borrowed_numbers([blinds, light], tools, both) == [blinds, light]

@@ -32,11 +32,9 @@ from agent.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 from .mention import (
     _COVER_WORDS,
     _DETERMINERS,
-    _FAN_WORDS,
     _FULL_WORDS,
     _GENERIC,
     _HEAD_WORDS,
-    _LIGHT_WORDS,
     _NAMED_SETTINGS,
     _SETTING_VALUES,
     _SWITCH_KEYS,
@@ -81,6 +79,12 @@ _QUESTIONS = frozenset(
 )
 # First words of a request for something later, which needs a tool no home has.
 _LATER = frozenset("remind remember".split())
+# Orders no device kind carries out ("play some white noise in Maya's nursery", "sing her a
+# lullaby"): asked of tools that never say them, they are requests for something else.
+_OTHER_ACTIONS = frozenset(
+    "play sing read call phone text email message order buy book record stream cast search "
+    "google translate spell tell".split()
+)
 # Words that may come before the request proper ("hey needle, is the fan on?").
 _OPENERS = frozenset("hey hi hello ok okay needle please kindly so and um uh well right".split())
 # Polite lead-ins before either a command or a question: "could you turn on ...", "could you
@@ -89,8 +93,9 @@ _LEAD_INS = frozenset("could would can will".split())
 
 
 def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
-    """ "question", "later" (a reminder), "negated" or "command"; a negation inside a name of
-    `tools` ("the do not disturb light") negates nothing."""
+    """ "question", "later" (a reminder), "other" (an order no tool carries out), "negated" or
+    "command"; a negation inside a name of `tools` ("the do not disturb light") negates
+    nothing."""
     q = words(query)
     i = 0
     while i < len(q) and (
@@ -106,6 +111,9 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
         return "later"  # "remind me to open the blinds at nine": a reminder, not a command
     names = thing_names(tools)[0] if tools else set()
     unnamed = without_names(q, names)
+    at_first = unnamed[i] if i < len(unnamed) else ""  # not "record player off"
+    if at_first in _OTHER_ACTIONS and not any(first in _described(t) for t in tools):
+        return "other"  # "play radio four in the dinette" is no light at 4 percent
     if any(w in NEGATIONS for w in unnamed) and not _negation_only_in_statements(
         query, unnamed, names, tools
     ):
@@ -191,11 +199,11 @@ def grounded(
             for k in picks
             if len(_enum_strings(props.get(k))) == 1
             and not _value_said(query, q, said, props[k], args[k], k, unnamed)
+            # "the coop heater" names the one "coop door heater" in part
+            and not _partly_named(args[k], props.get(k), q, said, unnamed, tools)
         }
-        if implied and (
-            _names_another_thing(unnamed, tools)
-            or _leaves_a_thing(q, tools, calls)
-            or _kind_of_another(q, tools, by_tool[name], [str(args[k]) for k in implied])
+        if implied and _elsewhere(
+            q, unnamed, tools, calls, by_tool[name], [args[k] for k in implied]
         ):
             return False  # "Dmitri's bedroom light on" is not the one room's light
         picks -= implied
@@ -219,6 +227,54 @@ def grounded(
                     return False
     known = {w for v in names for w in words(str(v))}
     return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(unnamed, known)
+
+
+def implied_elsewhere(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call takes the one room or device of a tool that has only one, unsaid, while
+    the request names a place or thing elsewhere ("turn the deck light on" to a light whose
+    only room is the bed loft): as doubtful as a room the request never says."""
+    read = mended(query, tools)
+    q = words(read)
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    by_tool = {str(t.get("name")): t for t in tools}
+    for call in calls:
+        tool = by_tool.get(str(call.get("name")))
+        args = call.get("arguments") or {}
+        if tool is None or not isinstance(args, Mapping):
+            continue
+        props = _props(tool)
+        implied = [
+            str(v)
+            for k, v in args.items()
+            if picks_a_thing(k, props.get(k))
+            and len(_enum_strings(props.get(k))) == 1
+            and not _value_said(query, q, said, props[k], v, k, unnamed)
+            and not _partly_named(v, props.get(k), q, said, unnamed, tools)
+        ]
+        if implied and _elsewhere(q, unnamed, tools, calls, tool, implied):
+            return True
+    return False
+
+
+def _elsewhere(
+    q: Sequence[str],
+    unnamed: Sequence[str],
+    tools: Sequence[Mapping[str, Any]],
+    calls: Sequence[Mapping[str, Any]],
+    tool: Mapping[str, Any],
+    implied: Sequence[Any],
+) -> bool:
+    """Whether the request names a place or thing other than the `implied` one room or device
+    of `tool`: a word the tools lack, a thing no call picks, or a word of another thing's
+    name before the tool's kind word."""
+    return (
+        _names_another_thing(unnamed, tools)
+        or _leaves_a_thing(q, tools, calls)
+        or _kind_of_another(q, tools, tool, [str(v) for v in implied])
+    )
 
 
 def _kind_of_another(
@@ -255,12 +311,9 @@ def _partly_named(
     part = {w for w in words(value) if w in q or w in numbers}
     others = [v for v in thing_names(tools)[0] if v != value]
     # nor a word of a kind or of a tool's name alone: "the light" is no fairy lights plug
-    kind_words = (
-        _LIGHT_WORDS
-        | _COVER_WORDS
-        | _FAN_WORDS
-        | {w for t in tools for w in words(str(t.get("name")).replace("_", " "))}
-    )
+    kind_words = DEVICE_NOUNS | {
+        w for t in tools for w in words(str(t.get("name")).replace("_", " "))
+    }
     return (
         bool(part - kind_words)
         and _names_it(value, _enum_strings(schema), q, numbers)

@@ -2479,10 +2479,12 @@ def _near(a: str, b: str) -> bool:
 
 
 # Words that may follow part of a name without naming something else ("the aquarium filter"
-# is another thing than the aquarium pump; "the grow lamp please" is not).
+# is another thing than the aquarium pump; "the grow lamp please" is not). A room's or a
+# socket's kind may ("the loft light", "the kettle plug"); a heater or a fan names a device of
+# its own ("the greenhouse heater" is not the greenhouse misting valve).
 _AFTER_NAME = frozenset(
     "please to and then in at up down now too also for with by of light lamp led blind shade "
-    "fan heater heating plug socket thermostat".split()
+    "plug socket".split()
 )
 
 
@@ -2520,6 +2522,7 @@ def _names_it(value: str, values: Sequence[str], q: Sequence[str], numbers: set[
                 and after
                 and not ws[i + 1].isdigit()
                 and not _near(after, ws[i + 1])
+                and not any(_near(after, later) for later in ws[i + 2 :])  # "coop heater"
             ):
                 if after not in _GENERIC and after not in _AFTER_NAME and not after.isdigit():
                     return False

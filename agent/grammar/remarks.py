@@ -245,6 +245,36 @@ def _remark(clause: str, known: _Known) -> bool:
     return stated and not any(w in _ORDERING for i, w in enumerate(ws) if i not in placing)
 
 
+# A time said beside a command ("toddler group at 10", "tea break in 20 mins", "client
+# presentation in 5"): a number after a word of time, or before a unit of clock time.
+_AT_TIME = frozenset("in at by until till around before after from".split())
+_CLOCK = frozenset("min mins minute minutes hour hours hr hrs o'clock oclock am pm".split())
+_AMOUNTS = frozenset("percent % degrees degree celsius c f fahrenheit".split())
+
+
+def _timed_aside(clause: str, known: _Known) -> bool:
+    """Whether a clause after the command only says when something else happens: every number
+    in it is a time, it names nothing of the tools and orders nothing, and it says what
+    happens ("client presentation in 5"; not a bare "at 10")."""
+    ws = [w.strip("?!.,") for w in clause.lower().replace("\u2019", "'").split()]
+    if not said_numbers(clause) or known.points(clause):
+        return False
+    if any(w in _ORDERING or w in _OTHER_ORDERS or w in _PHRASAL for w in ws):
+        return False
+    numbers = [i for i, w in enumerate(ws) if said_numbers(w)]
+    after = [ws[i + 1] if i + 1 < len(ws) else "" for i in numbers]
+    timed = all(
+        ((i and ws[i - 1] in _AT_TIME) and a not in _AMOUNTS) or a in _CLOCK
+        for i, a in zip(numbers, after, strict=True)
+    )
+    what = [
+        w
+        for i, w in enumerate(ws)
+        if i not in numbers and w.isalpha() and len(w) >= 3 and w not in _AT_TIME | _CLOCK
+    ]
+    return timed and bool(what)
+
+
 _PHRASAL = frozenset("on off up down".split())
 # The words after "on" that make it a place (the prior's), and "its".
 _PLACED = _DETERMINERS | {"its"}
@@ -628,8 +658,10 @@ class PlainReader:
         said = [p for p in pieces if p[0].strip()]
         kept = [
             (clause, sep)
-            for clause, sep in said
-            if not _courtesy(clause) and not _remark(clause, known)
+            for i, (clause, sep) in enumerate(said)
+            if not _courtesy(clause)
+            and not _remark(clause, known)
+            and not (i and _timed_aside(clause, known))
         ]
         if not kept:
             return text
