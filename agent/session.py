@@ -44,12 +44,14 @@ from .grammar.grounding import (
     points_elsewhere,
     points_nowhere,
     request_kind,
+    said_bare,
     says_a_setting,
     unsaid_arguments,
 )
 from .grammar.leftout import left_out, only_thing, tools_left_out
 from .grammar.mention import (
     MentionPrior,
+    _starts,
     clause_numbers,
     command_clauses,
     kind_synonyms,
@@ -59,7 +61,7 @@ from .grammar.mention import (
     words,
 )
 from .grammar.remarks import PlainReader, cancels, states
-from .rangecheck import said_numbers
+from .rangecheck import fits, is_fraction_param, said_numbers
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -142,40 +144,98 @@ def _things_of(call: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]]) ->
     return [k for k in call.get("arguments") or {} if picks_a_thing(k, props.get(k))]
 
 
+def with_halves_joined(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The calls with two in a row for one thing said once joined, when they set different
+    things: "put the fan on, on lullaby" written as the fan on, then the fan at lullaby, is one
+    call, as "turn on the hall light in warm white" is."""
+    q = words(text)
+    out: list[Any] = []
+    for call in calls:
+        prev = out[-1] if out else None
+        if (
+            isinstance(prev, dict)
+            and isinstance(call, dict)
+            and prev.get("name") == call.get("name")
+            and _said_once(call, schemas, q)
+        ):
+            things = _things_of(call, schemas)
+            a, b = prev.get("arguments") or {}, call.get("arguments") or {}
+            same = all(a.get(k) == b.get(k) for k in things) and set(things) == set(
+                _things_of(prev, schemas)
+            )
+            if (
+                same
+                and not (set(_settings_of(prev, things)) & set(_settings_of(call, things)))
+                and said_bare(_settings_of(call, things), schemas, text)
+            ):
+                out[-1] = {**prev, "arguments": {**a, **b}}
+                continue
+        out.append(call)
+    return out
+
+
+def _said_once(call: Mapping[str, Any], schemas: list[dict[str, Any]], q: list[str]) -> bool:
+    """Whether the request says a call's room or device (or, for a tool of none, a word of its
+    name or kind) once."""
+    args = call.get("arguments") or {}
+    things = _things_of(call, schemas)
+    if things:
+        return all(
+            len(_starts(words(str(args[k])), q)) == 1 for k in things if isinstance(args[k], str)
+        )
+    own = set(re.findall(r"[a-z]+", str(call.get("name")).lower())) - _VERB_WORDS
+    own |= kind_synonyms(own)
+    return sum(w in own for w in q) == 1
+
+
 def without_borrowed_numbers(
     calls: list[Any], schemas: list[dict[str, Any]], text: str
 ) -> list[Any]:
     """The calls without a number one of them borrows from another's clause: when the list
     has one call per clause, in order, a number said once in one clause belongs to that
     clause's call ("open the twin berth curtains to thirty percent and put the light on in
-    there" -> the light is not at 30 too). Only an optional number of a call that keeps
-    another setting goes."""
+    there" -> the light is not at 30 too). The borrowed number becomes the one number its own
+    clause says and no call uses ("den light at 40 percent, then her blinds to 30" -> the
+    blinds at 30, not 40); failing that it goes, when optional and the call keeps another
+    setting."""
     names = thing_names(schemas)[0]
     q, clause = words(text), clause_numbers(text, names)
     order = sorted(set(clause))
     if len(calls) < 2 or len(calls) != len(order) or len(q) != len(clause):
         return calls
-    where: dict[float, set[int]] = {}
-    for w, c in zip(q, clause, strict=True):
-        for n in said_numbers(w):
-            where.setdefault(n.value, set()).add(order.index(c))
+    said = [
+        said_numbers(" ".join(w for w, c in zip(q, clause, strict=True) if c == k)) for k in order
+    ]
+    used = {
+        float(v)
+        for c in calls
+        for v in (c.get("arguments") or {}).values()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    }
     tools = {str(t.get("name")): t for t in schemas}
     out = []
     for i, call in enumerate(calls):
         tool = tools.get(str(call.get("name"))) if isinstance(call, dict) else None
         args = dict(call.get("arguments") or {}) if tool else {}
+        props = ((tool or {}).get("parameters") or {}).get("properties") or {}
         required = set((tool or {}).get("parameters", {}).get("required") or ())
         for k, v in list(args.items()):
-            if isinstance(v, bool) or not isinstance(v, int | float) or k in required:
+            if isinstance(v, bool) or not isinstance(v, int | float):
                 continue
-            said_in = where.get(float(v), set())
+            said_in = {j for j, ns in enumerate(said) if any(n.value == float(v) for n in ns)}
             others = {
                 j
                 for j, c in enumerate(calls)
                 if j != i and v in (c.get("arguments") or {}).values()
             }
-            settings = len(args) - len(_things_of(call, schemas))
-            if said_in and i not in said_in and said_in <= others and settings > 1:
+            if not said_in or i in said_in or not said_in <= others:
+                continue
+            free = [n for n in said[i] if n.value not in used]
+            sch = props.get(k) if isinstance(props.get(k), Mapping) else {}
+            if len(free) == 1 and fits(free[0], sch) and not is_fraction_param(sch):
+                n = free[0].value
+                args[k] = int(n) if sch.get("type") == "integer" and n == int(n) else n
+            elif k not in required and len(args) - len(_things_of(call, schemas)) > 1:
                 del args[k]
         out.append({**call, "arguments": args} if tool else call)
     return out
@@ -724,13 +784,22 @@ class Session:
             # a call that picks an earlier call's thing again, setting what the new call sets,
             # was the model's try at the thing it left out ("electric blanket on and the kiln
             # off" -> the blanket on, then the blanket off)
+            # or one of two calls to a tool of no rooms said once, setting what the new call
+            # sets ("light off and fan down to murmur" -> the fan off, then the fan at murmur)
+            q = words(text)
             for i, c in enumerate(kept):
                 things = _things_of(c, schemas)
+                same = _settings_of(c, things) == _settings_of(call, _things_of(call, schemas))
                 if (
                     things
                     and c.get("name") == call.get("name")
                     and _repeats_a_thing(c, kept[:i], things)
-                    and _settings_of(c, things) == _settings_of(call, _things_of(call, schemas))
+                    and same
+                ) or (
+                    not things
+                    and same
+                    and sum(o.get("name") == c.get("name") for o in kept) > 1
+                    and _said_once(c, schemas, q)
                 ):
                     del kept[i]
                     break
@@ -835,6 +904,7 @@ class Session:
                 )
                 for c in listed
             )
+            kept = with_halves_joined(kept, schemas, text)
             res.calls = [without_unsaid(c, schemas, text) for c in kept]
             if text:
                 # a small model writing three calls sometimes writes them out of order

@@ -942,3 +942,49 @@ def test_a_part_of_a_name_then_another_kind_of_device_is_another_thing() -> None
     pump = home_tools({"relays": {"kind": "gpio_relays", "relays": {"coop door heater": 5}}})
     coop = [{"name": "set_relay", "arguments": {"relay": "coop door heater", "on": True}}]
     assert grounded("switch the coop heater on", pump, coop)
+
+
+def test_a_switch_is_said_in_the_calls_own_clause() -> None:
+    """ "turn on the pump and put the fan on gale": the fan is given a speed, not switched
+    on; a clause that only names a thing shares the sense before it."""
+    tools = home_tools(
+        {
+            "fan": {"kind": "simulated_fan", "speeds": ["calm", "gale"]},
+            "relays": {"kind": "gpio_relays", "relays": {"bilge pump": 17}},
+            "lights": {"kind": "simulated_lights", "rooms": ["galley", "heads"]},
+        }
+    )
+    fan = {"name": "set_fan", "arguments": {"on": True, "speed": "gale"}}
+    assert unsaid_arguments("turn on the bilge pump and put the fan on gale", tools, fan) == ["on"]
+    heads = {"name": "set_light", "arguments": {"room": "heads", "on": False, "brightness": 100}}
+    said = "turn off the galley light and the heads"
+    assert unsaid_arguments(said, tools, heads) == []
+
+
+def test_a_one_room_light_said_by_its_kind_word_is_left_out() -> None:
+    from agent.grammar.leftout import tools_left_out
+
+    bedsit = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["Wilf's room"]},
+            "fan": {"kind": "simulated_fan", "speeds": ["murmur", "gale"]},
+        }
+    )
+    fan = [{"name": "set_fan", "arguments": {"speed": "murmur"}}]
+    assert tools_left_out("light off and fan down to murmur", bedsit, fan) == [
+        ("set_light", "light off")
+    ]
+    # not while another tool's text has a light's word (an LED sign "light")
+    sign = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["Wilf's room"]},
+            "fan": {"kind": "simulated_fan", "speeds": ["murmur", "gale"]},
+            "sign": {
+                "kind": "gpio_leds",
+                "leds": {"come in": 5},
+                "tool": "set_sign",
+                "description": "The little light on the door sign.",
+            },
+        }
+    )
+    assert tools_left_out("light off and fan down to murmur", sign, fan) == []

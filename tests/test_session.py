@@ -452,3 +452,48 @@ def test_a_number_said_in_one_clause_is_not_borrowed_by_the_next_call() -> None:
     # said in both clauses, it is both calls'
     both = "twin berth blinds to 30 and the light on at 30"
     assert without_borrowed_numbers([blinds, light], tools, both) == [blinds, light]
+
+
+def test_a_borrowed_number_becomes_the_one_its_own_clause_says() -> None:
+    from agent.session import without_borrowed_numbers
+    from agent.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["Tara's den"], "colors": ["aqua"]},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["Tara's den"]},
+        }
+    )
+    light = {"name": "set_light", "arguments": {"room": "Tara's den", "brightness": 40}}
+    blinds = {"name": "set_blinds", "arguments": {"room": "Tara's den", "position": 40}}
+    text = "Tara's den light at 40 percent, then Tara's den blinds to 30"
+    assert without_borrowed_numbers([light, blinds], tools, text) == [
+        light,
+        {"name": "set_blinds", "arguments": {"room": "Tara's den", "position": 30}},
+    ]
+
+
+def test_two_halves_of_one_call_are_joined_only_after_a_bare_setting() -> None:
+    """ "put the fan on, on lullaby": the fan on, then the fan at lullaby, is one call; a
+    clause with an order of its own ("and turn the heating to 28") keeps its call."""
+    from agent.session import with_halves_joined
+    from agent.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "fan": {"kind": "simulated_fan", "speeds": ["lullaby", "gale"]},
+            "heating": {"kind": "simulated_thermostat"},
+        }
+    )
+    on = {"name": "set_fan", "arguments": {"on": True}}
+    lullaby = {"name": "set_fan", "arguments": {"speed": "lullaby"}}
+    joined = {"name": "set_fan", "arguments": {"on": True, "speed": "lullaby"}}
+    assert with_halves_joined([on, lullaby], tools, "put the fan on, on lullaby") == [joined]
+    assert with_halves_joined([on, lullaby], tools, "fan on, then the fan to lullaby") == [
+        on,
+        lullaby,
+    ]
+    cool = {"name": "set_thermostat", "arguments": {"mode": "cool"}}
+    warm = {"name": "set_thermostat", "arguments": {"temperature": 28}}
+    text = "switch the thermostat to cool mode, and turn the heating to twenty eight"
+    assert with_halves_joined([cool, warm], tools, text) == [cool, warm]

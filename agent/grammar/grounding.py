@@ -50,6 +50,7 @@ from .mention import (
     _fmt,
     _names_it,
     _only_inside,
+    _starts,
     _telling,
     clause_numbers,
     flag_value,
@@ -633,7 +634,10 @@ def unsaid_arguments(
         for i, w in enumerate(q)
         if w == "on" and any(q[i + 1 : i + 1 + len(v)] == v for v in settings if v)
     }
-    q_switch = [w for i, w in enumerate(q) if i not in on_setting]
+    mine = _clause_of(read, q, tools, tool, args)
+    # a switch's sense is said in the call's own clause (or the one before a clause that says
+    # none): "turn on the outdoor shower and put the fan on drift" does not switch the fan on
+    q_switch = [w for i, w in enumerate(q) if i not in on_setting and (mine is None or i in mine)]
     own = {
         k: isinstance(props.get(k), Mapping)
         and _value_said(
@@ -653,6 +657,75 @@ def unsaid_arguments(
         for k, ok in own.items()
         if not ok and k not in required and _prunable(props[k], k, named=habit)
     ]
+
+
+def _clause_of(
+    read: str,
+    q: Sequence[str],
+    tools: Sequence[Mapping[str, Any]],
+    tool: Mapping[str, Any],
+    args: Mapping[str, Any],
+) -> set[int] | None:
+    """The positions in `q` of the clause a call answers: where its room or device is said in
+    full, else where a word of its tool's name or kind is said outside a name, with the clause
+    before when that one says no switching sense ("the den and the hall off": the hall's clause
+    has its own). None when that is not one clause, or the request has only one."""
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    if len(clause) != len(q) or len(set(clause)) < 2:
+        return None
+    props = _props(tool)
+    at = [
+        i
+        for k, v in args.items()
+        if isinstance(v, str) and picks_a_thing(k, props.get(k))
+        for i in _starts(words(v), q)
+    ]
+    if not at:
+        own = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC}
+        own |= kind_synonyms(own)
+        bare = without_names(q, names)
+        at = [i for i, w in enumerate(bare) if w in own]
+    ks = {clause[i] for i in at}
+    if len(ks) != 1:
+        return None
+    k = ks.pop()
+    keep = {k}
+    while k > min(clause) and _no_order([w for w, c in zip(q, clause, strict=True) if c == k]):
+        k -= 1
+        keep.add(k)
+    return {i for i, c in enumerate(clause) if c in keep}
+
+
+def said_bare(settings: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]], text: str) -> bool:
+    """Whether the named settings of a call are said in a clause that orders nothing and names
+    no device: ", on lullaby," goes with the fan before it; "and turn the heating to 28" is an
+    order of its own."""
+    q, clause = words(text), clause_numbers(text, thing_names(schemas)[0])
+    if len(q) != len(clause):
+        return False
+    at = [
+        i
+        for v in settings.values()
+        if isinstance(v, str) and not isinstance(v, bool)
+        for i in _starts(words(v), q)
+    ]
+    if not at or len({clause[i] for i in at}) != 1:
+        return False
+    k = clause[at[0]]
+    mine = {w for w, c in zip(q, clause, strict=True) if c == k} - {"on", "at", "to", "in"}
+    described = set().union(*(_described(t) for t in schemas))
+    return not (mine & (_ORDER_VERBS | DEVICE_NOUNS | described))
+
+
+def _no_order(clause: Sequence[str]) -> bool:
+    """Whether a clause orders nothing of its own: no switching, no order's verb, no number
+    ("..., and the wellie room")."""
+    return (
+        not switch_senses(clause)
+        and not _ORDER_VERBS & set(clause)
+        and not said_numbers(" ".join(clause))
+    )
 
 
 # where, not how: "lights on over the workbench", "lamps on outside"

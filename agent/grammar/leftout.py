@@ -137,13 +137,20 @@ def tools_left_out(
     }
     for ws in own.values():  # "the extractor to half ahead" names the fan
         ws += sorted(kind_synonyms(ws) - set(ws) - _LIGHT_WORDS)
+    # a light of one room is named by a light's word that no other tool's text has ("light
+    # off and fan down to murmur" to a bedsit's one light)
+    for t in tools:
+        if _one_thing(t) and _described(t) & _LIGHT_WORDS:
+            others = set().union(*(_described(o) for o in tools if o is not t))
+            own[str(t.get("name"))] += sorted(_LIGHT_WORDS - others)
     # words of the called tools' descriptions: "the underfloor heating to 23" is the called
     # set_underfloor's, not set_upstairs_heating's
     described = {w for t in tools if str(t.get("name")) in called for w in _described(t)}
     out: list[tuple[str, str]] = []
     for t in tools:
         name = str(t.get("name"))
-        if name in called or any(picks_a_thing(k, sch) for k, sch in _props(t).items()):
+        things = [k for k, sch in _props(t).items() if picks_a_thing(k, sch)]
+        if name in called or (things and not _one_thing(t)):
             continue
         for w in own[name]:
             if (
@@ -158,6 +165,13 @@ def tools_left_out(
                 out.append((name, text))
             break
     return out
+
+
+def _one_thing(tool: Mapping[str, Any]) -> bool:
+    """Whether a tool picks a room or device and has only one of each to pick."""
+    props = _props(tool)
+    picks = [sch for k, sch in props.items() if picks_a_thing(k, sch)]
+    return bool(picks) and all(len(_enum_strings(sch)) == 1 for sch in picks)
 
 
 def only_thing(tools: Sequence[Mapping[str, Any]], name: str) -> list[dict[str, Any]]:
