@@ -988,3 +988,33 @@ def test_a_one_room_light_said_by_its_kind_word_is_left_out() -> None:
         }
     )
     assert tools_left_out("light off and fan down to murmur", sign, fan) == []
+
+
+def test_a_word_after_a_clause_break_is_no_setting() -> None:
+    sign = home_tools(
+        {
+            "sign": {"kind": "gpio_leds", "leds": {"do not disturb": 5, "come in": 6}},
+            "lights": {"kind": "simulated_lights", "rooms": ["room 214", "kitchen 2"]},
+        }
+    )
+    on = [{"name": "set_led", "arguments": {"led": "do not disturb", "mode": "on"}}]
+    assert grounded("put the do not disturb led on, got an exam tmrw", sign, on)
+    assert not grounded("put the do not disturb led on turbo", sign, on)
+
+
+def test_a_name_only_clause_shares_the_sense_of_the_order_clauses_back() -> None:
+    from agent.grammar.leftout import left_out
+
+    home = home_tools(
+        {
+            "plugs": {"kind": "tasmota", "switches": {"oil heater": "o", "samovar": "s"}},
+            "lamp": {"kind": "simulated_lights", "rooms": ["bedsit"]},
+        }
+    )
+    calls = [
+        {"name": "set_light", "arguments": {"room": "bedsit", "on": False}},
+        {"name": "set_switch", "arguments": {"device": "oil heater", "action": "OFF"}},
+    ]
+    assert left_out("turn off lamp, oil heater and samovar", home, calls) == [
+        ("samovar", "turn off lamp oil heater and samovar")
+    ]

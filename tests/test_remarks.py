@@ -83,6 +83,8 @@ HOME = home_tools(
         ("fan on asap, tea break in 20 mins", "fan on asap"),
         ("close the hall blinds, client presentation in 5", "close the hall blinds"),
         ("hall light on, at 10", "hall light on at 10"),  # a bare number may be the light's
+        ("hall light off, someone left it on again", "hall light off"),
+        ("turn off the fan, I go to sleep", "turn off the fan"),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:
@@ -108,6 +110,8 @@ def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, pl
         "the hall is dark, what can you do",
         "hall light on, reading lamp at 40 percent",  # an amount, not a time
         "fan on, then at 10 pm the heating off",  # an order
+        # a thing with its setting is an order, not a name said ahead of "them"
+        "hall light to warm white please, don't want to wake them",
     ],
 )
 def test_what_may_be_a_command_is_kept_as_said(said: str) -> None:

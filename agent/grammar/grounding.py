@@ -227,7 +227,10 @@ def grounded(
                 if not [w for w in words(value) if w not in tool_words and w not in _GENERIC]:
                     return False
     known = {w for v in names for w in words(str(v))}
-    return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(unnamed, known)
+    clause = clause_numbers(read, thing_names(tools)[0])
+    return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(
+        unnamed, known, clause if len(clause) == len(unnamed) else None
+    )
 
 
 def implied_elsewhere(
@@ -954,12 +957,17 @@ def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> 
     return len(unnamed) >= 2 and unnamed[-2] in ("on", "at") and unknown(unnamed[-1])
 
 
-def _unknown_setting(q: Sequence[str], known: set[str]) -> bool:
+def _unknown_setting(
+    q: Sequence[str], known: set[str], clause: Sequence[int] | None = None
+) -> bool:
     """Whether the request sets something by a word no tool knows: "fan on turbo", "run the
-    fan at night" (a speed the fan lacks; a call without it drops what was asked)."""
+    fan at night" (a speed the fan lacks; a call without it drops what was asked). A word
+    after a clause's break is no setting ("the light on, got an exam tmrw")."""
     for i, w in enumerate(q[:-1]):
         nxt = q[i + 1]
         if w not in ("on", "at") or not nxt or nxt in known:
+            continue
+        if clause is not None and clause[i] != clause[i + 1]:
             continue
         if i and q[i - 1] in _SWITCH_VERBS:
             continue  # "turn on fan", "switch on lights in the kitchen": the thing follows

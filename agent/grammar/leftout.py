@@ -10,7 +10,7 @@ from typing import Any
 
 from agent.rangecheck import said_numbers
 
-from .grounding import _all_enums, _described, _partly_named, _props, is_command
+from .grounding import _all_enums, _described, _no_order, _partly_named, _props, is_command
 from .mention import (
     _GENERIC,
     _LIGHT_WORDS,
@@ -72,11 +72,16 @@ def left_out(
             continue
         k = clause[at[0]]
         text = " ".join(w for w, c in zip(q, clause, strict=True) if c == k)
-        mine = [w for w, c in zip(q, clause, strict=True) if c == k]
-        if k and not switch_senses(mine) and not said_numbers(text):
+        first = k
+        while first > min(clause) and _no_order(
+            [w for w, c in zip(q, clause, strict=True) if c == first]
+        ):
             # a clause that is only a name ("..., and the wellie room") shares the sense of
-            # the clause before it
-            text = " ".join(w for w, c in zip(q, clause, strict=True) if c in (k - 1, k))
+            # the clauses before it, back to one that orders ("turn off lamp, oil heater and
+            # samovar")
+            first -= 1
+        if first != k:
+            text = " ".join(w for w, c in zip(q, clause, strict=True) if first <= c <= k)
         if is_command(text, tools):
             out.append((name, text))
     return out

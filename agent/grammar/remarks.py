@@ -70,7 +70,8 @@ _REMARK = re.compile(
     r"(?:it\s+is|it's|its|it\s+was|it\s+has|it\s+gets|it\s+will|i\s+am|i'm|im|i\s+was|"
     r"i\s+have|i've|i\s+will|i'll|i\s+do\s+not|i\s+don't|we\s+are|we're|we\s+do\s+not|"
     r"we\s+don't|we\s+have|we've|we\s+will|we'll|we\s+were|they\s+are|they're|that\s+is|"
-    r"that's|there\s+is|there's|he\s+is|he's|she\s+is|she's|you\s+know|nobody|no\s+one)\b",
+    r"that's|there\s+is|there's|he\s+is|he's|she\s+is|she's|you\s+know|nobody|no\s+one|"
+    r"someone|somebody|i\s+go|we\s+go)\b",
     re.IGNORECASE,
 )
 # A remark run on after a command without a pause ("fan on pls im dying", "turn the heating on
@@ -327,6 +328,8 @@ def _named_ahead(clause: str, known: _Known) -> bool:
         return False
     if said_numbers(" ".join(rest)):
         return False
+    if rest != _blanked(ws, known.things):
+        return False  # a setting said too: "calf pens light to red please" is an order
     return rest != ws or any(w.split("'")[0] in known.words for w in ws)
 
 
