@@ -1018,3 +1018,24 @@ def test_a_name_only_clause_shares_the_sense_of_the_order_clauses_back() -> None
     assert left_out("turn off lamp, oil heater and samovar", home, calls) == [
         ("samovar", "turn off lamp oil heater and samovar")
     ]
+
+
+def test_a_sense_in_a_statement_gives_way_to_the_order() -> None:
+    """ "the den light is still on, kill it": the order says off; on is what is."""
+    den = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["den", "phone booth 2"]}})
+    on = [{"name": "set_light", "arguments": {"room": "den", "on": True}}]
+    off = [{"name": "set_light", "arguments": {"room": "den", "on": False}}]
+    said = "den light is still on, kill it thx"
+    assert grounded(said, den, off)
+    assert not grounded(said, den, on)
+    assert grounded("den light on", den, on)
+
+
+def test_a_unit_of_time_names_no_thing() -> None:
+    lamp = home_tools(
+        {"lights": {"kind": "zigbee2mqtt_lights", "devices": {"Wilf's room": "wilf_bulb"}}}
+    )
+    fade = [
+        {"name": "set_light", "arguments": {"room": "Wilf's room", "on": False, "transition": 30}}
+    ]
+    assert grounded("fade the light off over thirty seconds", lamp, fade)

@@ -110,6 +110,7 @@ def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, pl
         "the hall is dark, what can you do",
         "hall light on, reading lamp at 40 percent",  # an amount, not a time
         "fan on, then at 10 pm the heating off",  # an order
+        "hall light off slowly, in 30 seconds",  # a fade's length is a setting
         # a thing with its setting is an order, not a name said ahead of "them"
         "hall light to warm white please, don't want to wake them",
     ],

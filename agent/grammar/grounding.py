@@ -69,7 +69,7 @@ from .mention import (
     without_names,
     words,
 )
-from .remarks import _COURTESY, _ORDER_VERBS, known_words
+from .remarks import _COURTESY, _ORDER_VERBS, known_words, states
 
 # Units that tie a said number to the parameter whose description names them.
 _UNITS = frozenset(words("degrees celsius fahrenheit minutes seconds hours percent"))
@@ -182,6 +182,7 @@ def grounded(
     shared = {w for t in by_tool if t not in called for w in words(t.replace("_", " "))}
     # a thing said only inside a longer thing's name ("tank" in "grey tank valve") is not said
     inside = _only_inside(sorted(thing_names(tools)[0]), q)
+    q_sense = _orders_only(read, q, tools)
     for call in calls:
         name = str(call.get("name"))
         props = by_name.get(name)
@@ -218,7 +219,7 @@ def grounded(
             if key in picks and _partly_named(value, schema, q, said, unnamed, tools):
                 continue
             if not isinstance(schema, Mapping) or not _value_said(
-                query, q, said, schema, value, key, unnamed
+                query, q_sense if isinstance(value, bool) else q, said, schema, value, key, unnamed
             ):
                 return False
             if isinstance(value, str) and not _enum_strings(schema):
@@ -331,7 +332,10 @@ _ALONGSIDE = (
     _ORDER_VERBS
     | _COURTESY
     | _FULL_WORDS
-    | frozenset("half halfway way all bit little lot now again too degree celsius percent".split())
+    | frozenset(
+        "half halfway way all bit little lot now again too degree celsius percent second "
+        "minute hour sec min".split()
+    )
 )
 
 
@@ -719,6 +723,21 @@ def said_bare(settings: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]],
     mine = {w for w, c in zip(q, clause, strict=True) if c == k} - {"on", "at", "to", "in"}
     described = set().union(*(_described(t) for t in schemas))
     return not (mine & (_ORDER_VERBS | DEVICE_NOUNS | described))
+
+
+def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> list[str]:
+    """`q` with the words of statement clauses blanked when another clause switches: "phone
+    booth 2 light is still on, kill it" says off, not on."""
+    clause = clause_numbers(read, thing_names(tools)[0])
+    if len(clause) != len(q):
+        return list(q)
+    stated = {
+        k for k in set(clause) if states([w for w, c in zip(q, clause, strict=True) if c == k])
+    }
+    ordering = [w for w, c in zip(q, clause, strict=True) if c not in stated]
+    if not stated or not switch_senses(ordering):
+        return list(q)
+    return [w if c not in stated else "" for w, c in zip(q, clause, strict=True)]
 
 
 def _no_order(clause: Sequence[str]) -> bool:

@@ -251,6 +251,7 @@ def _remark(clause: str, known: _Known) -> bool:
 _AT_TIME = frozenset("in at by until till around before after from".split())
 _CLOCK = frozenset("min mins minute minutes hour hours hr hrs o'clock oclock am pm".split())
 _AMOUNTS = frozenset("percent % degrees degree celsius c f fahrenheit".split())
+_SECONDS = frozenset("s sec secs second seconds".split())  # a fade's length, no time of day
 
 
 def _timed_aside(clause: str, known: _Known) -> bool:
@@ -265,7 +266,7 @@ def _timed_aside(clause: str, known: _Known) -> bool:
     numbers = [i for i, w in enumerate(ws) if said_numbers(w)]
     after = [ws[i + 1] if i + 1 < len(ws) else "" for i in numbers]
     timed = all(
-        ((i and ws[i - 1] in _AT_TIME) and a not in _AMOUNTS) or a in _CLOCK
+        ((i and ws[i - 1] in _AT_TIME) and a not in _AMOUNTS | _SECONDS) or a in _CLOCK
         for i, a in zip(numbers, after, strict=True)
     )
     what = [
