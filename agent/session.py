@@ -47,6 +47,7 @@ from .grammar.grounding import (
     said_bare,
     says_a_setting,
     unsaid_arguments,
+    with_settings_shared,
 )
 from .grammar.leftout import left_out, only_thing, tools_left_out
 from .grammar.mention import (
@@ -203,8 +204,10 @@ def without_borrowed_numbers(
     order = sorted(set(clause))
     if len(calls) < 2 or len(calls) != len(order) or len(q) != len(clause):
         return calls
+    protected = [*names, *thing_names(schemas)[1]]  # "bedroom 11" says no 11
     said = [
-        said_numbers(" ".join(w for w, c in zip(q, clause, strict=True) if c == k)) for k in order
+        said_numbers(" ".join(w for w, c in zip(q, clause, strict=True) if c == k), protected)
+        for k in order
     ]
     used = {
         float(v)
@@ -344,7 +347,7 @@ def _in_request_order(text: str, calls: list[Any], schemas: list[dict[str, Any]]
         # where a word of the tool's name is said ("the fan off"): the place of a call that
         # picks no thing, and what orders two calls for one ("night light down to 10, close
         # the blinds in the baby's corner")
-        name_words = {w for w in re.findall(r"[a-z0-9]+", str(call.get("name")).lower())}
+        name_words = set(words(str(call.get("name")).replace("_", " ")))  # "house_lights"
         name_words = (name_words | kind_synonyms(name_words)) - _VERB_WORDS
         by_name = [
             m.start()
@@ -710,17 +713,17 @@ class Session:
         # a call dropped from a list no longer than the request's clauses leaves a part of the
         # request undone ("the extractor off and the workbench light off too")
         # (a statement beside the order asks for nothing: "bar open light off, bar's shut")
-        short = len(calls) < min(len(doubted["function_calls"]), self._order_clauses(text))
-        if (
-            again["success"]
-            and calls
-            and not short
-            and conf is not None
-            and conf > UNNAMED_CONFIDENCE
-            and grounded(text, schemas, calls)
-        ):
-            again["named_look"] = True
-            return again
+        needed = min(len(doubted["function_calls"]), self._order_clauses(text))
+        if again["success"] and calls and conf is not None and conf > UNNAMED_CONFIDENCE:
+            if len(calls) < needed:
+                # the names said dropped the guess and a call it stood in for: the missing
+                # look may find that one ("coffee maker on and the boiler on" -> the coffee
+                # maker, then the old boiler)
+                again = self._missing_look(pre, tools, max_new_tokens, t0, t_tok, text, again)
+                calls = again["function_calls"]
+            if len(calls) >= needed and grounded(text, schemas, calls):
+                again["named_look"] = True
+                return again
         doubted["timings"]["total_ms"] = again.get("timings", {}).get(
             "total_ms", doubted["timings"]["total_ms"]
         )
@@ -912,6 +915,7 @@ class Session:
                 # room, the fan, then the wet room); a list is done in the order said
                 res.calls = _in_request_order(text, res.calls, schemas)
                 res.calls = without_borrowed_numbers(res.calls, schemas, text)
+                res.calls = with_settings_shared(text, schemas, res.calls)
         confidence = None
         spelled = 0.0
         tail_s, tail_n = 0.0, 0

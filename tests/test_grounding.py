@@ -1039,3 +1039,39 @@ def test_a_unit_of_time_names_no_thing() -> None:
         {"name": "set_light", "arguments": {"room": "Wilf's room", "on": False, "transition": 30}}
     ]
     assert grounded("fade the light off over thirty seconds", lamp, fade)
+
+
+def test_a_name_said_alone_before_an_order_shares_its_settings() -> None:
+    from agent.grammar.grounding import with_settings_shared
+
+    def light(room: str, **args: object) -> dict:
+        return {"name": "set_light", "arguments": {"room": room, **args}}
+
+    said = "sunroom and attic to 50 percent"
+    assert with_settings_shared(
+        said, TOOLS, [light("sunroom", on=True), light("attic", brightness=50)]
+    ) == [
+        light("sunroom", brightness=50),
+        light("attic", brightness=50),
+    ]
+    # each name with its own setting keeps it
+    said = "sunroom to teal and the attic to 60 percent"
+    calls = [light("sunroom", color="teal"), light("attic", brightness=60)]
+    assert with_settings_shared(said, TOOLS, calls) == calls
+
+
+def test_plus_and_the_heating_name_nothing_the_home_lacks() -> None:
+    from agent.grammar.mention import words
+
+    assert words("plus the status lights") == ["plus", "the", "status", "light"]
+    home = home_tools(
+        {
+            "plugs": {"kind": "tasmota", "switches": {"old boiler": "b", "back television": "t"}},
+            "heating": {"kind": "simulated_thermostat"},
+        }
+    )
+    calls = [
+        {"name": "set_switch", "arguments": {"device": "old boiler", "action": "TOGGLE"}},
+        {"name": "set_thermostat", "arguments": {"temperature": 18}},
+    ]
+    assert grounded("toggle the boiler, plus the heating down to 18", home, calls)

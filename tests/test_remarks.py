@@ -275,3 +275,27 @@ def test_a_typed_2_before_a_setting_is_to_but_not_inside_a_name() -> None:
     assert reader.read("turn the fan down 2 hush") == "turn the fan down to hush"
     assert reader.read("make bedroom 2 blue") == "make bedroom 2 blue"
     assert reader.read("tv 2 on") == "tv 2 on"
+
+
+def test_everyday_words_and_ones_are_written_as_the_homes_words() -> None:
+    """ "the telly" is the home's "back television"; "the bin day one" after "the school run
+    light" is the bin day light."""
+    home = home_tools(
+        {
+            "plugs": {"kind": "tasmota", "switches": {"back television": "t", "old fridge": "f"}},
+            "leds": {"kind": "gpio_leds", "leds": {"school run": 5, "bin day": 6}},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["study", "stair top"]},
+        }
+    )
+    assert plain_command("turn the telly off", home) == "turn the television off"
+    assert plain_command("refrigerator off", home) == "fridge off"
+    assert (
+        plain_command("blink the school run light and switch the bin day one on", home)
+        == "blink the school run light and switch the bin day light on"
+    )
+    assert (
+        plain_command("study blinds to 30 percent, also the stair top ones to seventy", home)
+        == "study blinds to 30 percent, also the stair top blinds to seventy"
+    )
+    # "one" after no name, or with no kind said before, stays
+    assert plain_command("set the stair top one to 40", home) == "set the stair top one to 40"

@@ -334,7 +334,7 @@ _ALONGSIDE = (
     | _FULL_WORDS
     | frozenset(
         "half halfway way all bit little lot now again too degree celsius percent second "
-        "minute hour sec min".split()
+        "minute hour sec min plus".split()
     )
 )
 
@@ -428,6 +428,8 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
     k = known_words(tools)
     known = k.words | {w for v in [*k.things, *k.settings] for w in v}
     known |= kind_synonyms(k.words)  # "the extractor" is a fan the home has
+    if any(takes_temperature(t.get("parameters") or {}) for t in tools):
+        known |= _WARMTH_WORDS  # "the heating" is the thermostat
     return any(
         _telling(bare) and w not in NUMBER_WORDS and w not in _ALONGSIDE and bare not in known
         for w, bare in ((w, w.split("'")[0]) for w in q)
@@ -738,6 +740,55 @@ def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]
     if not stated or not switch_senses(ordering):
         return list(q)
     return [w if c not in stated else "" for w, c in zip(q, clause, strict=True)]
+
+
+# Words a clause that only names a thing may say besides the name.
+_NAME_ONLY = _DETERMINERS | frozenset("and both also plus then".split())
+
+
+def with_settings_shared(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Any]
+) -> list[Any]:
+    """The calls with a thing named in a clause of its own before the next one's order given
+    that order's settings: "Yusuf's corner and larder 2 to 50 percent" sets both to 50, not
+    the corner on ("the den and the hall off" shares the other way: see `_clause_of`)."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    by_tool = {str(t.get("name")): t for t in tools}
+    if len(clause) != len(q):
+        return list(calls)
+
+    def where(call: Mapping[str, Any]) -> int | None:
+        props = _props(by_tool.get(str(call.get("name"))) or {})
+        at = [
+            i
+            for k, v in (call.get("arguments") or {}).items()
+            if isinstance(v, str) and picks_a_thing(k, props.get(k))
+            for i in _starts(words(v), q)
+        ]
+        return clause[at[0]] if len(at) == 1 else None
+
+    out = list(calls)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if not (isinstance(a, dict) and isinstance(b, dict)) or a.get("name") != b.get("name"):
+            continue
+        ka, kb = where(a), where(b)
+        if ka is None or kb != ka + 1:
+            continue
+        mine = [w for w, c in zip(q, clause, strict=True) if c == ka]
+        # only a name ("Yusuf's corner and ..."): no setting of its own
+        if set(w for w in without_names(mine, names) if w) - _NAME_ONLY:
+            continue
+        props = _props(by_tool[str(a.get("name"))])
+        things = {k for k in a.get("arguments") or {} if picks_a_thing(k, props.get(k))}
+        keep = {k: v for k, v in (a.get("arguments") or {}).items() if k in things}
+        given = {k: v for k, v in (b.get("arguments") or {}).items() if k not in things}
+        if given:
+            out[i] = {**a, "arguments": {**keep, **given}}
+    return out
 
 
 def _no_order(clause: Sequence[str]) -> bool:

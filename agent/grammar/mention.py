@@ -405,7 +405,8 @@ def words(text: str) -> list[str]:
     """Lower-case words with a plural ``s`` dropped ("Lights" -> "light", "Ana's" kept)."""
     out = []
     for w in _WORD.findall(_normal(text)):
-        if len(w) > 3 and w.endswith("s") and not w.endswith("ss") and "'" not in w:
+        # (not "plus", "status", "this": no plural there)
+        if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) and "'" not in w:
             w = w[:-1]
         out.append(w)
     return out

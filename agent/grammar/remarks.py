@@ -182,6 +182,39 @@ def _aliases(tools: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dict[s
     return {a: next(iter(n)) for a, n in found.items() if len(n) == 1}
 
 
+# Words for one kind of thing, one as good as another in a request.
+_EVERYDAY = (
+    frozenset({"television", "tv", "telly"}),
+    frozenset({"fridge", "refrigerator"}),
+)
+
+
+_ONES = re.compile(r"\b(ones?)\b", re.IGNORECASE)
+
+
+def _ones_named(text: str, names: Sequence[str]) -> str:
+    """`text` with "one" or "ones" after a thing's name written as the kind of device said
+    before it ("the school run light and the bin day one on" -> "the bin day light on"; "the
+    study blinds to 30, also the stair top ones to seventy" -> "stair top blinds")."""
+    low = text.lower()
+    for m in reversed(list(_ONES.finditer(text))):
+        before = low[: m.start()].rstrip()
+        if not any(before.endswith(n.lower()) for n in names if n):
+            continue
+        # (a device's noun, not an order's verb: "switch the bin day one on")
+        kinds = [
+            w
+            for w in re.findall(r"[a-z]+", before)
+            if words(w)[:1] and words(w)[0] in DEVICE_NOUNS - _ORDER_VERBS
+        ]
+        if not kinds:
+            continue
+        kind = words(kinds[-1])[0]
+        kind = kind + "s" if m.group(1).lower() == "ones" else kind
+        text = text[: m.start()] + kind + text[m.end() :]
+    return text
+
+
 def _with_names(text: str, aliases: Mapping[str, str]) -> str:
     """`text` with each thing's everyday word written as its name ("turn the telly off" ->
     "turn the tv off"), where the name itself is not said."""
@@ -628,6 +661,16 @@ class PlainReader:
             else None
         )
 
+        # "the telly" is the "back television" (or the "tv"): the everyday word for a kind of
+        # thing, written as the word a name of the home uses
+        name_words = {w for n in self.known.names for w in n.lower().split()}
+        self.everyday = [
+            (re.compile(rf"(?<![\w']){re.escape(other)}(?![\w'])", re.I), word)
+            for group in _EVERYDAY
+            for word in sorted(group & name_words)[:1]
+            for other in sorted(group - name_words)
+        ]
+
     def _typed_to(self, m: re.Match[str]) -> str:
         before = m.string[: m.start()].lower() + "2"
         if any(before.endswith(n) for n in self.numbered_names):
@@ -642,6 +685,9 @@ class PlainReader:
             return text  # a dictated text, or a taking back that must not be read as a remark
         known = self.known
         text = _with_names(text, self.aliases)
+        for pattern, word in self.everyday:
+            text = pattern.sub(word, text)
+        text = _ones_named(text, known.names)
         text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
         text = _POSSIBLE.sub("could you", text)
         if self.ing is not None:
