@@ -1075,3 +1075,17 @@ def test_plus_and_the_heating_name_nothing_the_home_lacks() -> None:
         {"name": "set_thermostat", "arguments": {"temperature": 18}},
     ]
     assert grounded("toggle the boiler, plus the heating down to 18", home, calls)
+
+
+def test_a_room_said_beside_another_kind_of_device_is_not_this_ones() -> None:
+    from agent.grammar.grounding import of_another_kind
+
+    blinds = {"name": "set_blinds", "arguments": {"room": "attic", "position": 0}}
+    light = {"name": "set_light", "arguments": {"room": "attic", "on": False}}
+    kettle = {"name": "set_switch", "arguments": {"device": "kettle", "action": "OFF"}}
+    said = "shut the attic blinds, then switch the kettle off as well"
+    assert of_another_kind(said, TOOLS, [light, blinds, kettle], light)
+    assert not of_another_kind(said, TOOLS, [light, blinds, kettle], blinds)
+    # its own kind said too: the light may be the attic's
+    said = "close the attic blinds and dim its light to 10 percent"
+    assert not of_another_kind(said, TOOLS, [blinds, light], light)

@@ -299,3 +299,15 @@ def test_everyday_words_and_ones_are_written_as_the_homes_words() -> None:
     )
     # "one" after no name, or with no kind said before, stays
     assert plain_command("set the stair top one to 40", home) == "set the stair top one to 40"
+
+
+def test_a_setting_given_to_it_after_a_comma_joins_the_thing() -> None:
+    assert (
+        plain_command("hall light on, dim it to 25, and the fan off", HOME)
+        == "hall light on at 25, and the fan off"
+    )
+    # a name said ahead, then the order pointing back, is still pulled in
+    assert (
+        plain_command("Please, the ceiling fan, set it to full blast.", HOME)
+        == "set the ceiling fan to full blast."
+    )

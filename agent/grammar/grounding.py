@@ -742,6 +742,49 @@ def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]
     return [w if c not in stated else "" for w, c in zip(q, clause, strict=True)]
 
 
+def of_another_kind(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Any], call: Mapping[str, Any]
+) -> bool:
+    """Whether a call picks a room the request names only beside another kind of device,
+    which another call in the list picks it for: "shut the stair top blinds, then switch the
+    fish tank light off" is no stair top light off."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    by_tool = {str(t.get("name")): t for t in tools}
+    tool = by_tool.get(str(call.get("name")))
+    if tool is None or len(clause) != len(q):
+        return False
+    props = _props(tool)
+    things = [
+        str(v)
+        for k, v in (call.get("arguments") or {}).items()
+        if isinstance(v, str) and picks_a_thing(k, props.get(k))
+    ]
+    at = [i for v in things for i in _starts(words(v), q)]
+    if not at:
+        return False
+    bare = without_names(q, names)
+    kinds = {w for i, w in enumerate(bare) if clause[i] in {clause[j] for j in at}} & DEVICE_NOUNS
+
+    def kind_of(t: Mapping[str, Any]) -> set[str]:
+        own = _described(t) & DEVICE_NOUNS
+        return own | kind_synonyms(own)
+
+    # (its own kind said anywhere, "... and dim its light", may be for it)
+    if not kinds or kinds & kind_of(tool) or kind_of(tool) & set(bare):
+        return False
+    return any(
+        c is not call
+        and isinstance(c, dict)
+        and c.get("name") != call.get("name")
+        and kinds & kind_of(by_tool.get(str(c.get("name"))) or {})
+        and set(things) <= {str(v) for v in (c.get("arguments") or {}).values()}
+        for c in calls
+    )
+
+
 # Words a clause that only names a thing may say besides the name.
 _NAME_ONLY = _DETERMINERS | frozenset("and both also plus then".split())
 

@@ -92,7 +92,8 @@ _POSSIBLE = re.compile(
 # A second verb for the same thing that only adds its setting ("turn on the study nook light and
 # make it warm white"): one call, said as one.
 _AND_IT = re.compile(
-    r"\s+and\s+(?:then\s+)?(?:make|set|dim|turn|put|change|bring|brighten)\s+(?:it|them)\s+"
+    r"(?:(?<=\bon)\s*,\s*(?:and\s+)?|\s+and\s+)(?:then\s+)?"
+    r"(?:make|set|dim|turn|put|change|bring|brighten)\s+(?:it|them)\s+"
     r"(?:(?:up|down)\s+)?(?:to\s+)?(?P<rest>[^,;.!?]+)",
     re.IGNORECASE,
 )
