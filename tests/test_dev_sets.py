@@ -43,6 +43,7 @@ def _held_out_names() -> set[str]:
         "dev_switches",
         "dev_everyday",
         "dev_speakers",
+        "dev_lists",
     ],
 )
 def test_dev_cases_are_valid_and_name_nothing_held_out(script: str) -> None:

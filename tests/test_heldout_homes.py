@@ -163,6 +163,8 @@ def test_the_writer_batch_checker_passes_a_good_batch_and_names_the_faults(tmp_p
         "inv | qwertyroom light to 150 percent | range: set_light.brightness=150\n"
     )
     assert mod.check(tmp_path) == []
+    # a development set's names are taken too (rules are chosen on them)
+    assert "flour store" in mod.taken_names()
     (tmp_path / "cases.txt").write_text(
         "## zz_home\n"
         'pos | qwertyroom light on | set_light room="kitchen" on=true\n'
