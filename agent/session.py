@@ -245,6 +245,41 @@ def without_borrowed_numbers(
     return out
 
 
+def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The calls with a number nobody said replaced by the one number the request says that no
+    call uses, when it fits: "dim the lamp to 15 for movie night" written as 95. Only where
+    exactly one call holds a number nobody said, and exactly one said number is left."""
+    protected = [*thing_names(schemas)[0], *thing_names(schemas)[1]]
+    said = said_numbers(text, protected)
+    if not said:
+        return calls
+    tools = {str(t.get("name")): t for t in schemas}
+    spots = []
+    used: set[float] = set()
+    for i, call in enumerate(calls):
+        tool = tools.get(str(call.get("name"))) if isinstance(call, dict) else None
+        props = ((tool or {}).get("parameters") or {}).get("properties") or {}
+        for k, v in (call.get("arguments") or {}).items() if tool else ():
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                continue
+            sch = props.get(k) if isinstance(props.get(k), Mapping) else {}
+            if any(s.matches(float(v), sch) for s in said):
+                used.add(float(v))
+            elif v not in (sch.get("minimum"), sch.get("maximum")):
+                spots.append((i, k, sch))
+    free = [s for s in said if s.value not in used]
+    if len(spots) != 1 or len(free) != 1:
+        return calls
+    i, k, sch = spots[0]
+    n = free[0]
+    if not fits(n, sch) or is_fraction_param(sch):
+        return calls
+    value = int(n.value) if sch.get("type") == "integer" and n.value == int(n.value) else n.value
+    out = list(calls)
+    out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: value}}
+    return out
+
+
 def _settings_of(call: Mapping[str, Any], things: Sequence[str]) -> dict[str, Any]:
     """A call's arguments besides those that pick its room or device."""
     return {k: v for k, v in (call.get("arguments") or {}).items() if k not in things}
@@ -896,7 +931,7 @@ class Session:
             else None,
         )
         written = len(res.calls or [])
-        made_up = False
+        made_up = renumbered = False
         if res.ok and res.calls:
             listed = without_repeats(res.calls)
             kept = without_no_ops(listed, schemas, text)
@@ -919,6 +954,10 @@ class Session:
                 res.calls = _in_request_order(text, res.calls, schemas)
                 res.calls = without_borrowed_numbers(res.calls, schemas, text)
                 res.calls = with_settings_shared(text, schemas, res.calls)
+                numbered = with_number_said(res.calls, schemas, text)
+                # the model's probability was for the number it wrote, not the one mended in
+                renumbered = numbered != res.calls
+                res.calls = numbered
         confidence = None
         spelled = 0.0
         tail_s, tail_n = 0.0, 0
@@ -951,7 +990,7 @@ class Session:
                 spelled = min(p_head, p_text)
         if (
             confidence is not None
-            and UNNAMED_CONFIDENCE < max(confidence, spelled)
+            and (UNNAMED_CONFIDENCE < max(confidence, spelled) or renumbered)
             and confidence < GROUNDED_CONFIDENCE
             and text
             and grounded(text, schemas, res.calls or [])

@@ -1089,3 +1089,23 @@ def test_a_room_said_beside_another_kind_of_device_is_not_this_ones() -> None:
     # its own kind said too: the light may be the attic's
     said = "close the attic blinds and dim its light to 10 percent"
     assert not of_another_kind(said, TOOLS, [blinds, light], light)
+
+
+def test_a_thing_said_only_inside_another_things_name_is_not_named() -> None:
+    from agent.grammar.mention import unnamed_arguments
+
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["x-ray room", "surgery 2"]},
+            "leds": {"kind": "gpio_leds", "leds": {"x-ray in use": 5, "door": 6}},
+        }
+    )
+    room = [{"name": "set_light", "arguments": {"room": "x-ray room", "on": True}}]
+    assert unnamed_arguments("x-ray in use light on", home, room)
+    assert not unnamed_arguments("x-ray room light on", home, room)
+    assert not unnamed_arguments("the x-ray light on", home, room)
+
+
+def test_drop_lowers_a_blind() -> None:
+    blinds = [{"name": "set_blinds", "arguments": {"room": "attic", "position": 0}}]
+    assert grounded("drop the attic blind", TOOLS, blinds)

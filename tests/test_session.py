@@ -497,3 +497,18 @@ def test_two_halves_of_one_call_are_joined_only_after_a_bare_setting() -> None:
     warm = {"name": "set_thermostat", "arguments": {"temperature": 28}}
     text = "switch the thermostat to cool mode, and turn the heating to twenty eight"
     assert with_halves_joined([cool, warm], tools, text) == [cool, warm]
+
+
+def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
+    from agent.session import with_number_said
+    from agent.train.homes import home_tools
+
+    tools = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["bedsit", "hall"]}})
+    wrote = {"name": "set_light", "arguments": {"room": "bedsit", "brightness": 95}}
+    meant = {"name": "set_light", "arguments": {"room": "bedsit", "brightness": 15}}
+    assert with_number_said([wrote], tools, "dim the bedsit lamp to 15") == [meant]
+    # two numbers left said, or the number said: nothing to mend
+    assert with_number_said([wrote], tools, "bedsit to 15 or 20") == [wrote]
+    assert with_number_said([meant], tools, "dim the bedsit lamp to 15") == [meant]
+    # a value out of range stays for the range check to refuse
+    assert with_number_said([wrote], tools, "bedsit to 150") == [wrote]

@@ -293,7 +293,7 @@ _SENSE = {
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
     "open": frozenset("open opened raise extend".split()),
-    "close": frozenset("close closed shut lower draw retract".split()),
+    "close": frozenset("close closed shut lower draw retract drop".split()),
 }
 # Verbs whose "up" is on ("fire up the kiln"; "turn up" is no switch).
 _UP_ON = frozenset("light fire power start boot".split())
@@ -2382,6 +2382,7 @@ def unnamed_arguments(
     unnamed = without_names(q, thing_names(tools)[0])  # "the green room" says no colour
     numbers = {_fmt(s.value) for s in said_numbers(query)}
     by_name = {str(t["name"]): (t.get("parameters") or {}).get("properties") or {} for t in tools}
+    names = sorted(thing_names(tools)[0])
     out: list[dict[str, str]] = []
     for call in calls:
         props = by_name.get(str(call.get("name")), {})
@@ -2397,9 +2398,25 @@ def unnamed_arguments(
                 continue
             if not any(_names_a_thing(v) for v in values):
                 continue
-            if not _names_it(value, values, q, numbers):
+            if not _names_it(value, values, q, numbers) or _said_inside_another(value, q, names):
                 out.append({"name": str(call.get("name")), "argument": key, "value": value})
     return out
+
+
+def _said_inside_another(value: str, q: Sequence[str], names: Iterable[str]) -> bool:
+    """Whether a thing not said in full is said only by words inside another thing's name said
+    in full ("x-ray in use light on" names the LED, not the x-ray room)."""
+    ws = words(value)
+    if not ws or _starts(ws, q):
+        return False
+    spans: set[int] = set()
+    for other in names:
+        ow = words(other)
+        if other != value and len(ow) >= 2:
+            for i in _starts(ow, q):
+                spans.update(range(i, i + len(ow)))
+    said = [i for i, w in enumerate(q) if w in ws]
+    return bool(said) and all(i in spans for i in said)
 
 
 # Settings people name rather than imply: a colour or a fan speed the request never says is
