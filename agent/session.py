@@ -36,8 +36,10 @@ from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.grounding import (
+    asks_something,
     grounded,
     implied_elsewhere,
+    kind_unsaid,
     named_only,
     names_an_unknown_setting,
     of_another_kind,
@@ -336,7 +338,12 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
             return False
         return not says_a_setting(text, tools[str(call.get("name"))], args)
 
-    return calls[:1] + [c for i, c in enumerate(calls) if i and not no_op(c, calls[:i])]
+    # the first call is kept unless another call picks its room for the kind said there
+    return [
+        c
+        for i, c in enumerate(calls)
+        if not (no_op(c, calls[:i]) if i else of_another_kind(text, schemas, calls, c))
+    ]
 
 
 # Words of tool names that say what is done, not to what ("set_fan", "adjust_heating").
@@ -858,12 +865,16 @@ class Session:
         return min(clauses, self.max_calls or clauses)
 
     def _order_clauses(self, text: str) -> int:
-        """How many clauses of the request are not statements ("the bar's shut")."""
+        """How many clauses of the request ask for something: not statements ("the bar's
+        shut"), nor clauses that say nothing of the tools ("..., would you?")."""
         names = thing_names(self._schemas)[0]
         q, clause = words(text), clause_numbers(text, names)
+        if len(q) != len(clause):
+            return self._clauses(text)
+        told = asks_something(text, self._schemas)
         return (
             sum(
-                not states([w for w, c in zip(q, clause, strict=True) if c == k])
+                not states([w for w, c in zip(q, clause, strict=True) if c == k]) and told(k)
                 for k in set(clause)
             )
             or 1
@@ -1009,6 +1020,12 @@ class Session:
         implied = bool(res.ok and text and res.calls) and implied_elsewhere(
             text, schemas, res.calls or []
         )
+        # or a kind of device nobody said where another is said ("open the blinds in the
+        # playroom and the eaves bedroom" -> the eaves bedroom's light on)
+        unkind = bool(res.ok and text) and any(
+            kind_unsaid(text, schemas, c) for c in res.calls or [] if isinstance(c, dict)
+        )
+        elsewhere = elsewhere or unkind
         # a question about the home or a reminder asks for no switching ("remind me to
         # descale the boiler on Sunday" is no "boiler on")
         asked = bool(res.ok and text and res.calls) and (

@@ -1109,3 +1109,20 @@ def test_a_thing_said_only_inside_another_things_name_is_not_named() -> None:
 def test_drop_lowers_a_blind() -> None:
     blinds = [{"name": "set_blinds", "arguments": {"room": "attic", "position": 0}}]
     assert grounded("drop the attic blind", TOOLS, blinds)
+
+
+def test_a_light_where_only_blinds_are_said_is_doubted_and_left_out_of_the_names() -> None:
+    """ "open the blinds in the sunroom and the attic": a light in the attic is of a kind
+    nobody said; the grammar of names said keeps only the blinds there. An LED's "light" or
+    a plug's "switch" says nothing of this."""
+    from agent.grammar.grounding import kind_unsaid, named_only
+
+    said = "open the blinds in the sunroom and the attic"
+    light = {"name": "set_light", "arguments": {"room": "attic", "on": True}}
+    blinds = {"name": "set_blinds", "arguments": {"room": "attic", "position": 100}}
+    assert kind_unsaid(said, TOOLS, light)
+    assert not kind_unsaid(said, TOOLS, blinds)
+    assert not kind_unsaid("open the attic blinds and dim its light", TOOLS, light)
+    assert [t["name"] for t in named_only(TOOLS, said)] == ["set_blinds"]
+    kettle = {"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}
+    assert not kind_unsaid("switch the kettle on", TOOLS, kettle)

@@ -24,7 +24,7 @@ answer only when `grounded` finds the request says all of it:
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from agent.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
@@ -35,6 +35,7 @@ from .mention import (
     _FULL_WORDS,
     _GENERIC,
     _HEAD_WORDS,
+    _LIGHT_WORDS,
     _NAMED_SETTINGS,
     _SETTING_VALUES,
     _SWITCH_KEYS,
@@ -505,7 +506,37 @@ def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str,
     strong = len(out) > len(weak) or any(v == 2 for v in tiers.values())
     floor = 2 if strong else 1
     kept = [t for t in out if id(t) not in tiers or tiers[id(t)] >= floor]
-    return kept if kept else out
+    return _of_kinds_said(kept, q, tools) or kept or out
+
+
+def _of_kinds_said(
+    tools: list[dict[str, Any]], q: Sequence[str], every: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """`tools` without one of a kind the request does not say, while it says another's, whose
+    rooms said are all that other's too: "open the blinds in the eaves bedroom" is no light
+    there. A thing only it has ("the pond pump") keeps it."""
+    names = thing_names(every)[0]
+    bare = without_names(q, names)
+    kinds = set(bare) & _ROOM_KINDS
+    if not kinds:
+        return tools
+
+    def things(t: Mapping[str, Any]) -> set[str]:
+        return {
+            str(v)
+            for k, sch in _props(t).items()
+            if picks_a_thing(k, sch)
+            for v in _enum_strings(sch)
+            if _starts(words(str(v)), q)
+        }
+
+    said_kind = [t for t in tools if _kind_words(t) & kinds]
+    covered = set().union(*(things(t) for t in said_kind)) if said_kind else set()
+    return [
+        t
+        for t in tools
+        if not _kind_words(t) or _kind_words(t) & kinds or not (things(t) <= covered)
+    ]
 
 
 def _pointing(tool: Mapping[str, Any], query: str, tools: Sequence[Mapping[str, Any]]) -> int:
@@ -742,47 +773,108 @@ def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]
     return [w if c not in stated else "" for w, c in zip(q, clause, strict=True)]
 
 
+_ROOM_KINDS = _LIGHT_WORDS | _COVER_WORDS
+
+
+def _kind_words(tool: Mapping[str, Any]) -> set[str]:
+    """The words of a tool's kind of room device, a light or a cover ("light", "lamp", ...;
+    "blind", "shade", ...): the two kinds a room is commonly shared by. Other nouns ("switch",
+    "light" of an LED) say too little of a kind to choose between tools."""
+    own = _described(tool) & _ROOM_KINDS
+    return own | kind_synonyms(own)
+
+
+def _kinds_said_for(
+    query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]
+) -> tuple[set[str], set[str]] | None:
+    """The kinds of device said in the clauses where a call's room or device is named (back
+    through clauses that only name one: "open the blinds in the playroom, the eaves bedroom
+    and ..."), and all the kinds said outside names; None when its thing is not named."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    tool = next((t for t in tools if str(t.get("name")) == str(call.get("name"))), None)
+    if tool is None or len(clause) != len(q):
+        return None
+    props = _props(tool)
+    at = [
+        i
+        for k, v in (call.get("arguments") or {}).items()
+        if isinstance(v, str) and picks_a_thing(k, props.get(k))
+        for i in _starts(words(v), q)
+    ]
+    if not at:
+        return None
+    bare = without_names(q, names)
+    ks = {clause[i] for i in at}
+    for k in sorted(ks):
+        while k > min(clause) and not (
+            {w for w, c in zip(bare, clause, strict=True) if c == k and w} - _NAME_ONLY
+        ):
+            k -= 1
+            ks.add(k)
+    near = {w for i, w in enumerate(bare) if clause[i] in ks} & _ROOM_KINDS
+    return near, set(bare) & _ROOM_KINDS
+
+
 def of_another_kind(
     query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Any], call: Mapping[str, Any]
 ) -> bool:
     """Whether a call picks a room the request names only beside another kind of device,
     which another call in the list picks it for: "shut the stair top blinds, then switch the
     fish tank light off" is no stair top light off."""
-    read = mended(query, tools)
-    q = words(read)
-    names = thing_names(tools)[0]
-    clause = clause_numbers(read, names)
+    if not kind_unsaid(query, tools, call):
+        return False
     by_tool = {str(t.get("name")): t for t in tools}
-    tool = by_tool.get(str(call.get("name")))
-    if tool is None or len(clause) != len(q):
-        return False
-    props = _props(tool)
-    things = [
-        str(v)
-        for k, v in (call.get("arguments") or {}).items()
-        if isinstance(v, str) and picks_a_thing(k, props.get(k))
-    ]
-    at = [i for v in things for i in _starts(words(v), q)]
-    if not at:
-        return False
-    bare = without_names(q, names)
-    kinds = {w for i, w in enumerate(bare) if clause[i] in {clause[j] for j in at}} & DEVICE_NOUNS
-
-    def kind_of(t: Mapping[str, Any]) -> set[str]:
-        own = _described(t) & DEVICE_NOUNS
-        return own | kind_synonyms(own)
-
-    # (its own kind said anywhere, "... and dim its light", may be for it)
-    if not kinds or kinds & kind_of(tool) or kind_of(tool) & set(bare):
-        return False
+    near = (_kinds_said_for(query, tools, call) or (set(), set()))[0]
+    things = {str(v) for v in (call.get("arguments") or {}).values() if isinstance(v, str)}
     return any(
         c is not call
         and isinstance(c, dict)
         and c.get("name") != call.get("name")
-        and kinds & kind_of(by_tool.get(str(c.get("name"))) or {})
-        and set(things) <= {str(v) for v in (c.get("arguments") or {}).values()}
+        and near & _kind_words(by_tool.get(str(c.get("name"))) or {})
+        and things & {str(v) for v in (c.get("arguments") or {}).values()}
         for c in calls
     )
+
+
+def kind_unsaid(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]) -> bool:
+    """Whether a call's kind of device is said nowhere while another kind is said where its
+    room is named: "open the blinds in Bertie's playroom, the eaves bedroom ..." is no light
+    in the eaves bedroom. Its own kind said anywhere ("... and dim its light") may be for it."""
+    tool = next((t for t in tools if str(t.get("name")) == str(call.get("name"))), None)
+    said = _kinds_said_for(query, tools, call)
+    if tool is None or said is None:
+        return False
+    near, anywhere = said
+    mine = _kind_words(tool)
+    return bool(near) and bool(mine) and not (near & mine) and not (anywhere & mine)
+
+
+def asks_something(query: str, tools: Sequence[Mapping[str, Any]]) -> Callable[[int], bool]:
+    """For a clause number of the request, whether the clause says anything of the tools: a
+    thing's name, a word of a tool, a switching, an order's verb or a number ("..., would
+    you?" says none)."""
+    read = query
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    bare = without_names(q, names)
+    told = set().union(*(_described(t) for t in tools)) if tools else set()
+    told |= kind_synonyms(told) | DEVICE_NOUNS
+    settings = {w for t in tools for v in _all_enums(t) for w in words(v)}
+
+    def asks(k: int) -> bool:
+        mine = [w for w, c in zip(q, clause, strict=True) if c == k]
+        free = [w for w, c in zip(bare, clause, strict=True) if c == k]
+        return (
+            any(not w for w in free)  # a thing's name said
+            or bool(set(free) & (told | settings))
+            or not _no_order(mine)
+        )
+
+    return asks
 
 
 # Words a clause that only names a thing may say besides the name.
