@@ -42,6 +42,7 @@ from .grammar.grounding import (
     kind_unsaid,
     named_only,
     names_an_unknown_setting,
+    names_another_tools_thing,
     of_another_kind,
     pointed_at,
     points_elsewhere,
@@ -62,6 +63,7 @@ from .grammar.mention import (
     picks_a_thing,
     thing_names,
     unnamed_arguments,
+    without_names,
     words,
 )
 from .grammar.remarks import PlainReader, cancels, states
@@ -244,6 +246,74 @@ def without_borrowed_numbers(
             elif k not in required and len(args) - len(_things_of(call, schemas)) > 1:
                 del args[k]
         out.append({**call, "arguments": args} if tool else call)
+    return out
+
+
+def tidied(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """A call list put in the order said, with each number and setting where the request
+    says it (see each step)."""
+    calls = _in_request_order(text, calls, schemas)
+    calls = without_borrowed_numbers(calls, schemas, text)
+    calls = with_settings_shared(text, schemas, calls)
+    return without_number_twice(calls, schemas, text)
+
+
+def without_number_twice(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The calls without a number said once that several of them hold, but in the call the
+    request says it for (the nearest thing or tool word before it): "dog shower room light off
+    twin room light off underfloor down to 12" is no light at 12. It goes only where optional
+    and where the call keeps another setting."""
+    q = words(text)
+    names = thing_names(schemas)[0]
+    protected = [*names, *thing_names(schemas)[1]]
+    tools = {str(t.get("name")): t for t in schemas}
+    bare = without_names(q, names)
+    out = [dict(c) if isinstance(c, dict) else c for c in calls]
+    for n in said_numbers(text, protected):
+        at = [
+            i
+            for i, w in enumerate(q)
+            if said_numbers(w, protected) and n.matches(said_numbers(w, protected)[0].value)
+        ]
+        holders = [
+            i
+            for i, c in enumerate(out)
+            if isinstance(c, dict)
+            and any(
+                not isinstance(v, bool) and isinstance(v, int | float) and n.matches(float(v))
+                for v in (c.get("arguments") or {}).values()
+            )
+        ]
+        if len(at) != 1 or len(holders) < 2:
+            continue
+
+        def anchor(c: Mapping[str, Any], at: list[int] = at) -> int:
+            # where the call's thing (or its tool's word) is said last before the number
+            spots = [
+                i + len(words(str(v))) - 1
+                for k, v in (c.get("arguments") or {}).items()
+                if isinstance(v, str) and k in _things_of(c, schemas)
+                for i in _starts(words(str(v)), q)
+            ]
+            own = set(words(str(c.get("name")).replace("_", " "))) - _VERB_WORDS
+            spots += [i for i, w in enumerate(bare) if w in own | kind_synonyms(own)]
+            before = [i for i in spots if i < at[0]]
+            return max(before) if before else -1
+
+        keep = max(holders, key=lambda i: anchor(out[i]))
+        for i in holders:
+            if i == keep:
+                continue
+            c = out[i]
+            tool = tools.get(str(c.get("name"))) or {}
+            required = set((tool.get("parameters") or {}).get("required") or ())
+            args = dict(c.get("arguments") or {})
+            for k, v in list(args.items()):
+                if isinstance(v, bool) or not isinstance(v, int | float) or k in required:
+                    continue
+                if n.matches(float(v)) and len(args) - len(_things_of(c, schemas)) > 1:
+                    del args[k]
+            out[i] = {**c, "arguments": args}
     return out
 
 
@@ -851,7 +921,7 @@ class Session:
                 ):
                     del kept[i]
                     break
-        merged = _in_request_order(text, [*kept, *(c for _, c in added)], schemas)
+        merged = tidied([*kept, *(c for _, c in added)], schemas, text)
         if not grounded(text, schemas, merged):
             return env
         if confidence is not None:
@@ -962,9 +1032,7 @@ class Session:
                 # a small model writing three calls sometimes writes them out of order
                 # ("wet room 3 light off, nap room light off and the fan off too" -> the nap
                 # room, the fan, then the wet room); a list is done in the order said
-                res.calls = _in_request_order(text, res.calls, schemas)
-                res.calls = without_borrowed_numbers(res.calls, schemas, text)
-                res.calls = with_settings_shared(text, schemas, res.calls)
+                res.calls = tidied(res.calls, schemas, text)
                 numbered = with_number_said(res.calls, schemas, text)
                 # the model's probability was for the number it wrote, not the one mended in
                 renumbered = numbered != res.calls
@@ -1015,6 +1083,7 @@ class Session:
         elsewhere = bool(res.ok and text and res.calls) and (
             points_elsewhere(text, schemas, res.calls or [])
             or points_nowhere(text, schemas, res.calls or [])
+            or names_another_tools_thing(text, schemas, res.calls or [])
         )
         # or to a tool's only room while the request names another place ("the deck light")
         implied = bool(res.ok and text and res.calls) and implied_elsewhere(

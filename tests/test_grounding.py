@@ -1126,3 +1126,33 @@ def test_a_light_where_only_blinds_are_said_is_doubted_and_left_out_of_the_names
     assert [t["name"] for t in named_only(TOOLS, said)] == ["set_blinds"]
     kettle = {"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}
     assert not kind_unsaid("switch the kettle on", TOOLS, kettle)
+
+
+def test_a_thing_named_by_a_tools_word_in_its_name_points_at_no_other_tool() -> None:
+    """ "hot tub off" beside an underfloor heating: "hot" of the hot tub is no warmth word; a
+    call to the heating while the request names the tub is doubted."""
+    from agent.grammar.grounding import names_another_tools_thing
+
+    home = home_tools(
+        {
+            "plugs": {"kind": "tasmota", "switches": {"cedar hot tub": "t", "festoon": "f"}},
+            "floor": {"kind": "simulated_thermostat", "tool": "set_underfloor"},
+        }
+    )
+    heat = [{"name": "set_underfloor", "arguments": {"mode": "off"}}]
+    tub = [{"name": "set_switch", "arguments": {"device": "cedar hot tub", "action": "OFF"}}]
+    assert names_another_tools_thing("hot tub off", home, heat)
+    assert not grounded("hot tub off", home, heat)
+    assert grounded("hot tub off", home, tub)
+    assert not names_another_tools_thing("underfloor off", home, heat)
+
+
+def test_an_off_said_for_another_clause_is_no_mode() -> None:
+    home = home_tools(
+        {
+            "heating": {"kind": "simulated_thermostat"},
+            "plugs": {"kind": "tasmota", "switches": {"meaco dehumidifier": "m"}},
+        }
+    )
+    heat = {"name": "set_thermostat", "arguments": {"temperature": 21, "mode": "off"}}
+    assert unsaid_arguments("heating to 21, meaco off", home, heat) == ["mode"]

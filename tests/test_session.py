@@ -512,3 +512,27 @@ def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
     assert with_number_said([meant], tools, "dim the bedsit lamp to 15") == [meant]
     # a value out of range stays for the range check to refuse
     assert with_number_said([wrote], tools, "bedsit to 150") == [wrote]
+
+
+def test_a_number_said_once_stays_with_the_call_it_was_said_for() -> None:
+    from agent.session import without_number_twice
+    from agent.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["dog shower room", "twin room"]},
+            "floor": {"kind": "simulated_thermostat", "tool": "set_underfloor"},
+        }
+    )
+
+    def off(room: str, **more: object) -> dict:
+        return {"name": "set_light", "arguments": {"room": room, "on": False, **more}}
+
+    floor = {"name": "set_underfloor", "arguments": {"temperature": 12}}
+    text = "dog shower room light off twin room light off underfloor down to 12"
+    calls = [off("dog shower room", brightness=12), off("twin room", brightness=12), floor]
+    assert without_number_twice(calls, tools, text) == [
+        off("dog shower room"),
+        off("twin room"),
+        floor,
+    ]

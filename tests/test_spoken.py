@@ -22,6 +22,7 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
         ("bunk 2 lights on + fan off", "bunk 2 lights on and fan off"),
         ("bunk 2 light -> 40%", "bunk 2 light to 40%"),
         ("bunk 2 light\u2192warm white", "bunk 2 light to warm white"),
+        ("bunk 2 light to 60% + fan on", "bunk 2 light to 60% and fan on"),
         ("set the heating to twenty no twenty two", "set the heating to twenty two"),
         ("set it to 23 no 21.5", "set it to 21.5"),
         (

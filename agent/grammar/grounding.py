@@ -24,7 +24,7 @@ answer only when `grounded` finds the request says all of it:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from agent.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
@@ -43,6 +43,7 @@ from .mention import (
     _VALUE_SENSE,
     _WARMTH_WORDS,
     DEVICE_NOUNS,
+    KIND_NOUNS,
     NEGATIONS,
     OPENS_BY_SWITCHING,
     SETTING_NOUNS,
@@ -68,6 +69,7 @@ from .mention import (
     thing_names,
     unnamed_arguments,
     without_names,
+    without_parts,
     words,
 )
 from .remarks import _COURTESY, _ORDER_VERBS, known_words, states
@@ -193,6 +195,8 @@ def grounded(
         picks = {k for k in args if picks_a_thing(k, props.get(k))}
         if not set(args) - picks:
             return False  # picks a room or device and sets nothing
+        if kind_unsaid(query, tools, call):
+            return False  # "shutters shut in the parlour" is no parlour light
         if any(str(args[k]) in inside for k in picks):
             return False
         # a tool with one room (or one device) needs it said no more than a tool with none:
@@ -317,7 +321,7 @@ def _partly_named(
     part = {w for w in words(value) if w in q or w in numbers}
     others = [v for v in thing_names(tools)[0] if v != value]
     # nor a word of a kind or of a tool's name alone: "the light" is no fairy lights plug
-    kind_words = DEVICE_NOUNS | {
+    kind_words = KIND_NOUNS | {
         w for t in tools for w in words(str(t.get("name")).replace("_", " "))
     }
     return (
@@ -357,12 +361,12 @@ def _points_at(
     tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
     # a word of its kind, said outside a thing's name ("the extractor", not the relay
     # called "extractor")
-    kin = kind_synonyms(tool_words) - set(tool_words)
+    kin = kind_synonyms(tool_words) - set(tool_words) - _thing_words(tools)
     return (
         any(said_near(w, q) for w in tool_words if w not in shared)
         or any(w in unnamed for w in kin - shared)
         or _name_said(name, read)
-        or _setting_said_points(q, said, unnamed, tool, args)
+        or _setting_said_points(q, said, unnamed, tool, args, thing_names(tools)[0])
         or _own_value_said(unnamed, tools, name, args)
         or _only_described(unnamed, tools, name)
     )
@@ -387,6 +391,31 @@ def pointed_at(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str
     ):
         return True
     return _points_at(name, args, tools, read, q, said, unnamed, set())
+
+
+def names_another_tools_thing(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call goes to a tool nothing in the request points at while the request names
+    a room or device (in full, or by a part only it has) of a tool no call goes to: "hot tub
+    off" is no underfloor heating off beside the cedar hot tub."""
+    called = {str(c.get("name")) for c in calls}
+    if all(pointed_at(query, tools, c) for c in calls):
+        return False
+    read = mended(query, tools)
+    q = words(read)
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    for t in tools:
+        if str(t.get("name")) in called:
+            continue
+        for k, sch in _props(t).items():
+            if not picks_a_thing(k, sch):
+                continue
+            for v in _enum_strings(sch):
+                if _starts(words(v), q) or _partly_named(v, sch, q, said, unnamed, tools):
+                    return True
+    return False
 
 
 def points_nowhere(
@@ -547,7 +576,7 @@ def _pointing(tool: Mapping[str, Any], query: str, tools: Sequence[Mapping[str, 
     q = words(read)
     unnamed = without_names(q, thing_names(tools)[0])
     own = [w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC]
-    own += sorted(w for w in kind_synonyms(own) - set(own) if w in unnamed)
+    own += sorted(w for w in kind_synonyms(own) - set(own) - _thing_words(tools) if w in unnamed)
     props = _props(tool)
     values = [v for v in _all_enums(tool) if len(v) >= 3 and not set(words(v)) <= _SETTING_VALUES]
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
@@ -557,7 +586,7 @@ def _pointing(tool: Mapping[str, Any], query: str, tools: Sequence[Mapping[str, 
         if isinstance(sch, Mapping) and sch.get("type") in ("number", "integer")
     ]
     warm = takes_temperature(tool.get("parameters") or {}) and bool(
-        (_WARMTH_WORDS | {"degree", "celsiu"}) & set(q)
+        (_WARMTH_WORDS | {"degree", "celsiu"}) & set(without_parts(q, thing_names(tools)[0]))
     )
     if (
         any(said_near(w, q) for w in own)
@@ -681,7 +710,13 @@ def unsaid_arguments(
     own = {
         k: isinstance(props.get(k), Mapping)
         and _value_said(
-            query, q_switch if isinstance(v, bool) else q, said, props[k], v, k, unnamed
+            query,
+            q_switch if isinstance(v, bool) or str(v).lower() in _VALUE_SENSE else q,
+            said,
+            props[k],
+            v,
+            k,
+            unnamed,
         )
         for k, v in args.items()
         if not picks_a_thing(k, props.get(k))
@@ -724,6 +759,8 @@ def _clause_of(
     if not at:
         own = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC}
         own |= kind_synonyms(own)
+        if takes_temperature(tool.get("parameters") or {}):
+            own |= _WARMTH_WORDS  # "heating to 21, meaco off": the heating's clause
         bare = without_names(q, names)
         at = [i for i, w in enumerate(bare) if w in own]
     ks = {clause[i] for i in at}
@@ -776,6 +813,13 @@ def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]
 _ROOM_KINDS = _LIGHT_WORDS | _COVER_WORDS
 
 
+def _thing_words(tools: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The words of the tools' rooms and devices but a light's or a cover's: a fan's word
+    there ("the cyclone extractor") is that thing's, not the kind's; "the lamp" stays a
+    light's word beside a "reading lamp" plug, as it always was."""
+    return {w for v in thing_names(tools)[0] for w in words(v)} - _LIGHT_WORDS - _COVER_WORDS
+
+
 def _kind_words(tool: Mapping[str, Any]) -> set[str]:
     """The words of a tool's kind of room device, a light or a cover ("light", "lamp", ...;
     "blind", "shade", ...): the two kinds a room is commonly shared by. Other nouns ("switch",
@@ -798,12 +842,15 @@ def _kinds_said_for(
     if tool is None or len(clause) != len(q):
         return None
     props = _props(tool)
-    at = [
-        i
+    values = [
+        v
         for k, v in (call.get("arguments") or {}).items()
         if isinstance(v, str) and picks_a_thing(k, props.get(k))
-        for i in _starts(words(v), q)
     ]
+    at = [i for v in values for i in _starts(words(v), q)]
+    if not at:  # said by a part ("the parlour" for the fireside parlour)
+        own = {w for v in values for w in words(v) if _telling(w)} - DEVICE_NOUNS
+        at = [i for i, w in enumerate(q) if w in own]
     if not at:
         return None
     bare = without_names(q, names)
@@ -849,6 +896,10 @@ def kind_unsaid(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[st
         return False
     near, anywhere = said
     mine = _kind_words(tool)
+    # (its tool's own name said points at it: "night light down to 10" to set_nightlight)
+    named = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC}
+    if named & set(words(mended(query, tools))):
+        return False
     return bool(near) and bool(mine) and not (near & mine) and not (anywhere & mine)
 
 
@@ -996,7 +1047,7 @@ def points_elsewhere(
         return {w for w in words(str(t.get("name")).replace("_", " ")) if w not in _GENERIC}
 
     def kin(t: Mapping[str, Any]) -> set[str]:  # "the extractor" (no thing's name) is a fan
-        return {w for w in kind_synonyms(name_words(t)) if w in unnamed}
+        return {w for w in kind_synonyms(name_words(t)) if w in unnamed} - _thing_words(tools)
 
     others = {
         w
@@ -1018,7 +1069,7 @@ def points_elsewhere(
         own |= {w for w in words(str(tool.get("description") or "")) if _telling(w)}
         if own & set(q) or any(picks_a_thing(k, props.get(k)) for k in args):
             continue
-        if _setting_said_points(q, said, unnamed, tool, args):
+        if _setting_said_points(q, said, unnamed, tool, args, thing_names(tools)[0]):
             continue
         return True
     return False
@@ -1030,15 +1081,17 @@ def _setting_said_points(
     unnamed: Sequence[str],
     tool: Mapping[str, Any],
     args: Mapping[str, Any],
+    names: Iterable[str] = (),
 ) -> bool:
     """Whether what the call sets points at its tool: a number with a unit the parameter
-    names, a setting named with its value, a warmth word for a tool that takes a
-    temperature."""
+    names, a setting named with its value, a warmth word (not one inside a name said, "the
+    hot tub") for a tool that takes a temperature."""
     props = _props(tool)
+    warmth = _WARMTH_WORDS & set(without_parts(q, names))
     return (
         _unit_points(q, said, props, args)
         or _setting_points(q, unnamed, props, args)
-        or (takes_temperature(tool.get("parameters") or {}) and bool(_WARMTH_WORDS & set(q)))
+        or (takes_temperature(tool.get("parameters") or {}) and bool(warmth))
     )
 
 

@@ -10,12 +10,20 @@ from typing import Any
 
 from agent.rangecheck import said_numbers
 
-from .grounding import _all_enums, _described, _no_order, _partly_named, _props, is_command
+from .grounding import (
+    _all_enums,
+    _described,
+    _no_order,
+    _partly_named,
+    _props,
+    _thing_words,
+    is_command,
+)
 from .mention import (
     _GENERIC,
     _LIGHT_WORDS,
     _SWITCH_VERBS,
-    DEVICE_NOUNS,
+    KIND_NOUNS,
     _enum_strings,
     _only_inside,
     _starts,
@@ -106,7 +114,7 @@ def _part_at(
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
     for n in range(len(ws) - 1, 0, -1):
         at = _starts(list(ws[-n:]), q)
-        if not any(_telling(w) and w not in DEVICE_NOUNS for w in ws[-n:]):
+        if not any(_telling(w) and w not in KIND_NOUNS for w in ws[-n:]):
             continue  # "Tilly's room lights" says no "Tilly's night light"; "in" no "check-in"
         if len(at) == 1 and _partly_named(name, schema, q, said, unnamed, tools):
             return at
@@ -141,7 +149,7 @@ def tools_left_out(
         for t in tools
     }
     for ws in own.values():  # "the extractor to half ahead" names the fan
-        ws += sorted(kind_synonyms(ws) - set(ws) - _LIGHT_WORDS)
+        ws += sorted(kind_synonyms(ws) - set(ws) - _LIGHT_WORDS - _thing_words(tools))
     # a light of one room is named by a light's word that no other tool's text has ("light
     # off and fan down to murmur" to a bedsit's one light)
     for t in tools:

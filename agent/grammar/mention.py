@@ -205,6 +205,9 @@ DEVICE_NOUNS = (
         "aircon".split()
     )
 )
+# The plain nouns of a kind, which name no one device by themselves ("the light", "the fan");
+# "extractor" may ("the cyclone extractor").
+KIND_NOUNS = DEVICE_NOUNS - {"extractor", "ventilator"}
 # Nouns that name a kind of setting after its value ("eco mode", "boost setting").
 SETTING_NOUNS = frozenset("mode setting preset program programme".split())
 
@@ -790,6 +793,19 @@ def without_names(q: Sequence[str], names: set[str]) -> list[str]:
     return out
 
 
+def without_parts(q: Sequence[str], names: Iterable[str]) -> list[str]:
+    """`q` without the names it says in full and without two or more words in a row of one
+    name ("hot tub" of the cedar hot tub is no warmth word)."""
+    out = without_names(q, set(names))
+    for v in names:
+        ws = words(v)
+        for n in range(len(ws) - 1, 1, -1) if len(ws) > 2 else ():
+            for k in range(len(ws) - n + 1):
+                for at in _starts(ws[k : k + n], q):
+                    out[at : at + n] = [""] * n
+    return out
+
+
 def _names_a_thing(value: str) -> bool:
     """Whether an enum value is a name (a room, a device) rather than a setting or a number."""
     return not (set(words(value)) <= _SETTING_VALUES or value.isdigit())
@@ -830,6 +846,8 @@ class MentionPrior:
         query = resolve_there(query, [v for v in picked | settings if _names_a_thing(v)])
         self.query = words(query)
         picked_words = {w for v in picked for w in words(v)}
+        # a word of a name said with the rest of it points at no tool ("hot tub" is no heat)
+        parts_free = set(without_parts(self.query, picked))
         self.clause = clause_numbers(query, picked)
         self._one_clause = len(set(self.clause)) <= 1
         self.tools: dict[str, Mapping[str, Any]] = {}
@@ -848,7 +866,7 @@ class MentionPrior:
                     desc |= same  # "lights off in Yara's study" is the lamp's
             # "switch the extractor on" is the fan's, but not beside a relay called "extractor"
             desc |= {w for w in kind_synonyms(own) & _FAN_WORDS if w not in picked_words}
-            self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & set(self.query) else 0.0
+            self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & parts_free else 0.0
             self._desc_words[str(t["name"])] = desc
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
         self._clauses_of: dict[str, set[int]] = {}  # `_value_clauses`, once `clause` is final

@@ -38,7 +38,7 @@ from .mention import _COVER_WORDS, _LIGHT_WORDS, _near, words
 
 _HESITATIONS = re.compile(r"(?<![\w'])(?:u+h+|u+m+|e+r+m+|e+r+|h+m+)(?![\w'])[,.]?\s*", re.I)
 _OPENERS = frozenset("okay ok so well right alright oh".split())  # not "hey needle"
-_AND = re.compile(r"(?<=\w)\s+(?:n|\+|&|[Pp]lus|PLUS)\s+(?=\w)")
+_AND = re.compile(r"(?<=[\w%])\s+(?:n|\+|&|[Pp]lus|PLUS)\s+(?=\w)")
 # An arrow typed for "to" ("spray cabin light -> moon white").
 _ARROW = re.compile(r"\s*(?:-+>|=>|\u2192)\s*")
 # Words that take back what was just said ("twenty no twenty two", "forty, no, thirty",
