@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from agent import bundled
 from agent.cli import default_model
 from agent.config import load_config, run_model, with_overrides
@@ -69,16 +71,28 @@ def test_the_general_model_keeps_its_recorded_accuracy_on_unseen_homes() -> None
     assert guarded["two_actions_exact"] >= GUARDED_TWO_ACTIONS_FLOOR, guarded
 
 
-def test_the_general_model_keeps_its_recorded_accuracy_on_the_unread_set() -> None:
-    """The fourth held-out set (390 cases, 15 homes), the one whose failures nobody has read:
-    floors a little under bench/general/homes4*.json (commands 90.9% and 90.3%, two actions
-    76.7% and 75.0%, refusals 95.2% at min_confidence 0.5)."""
+@pytest.mark.parametrize(
+    ("which", "raw_floor", "guarded_floor"),
+    [
+        # set 5, the one whose failures nobody has read: bench/general/homes5*.json has
+        # commands 98.0% and 97.4%, two actions 83.9% and 82.1%, refusals 98.1% at 0.5
+        (5, (0.96, 0.82), (0.96, 0.80, 0.96)),
+        # set 4, read and studied: 98.2% and 98.2%, 95.0% and 95.0%, refusals 98.8%
+        (4, (0.97, 0.93), (0.97, 0.93, 0.97)),
+    ],
+)
+def test_the_general_model_keeps_its_recorded_accuracy_on_later_sets(
+    which: int, raw_floor: tuple[float, float], guarded_floor: tuple[float, float, float]
+) -> None:
+    """Floors a little under the recorded reports, so decoding changes cannot slip by."""
     from agent.train.evaluate import evaluate_file
 
-    cases = ROOT / "tests" / "data" / "heldout_homes4.jsonl"
+    cases = ROOT / "tests" / "data" / f"heldout_homes{which}.jsonl"
     raw = evaluate_file(bundled.GENERAL, cases)["summary"]
     assert raw["errors"] == 0
-    assert raw["positive_exact"] >= 0.89 and raw["two_actions_exact"] >= 0.74, raw
+    assert raw["positive_exact"] >= raw_floor[0], raw
+    assert raw["two_actions_exact"] >= raw_floor[1], raw
     guarded = evaluate_file(bundled.GENERAL, cases, min_confidence=0.5)["summary"]
-    assert guarded["refusal_correct"] >= 0.94, guarded
-    assert guarded["positive_exact"] >= 0.89 and guarded["two_actions_exact"] >= 0.73, guarded
+    assert guarded["positive_exact"] >= guarded_floor[0], guarded
+    assert guarded["two_actions_exact"] >= guarded_floor[1], guarded
+    assert guarded["refusal_correct"] >= guarded_floor[2], guarded
