@@ -13,7 +13,8 @@ import jsonschema
 import pytest
 
 from agent import cact
-from agent.session import Session, without_no_ops, without_repeats
+from agent.grammar.calllist import without_no_ops, without_repeats
+from agent.session import Session
 from tests.conftest import GOLDEN
 
 LIGHT = {
@@ -303,7 +304,7 @@ def test_odd_schemas_do_not_break_the_dropping_of_empty_calls() -> None:
 def test_a_trailing_call_to_a_tool_nothing_points_at_is_dropped() -> None:
     """ "close the blinds in the sun lounge, would you?" written with a cool mode after it:
     nothing in the request points at the thermostat, and it sets nothing said."""
-    from agent.session import without_no_ops
+    from agent.grammar.calllist import without_no_ops
     from agent.train.homes import home_tools
 
     tools = home_tools(
@@ -378,7 +379,7 @@ def test_a_later_call_for_the_same_thing_that_sets_nothing_said_is_dropped() -> 
 
 
 def test_calls_are_put_in_the_order_the_request_says_them() -> None:
-    from agent.session import _in_request_order
+    from agent.grammar.calllist import _in_request_order
     from agent.train.homes import home_tools
 
     tools = home_tools(
@@ -433,7 +434,7 @@ def test_a_call_that_repeats_a_thing_gives_way_to_the_thing_left_out() -> None:
 
 
 def test_a_number_said_in_one_clause_is_not_borrowed_by_the_next_call() -> None:
-    from agent.session import without_borrowed_numbers
+    from agent.grammar.calllist import without_borrowed_numbers
     from agent.train.homes import home_tools
 
     tools = home_tools(
@@ -455,7 +456,7 @@ def test_a_number_said_in_one_clause_is_not_borrowed_by_the_next_call() -> None:
 
 
 def test_a_borrowed_number_becomes_the_one_its_own_clause_says() -> None:
-    from agent.session import without_borrowed_numbers
+    from agent.grammar.calllist import without_borrowed_numbers
     from agent.train.homes import home_tools
 
     tools = home_tools(
@@ -476,7 +477,7 @@ def test_a_borrowed_number_becomes_the_one_its_own_clause_says() -> None:
 def test_two_halves_of_one_call_are_joined_only_after_a_bare_setting() -> None:
     """ "put the fan on, on lullaby": the fan on, then the fan at lullaby, is one call; a
     clause with an order of its own ("and turn the heating to 28") keeps its call."""
-    from agent.session import with_halves_joined
+    from agent.grammar.calllist import with_halves_joined
     from agent.train.homes import home_tools
 
     tools = home_tools(
@@ -500,7 +501,7 @@ def test_two_halves_of_one_call_are_joined_only_after_a_bare_setting() -> None:
 
 
 def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
-    from agent.session import with_number_said
+    from agent.grammar.calllist import with_number_said
     from agent.train.homes import home_tools
 
     tools = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["bedsit", "hall"]}})
@@ -515,7 +516,7 @@ def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
 
 
 def test_a_number_said_once_stays_with_the_call_it_was_said_for() -> None:
-    from agent.session import without_number_twice
+    from agent.grammar.calllist import without_number_twice
     from agent.train.homes import home_tools
 
     tools = home_tools(
