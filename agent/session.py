@@ -35,6 +35,7 @@ from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.calllist import (
+    conforming,
     picks_again,
     tidied,
     with_halves_joined,
@@ -625,8 +626,8 @@ class Session:
                 and not picks_again(c, kept, schemas)
                 for c in listed
             )
-            kept = with_halves_joined(kept, schemas, text)
-            res.calls = [without_unsaid(c, schemas, text) for c in kept]
+            kept = conforming(with_halves_joined(kept, schemas, text), kept, schemas)
+            res.calls = conforming([without_unsaid(c, schemas, text) for c in kept], kept, schemas)
             if text:
                 # a small model writing three calls sometimes writes them out of order
                 # ("wet room 3 light off, nap room light off and the fan off too" -> the nap

@@ -515,6 +515,31 @@ def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
     assert with_number_said([wrote], tools, "bedsit to 150") == [wrote]
 
 
+def test_a_mended_number_keeps_to_the_parameters_schema() -> None:
+    # "an integer or one of these words": a range check alone would let 21.5 in
+    from agent.grammar.calllist import conforming, with_number_said
+
+    either = {"anyOf": [{"enum": ["low", "high"]}, {"type": "integer", "minimum": 0}]}
+    tools = [
+        {
+            "name": "fan",
+            "parameters": {
+                "type": "object",
+                "properties": {"speed": either},
+                "required": ["speed"],
+            },
+        }
+    ]
+    wrote = {"name": "fan", "arguments": {"speed": 3}}
+    assert with_number_said([wrote], tools, "fan to 21.5") == [wrote]
+    # a whole number is written whole, which the integer branch takes
+    assert with_number_said([wrote], tools, "fan to 21") == [
+        {"name": "fan", "arguments": {"speed": 21}}
+    ]
+    # a mended list that drops a required parameter falls back as well
+    assert conforming([{"name": "fan", "arguments": {}}], [wrote], tools) == [wrote]
+
+
 def test_a_number_said_once_stays_with_the_call_it_was_said_for() -> None:
     from agent.grammar.calllist import without_number_twice
     from agent.train.homes import home_tools

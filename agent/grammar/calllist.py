@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any
 
 from agent.rangecheck import fits, is_fraction_param, said_numbers
@@ -31,6 +32,59 @@ from .mention import (
     without_names,
     words,
 )
+from .nfa import Automaton
+from .schema import SchemaError, compile_value
+
+
+@lru_cache(maxsize=64)
+def _value_grammar(schema_json: str, root_json: str) -> Automaton | None:
+    try:
+        return compile_value(json.loads(schema_json), root=json.loads(root_json))
+    except SchemaError:
+        return None
+
+
+def _conforms(value: Any, schema: Any, root: Any) -> bool:
+    """Whether one argument value is a sentence of its parameter's grammar (the one decoding
+    enforces), so that a mended value is held to the same contract as a decoded one."""
+    try:
+        grammar = _value_grammar(
+            json.dumps(schema, sort_keys=True), json.dumps(root, sort_keys=True)
+        )
+        data = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return False
+    return grammar is not None and grammar.matches(data.encode())
+
+
+def conforming(mended: list[Any], before: list[Any], schemas: list[dict[str, Any]]) -> list[Any]:
+    """``mended`` when every value a mending step wrote there conforms to its parameter's
+    schema and every call keeps its required parameters; else ``before``. The steps work from
+    ranges and types, which cannot say everything a schema can ("an integer or one of these
+    words"): a said 21.5 must not reach such a parameter, whatever the request says."""
+    tools = {str(t.get("name")): t.get("parameters") or {} for t in schemas}
+    old = {
+        (str(c.get("name")), k, json.dumps(v, sort_keys=True))
+        for c in before
+        if isinstance(c, dict)
+        for k, v in (c.get("arguments") or {}).items()
+    }
+    for call in mended:
+        if not isinstance(call, dict):
+            continue
+        name, args = str(call.get("name")), call.get("arguments") or {}
+        params = tools.get(name)
+        if params is None:
+            continue
+        props = params.get("properties") or {}
+        if any(k not in args for k in params.get("required") or ()):
+            return before
+        for k, v in args.items():
+            if (name, k, json.dumps(v, sort_keys=True)) in old:
+                continue  # decoded under the grammar, or moved between calls of one tool
+            if k not in props or not _conforms(v, props[k], params):
+                return before
+    return mended
 
 
 def without_repeats(calls: list[Any]) -> list[Any]:
@@ -176,7 +230,8 @@ def without_borrowed_numbers(
             sch = props.get(k) if isinstance(props.get(k), Mapping) else {}
             if len(free) == 1 and fits(free[0], sch) and not is_fraction_param(sch):
                 n = free[0].value
-                args[k] = int(n) if sch.get("type") == "integer" and n == int(n) else n
+                # a whole number is written whole, as decoding writes it ("21", never "21.0")
+                args[k] = int(n) if n == int(n) else n
             elif k not in required and len(args) - len(_things_of(call, schemas)) > 1:
                 del args[k]
         out.append({**call, "arguments": args} if tool else call)
@@ -187,9 +242,9 @@ def tidied(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[A
     """A call list put in the order said, with each number and setting where the request
     says it (see each step)."""
     calls = _in_request_order(text, calls, schemas)
-    calls = without_borrowed_numbers(calls, schemas, text)
-    calls = with_settings_shared(text, schemas, calls)
-    return without_number_twice(calls, schemas, text)
+    calls = conforming(without_borrowed_numbers(calls, schemas, text), calls, schemas)
+    calls = conforming(with_settings_shared(text, schemas, calls), calls, schemas)
+    return conforming(without_number_twice(calls, schemas, text), calls, schemas)
 
 
 def without_number_twice(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
@@ -280,10 +335,10 @@ def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
     n = free[0]
     if not fits(n, sch) or is_fraction_param(sch):
         return calls
-    value = int(n.value) if sch.get("type") == "integer" and n.value == int(n.value) else n.value
+    value = int(n.value) if n.value == int(n.value) else n.value
     out = list(calls)
     out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: value}}
-    return out
+    return conforming(out, calls, schemas)
 
 
 def _settings_of(call: Mapping[str, Any], things: Sequence[str]) -> dict[str, Any]:
