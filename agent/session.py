@@ -64,6 +64,7 @@ from .grammar.mention import (
     clause_numbers,
     thing_names,
     unnamed_arguments,
+    without_names,
     words,
 )
 from .grammar.remarks import PlainReader, cancels, states
@@ -451,10 +452,11 @@ class Session:
         # (a statement beside the order asks for nothing: "bar open light off, bar's shut")
         needed = min(len(doubted["function_calls"]), self._order_clauses(text))
         if again["success"] and calls and conf is not None and conf > UNNAMED_CONFIDENCE:
-            if len(calls) < needed:
+            if len(calls) < needed or not grounded(text, schemas, calls):
                 # the names said dropped the guess and a call it stood in for: the missing
                 # look may find that one ("coffee maker on and the boiler on" -> the coffee
-                # maker, then the old boiler)
+                # maker, then the old boiler; "vinery shading halfway, cold frame light on,
+                # ..." -> the lights, then the vinery's shading)
                 again = self._missing_look(pre, tools, max_new_tokens, t0, t_tok, text, again)
                 calls = again["function_calls"]
             if len(calls) >= needed and grounded(text, schemas, calls):
@@ -544,9 +546,10 @@ class Session:
         if len(q) != len(clause):
             return self._clauses(text)
         told = asks_something(text, self._schemas)
+        bare = without_names(q, names)  # "Hattie's potting shed" states nothing
         return (
             sum(
-                not states([w for w, c in zip(q, clause, strict=True) if c == k]) and told(k)
+                not states([w for w, c in zip(bare, clause, strict=True) if c == k]) and told(k)
                 for k in set(clause)
             )
             or 1

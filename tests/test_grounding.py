@@ -1126,6 +1126,54 @@ def test_a_light_where_only_blinds_are_said_is_doubted_and_left_out_of_the_names
     assert [t["name"] for t in named_only(TOOLS, said)] == ["set_blinds"]
     kettle = {"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}
     assert not kind_unsaid("switch the kettle on", TOOLS, kettle)
+    # a light said only for another room is not this room's
+    shading = "sunroom shading halfway, attic light on"
+    sun_light = {"name": "set_light", "arguments": {"room": "sunroom", "brightness": 50}}
+    assert kind_unsaid(shading, TOOLS, sun_light)
+    named = {t["name"]: t for t in named_only(TOOLS, shading)}
+    assert named["set_light"]["parameters"]["properties"]["room"]["enum"] == ["attic"]
+    assert named["set_blinds"]["parameters"]["properties"]["room"]["enum"] == ["sunroom"]
+
+
+def test_a_heating_word_names_the_thermostat_left_out_and_keeps_its_number() -> None:
+    """ "..., attic light on and heating to eighteen" written as the attic at 18: the number
+    is the heating's, so it leaves the light and the thermostat is left out."""
+    from agent.grammar.calllist import tidied
+    from agent.grammar.leftout import tools_left_out
+
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["attic", "den"]},
+            "heat": {"kind": "simulated_thermostat"},
+        }
+    )
+    said = "den light on, attic light on and heating to eighteen"
+    wrote = [light(room="den", on=True), light(room="attic", on=True, brightness=18)]
+    meant = [light(room="den", on=True), light(room="attic", on=True)]
+    assert tidied(wrote, home, said) == meant
+    assert tools_left_out(said, home, meant) == [("set_thermostat", "and heating to eighteen")]
+    # the light's own number stays
+    own = [light(room="attic", on=True, brightness=18)]
+    assert tidied(own, home, "attic light to eighteen") == own
+
+
+def test_a_number_in_a_statement_beside_the_order_is_not_asked_for() -> None:
+    home = home_tools(
+        {"plugs": {"kind": "tasmota", "switches": {"tunnel heater": "t", "kettle": "k"}}}
+    )
+    on = [{"name": "set_switch", "arguments": {"device": "tunnel heater", "action": "ON"}}]
+    assert grounded("tunnel heater on please, it's going down to minus two tonight", home, on)
+    assert grounded("tunnel heater on, it's a mild one tonight", home, on)
+    assert not grounded("tunnel heater on at two", home, on)
+
+
+def test_a_possessive_name_is_no_statement() -> None:
+    """ "the light in Hattie's potting shed off": "'s potting" inside a name states nothing."""
+    home = home_tools(
+        {"lights": {"kind": "simulated_lights", "rooms": ["cold frame", "Hattie's potting shed"]}}
+    )
+    calls = [light(room="cold frame", on=True), light(room="Hattie's potting shed", on=False)]
+    assert grounded("cold frame light on, and the light in Hattie's potting shed off", home, calls)
 
 
 def test_a_thing_named_by_a_tools_word_in_its_name_points_at_no_other_tool() -> None:

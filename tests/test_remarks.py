@@ -85,6 +85,9 @@ HOME = home_tools(
         ("hall light on, at 10", "hall light on at 10"),  # a bare number may be the light's
         ("hall light off, someone left it on again", "hall light off"),
         ("turn off the fan, I go to sleep", "turn off the fan"),
+        # a purpose is why, not what
+        ("open the hall blinds so the plants get some sun", "open the hall blinds"),
+        ("hall light on so I can see", "hall light on"),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:

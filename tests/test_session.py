@@ -515,6 +515,24 @@ def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
     assert with_number_said([wrote], tools, "bedsit to 150") == [wrote]
 
 
+def test_a_call_after_the_first_that_sets_nothing_for_a_thing_unsaid_goes() -> None:
+    from agent.grammar.calllist import without_no_ops
+    from agent.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["Ned's hut"]},
+            "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        }
+    )
+    fan = {"name": "set_fan", "arguments": {"on": False}}
+    hut = {"name": "set_light", "arguments": {"room": "Ned's hut"}}
+    said = "switch the fan off, the wind's got up anyway"
+    assert without_no_ops([fan, hut], tools, said) == [fan]
+    lit = {"name": "set_light", "arguments": {"room": "Ned's hut", "on": True}}
+    assert without_no_ops([fan, lit], tools, "fan off and Ned's hut light on") == [fan, lit]
+
+
 def test_a_mended_number_keeps_to_the_parameters_schema() -> None:
     # "an integer or one of these words": a range check alone would let 21.5 in
     from agent.grammar.calllist import conforming, with_number_said

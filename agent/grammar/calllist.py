@@ -14,6 +14,7 @@ from typing import Any
 from agent.rangecheck import fits, is_fraction_param, said_numbers
 
 from .grounding import (
+    clause_of,
     of_another_kind,
     pointed_at,
     said_bare,
@@ -21,11 +22,13 @@ from .grounding import (
     unsaid_arguments,
     with_settings_shared,
 )
+from .leftout import tools_left_out
 from .mention import (
     _starts,
     clause_numbers,
     command_clauses,
     kind_synonyms,
+    mended,
     picks_a_thing,
     thing_names,
     unnamed_arguments,
@@ -238,10 +241,48 @@ def without_borrowed_numbers(
     return out
 
 
+def without_numbers_left_out(
+    calls: list[Any], schemas: list[dict[str, Any]], text: str
+) -> list[Any]:
+    """The calls without a number said only in the clause of a tool that no call goes to:
+    "Yusuf's den light on, bedroom 9 light on and heating to eighteen" written as bedroom 9 at
+    18 and no thermostat call. The number goes (where optional, and the call keeps another
+    setting), so that the missing look writes the left-out call from its own clause."""
+    left = tools_left_out(text, schemas, calls)
+    if not left:
+        return calls
+    names = thing_names(schemas)[0]
+    protected = [*names, *thing_names(schemas)[1]]
+    read = mended(text, schemas)
+    q = words(read)
+    theirs = [n for _, clause in left for n in said_numbers(clause, protected)]
+    tools = {str(t.get("name")): t for t in schemas}
+    out = []
+    for call in calls:
+        tool = tools.get(str(call.get("name"))) if isinstance(call, dict) else None
+        args = dict(call.get("arguments") or {}) if tool else {}
+        required = set(((tool or {}).get("parameters") or {}).get("required") or ())
+        own = clause_of(read, q, schemas, tool, args) if tool else None
+        if own is not None:
+            mine = said_numbers(" ".join(q[i] for i in sorted(own)), protected)
+            for k, v in list(args.items()):
+                if isinstance(v, bool) or not isinstance(v, int | float) or k in required:
+                    continue
+                if (
+                    any(n.matches(float(v)) for n in theirs)
+                    and not any(n.matches(float(v)) for n in mine)
+                    and len(args) - len(_things_of(call, schemas)) > 1
+                ):
+                    del args[k]
+        out.append({**call, "arguments": args} if tool else call)
+    return out
+
+
 def tidied(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
     """A call list put in the order said, with each number and setting where the request
     says it (see each step)."""
     calls = _in_request_order(text, calls, schemas)
+    calls = conforming(without_numbers_left_out(calls, schemas, text), calls, schemas)
     calls = conforming(without_borrowed_numbers(calls, schemas, text), calls, schemas)
     calls = conforming(with_settings_shared(text, schemas, calls), calls, schemas)
     return conforming(without_number_twice(calls, schemas, text), calls, schemas)
@@ -363,6 +404,7 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
     tools = {str(t.get("name")): t for t in schemas}
     props = {n: (t.get("parameters") or {}).get("properties") or {} for n, t in tools.items()}
     clauses = command_clauses(text, thing_names(schemas)[0])
+    q = words(text)
 
     def no_op(call: Any, before: list[Any]) -> bool:
         p = props.get(str(call.get("name"))) if isinstance(call, dict) else None
@@ -372,6 +414,13 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
         if of_another_kind(text, schemas, calls, call):
             return True  # the stair top's light, where the stair top's blinds were said
         things = [k for k in args if picks_a_thing(k, p.get(k))]
+        if (
+            things
+            and set(args) == set(things)
+            and all(isinstance(args[k], str) for k in things)
+            and not any(_starts(words(args[k]), q) for k in things)
+        ):
+            return True  # a thing nobody said, set to nothing ("the fan off, the wind's up")
         if not things and not pointed_at(text, schemas, call):
             # a call to a tool nothing in the request points at ("close the blinds in the
             # sun lounge, would you?" -> then the cool mode)

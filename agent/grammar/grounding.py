@@ -234,6 +234,10 @@ def grounded(
                     return False
     known = {w for v in names for w in words(str(v))}
     clause = clause_numbers(read, thing_names(tools)[0])
+    # a number said in a statement beside the order is not asked for ("tunnel heater on,
+    # it's going down to minus two tonight"; "..., it's a mild one tonight")
+    if q_sense != q:
+        said = said_numbers(" ".join(w for w in q_sense if w), names)
     return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(
         unnamed, known, clause if len(clause) == len(unnamed) else None
     )
@@ -511,6 +515,22 @@ def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str,
             if not picks_a_thing(key, sch) or not isinstance(sch.get("enum"), list):
                 continue
             named = [v for v in sch["enum"] if (tool.get("name"), key, v) not in unnamed]
+            # nor one named only beside another kind of device that another tool has there
+            # ("vinery shading halfway, cold frame light on": no vinery light)
+            named = [
+                v
+                for v in named
+                if not (
+                    kind_unsaid(query, tools, {"name": tool.get("name"), "arguments": {key: v}})
+                    and any(
+                        v in _enum_strings(o_sch)
+                        for o in tools
+                        if o is not tool
+                        for o_k, o_sch in _props(o).items()
+                        if picks_a_thing(o_k, o_sch)
+                    )
+                )
+            ]
             # (one room of a tool of one room counts only when said)
             named_any = named_any or any(
                 len(sch["enum"]) > 1 or _count(words(str(v)), q) for v in named
@@ -703,7 +723,7 @@ def unsaid_arguments(
         for i, w in enumerate(q)
         if w == "on" and any(q[i + 1 : i + 1 + len(v)] == v for v in settings if v)
     }
-    mine = _clause_of(read, q, tools, tool, args)
+    mine = clause_of(read, q, tools, tool, args)
     # a switch's sense is said in the call's own clause (or the one before a clause that says
     # none): "turn on the outdoor shower and put the fan on drift" does not switch the fan on
     q_switch = [w for i, w in enumerate(q) if i not in on_setting and (mine is None or i in mine)]
@@ -734,7 +754,7 @@ def unsaid_arguments(
     ]
 
 
-def _clause_of(
+def clause_of(
     read: str,
     q: Sequence[str],
     tools: Sequence[Mapping[str, Any]],
@@ -768,7 +788,11 @@ def _clause_of(
         return None
     k = ks.pop()
     keep = {k}
-    while k > min(clause) and _no_order([w for w, c in zip(q, clause, strict=True) if c == k]):
+    # (a clause that says a setting has its own order: "..., fan to low" is no fan on)
+    while k > min(clause):
+        mine = [w for w, c in zip(q, clause, strict=True) if c == k]
+        if not _no_order(mine) or _setting_word_said(mine):
+            break
         k -= 1
         keep.add(k)
     return {i for i, c in enumerate(clause) if c in keep}
@@ -798,11 +822,14 @@ def said_bare(settings: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]],
 def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> list[str]:
     """`q` with the words of statement clauses blanked when another clause switches: "phone
     booth 2 light is still on, kill it" says off, not on."""
-    clause = clause_numbers(read, thing_names(tools)[0])
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
     if len(clause) != len(q):
         return list(q)
+    # read without names: "Hattie's potting shed" is no "Hattie's potting"
+    bare = without_names(q, names)
     stated = {
-        k for k in set(clause) if states([w for w, c in zip(q, clause, strict=True) if c == k])
+        k for k in set(clause) if states([w for w, c in zip(bare, clause, strict=True) if c == k])
     }
     ordering = [w for w, c in zip(q, clause, strict=True) if c not in stated]
     if not stated or not switch_senses(ordering):
@@ -897,10 +924,40 @@ def kind_unsaid(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[st
     near, anywhere = said
     mine = _kind_words(tool)
     # (its tool's own name said points at it: "night light down to 10" to set_nightlight)
+    # (a name that is only its kind's word, "set_light", is judged as the kind below)
     named = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC}
-    if named & set(words(mended(query, tools))):
+    if (named - mine) & set(words(mended(query, tools))):
         return False
-    return bool(near) and bool(mine) and not (near & mine) and not (anywhere & mine)
+    return (
+        bool(near)
+        and bool(mine)
+        and not (near & mine)
+        and not (anywhere & mine and _kind_free(query, tools, call, mine))
+    )
+
+
+def _kind_free(
+    query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any], kinds: set[str]
+) -> bool:
+    """Whether a kind's word is said in a clause that names no other thing than the call's,
+    so it may be the call's: "open the den blinds and dim its light", but not "vinery shading
+    halfway, cold frame light on" (that light is the cold frame's)."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    if len(clause) != len(q):
+        return True
+    bare = without_names(q, names)
+    mine = {str(v) for v in (call.get("arguments") or {}).values() if isinstance(v, str)}
+    # the call's thing said where no kind is ("turn the tea bar and coat store lights off")
+    # may share the kind said after it
+    own = {clause[i] for n in mine for i in _starts(words(n), q)}
+    kinded = {clause[i] for i, w in enumerate(bare) if w in _ROOM_KINDS}
+    if own - kinded:
+        return True
+    named = {clause[i] for n in names if n not in mine for i in _starts(words(n), q)}
+    return any(w in kinds and clause[i] not in named for i, w in enumerate(bare))
 
 
 def asks_something(query: str, tools: Sequence[Mapping[str, Any]]) -> Callable[[int], bool]:
@@ -937,7 +994,7 @@ def with_settings_shared(
 ) -> list[Any]:
     """The calls with a thing named in a clause of its own before the next one's order given
     that order's settings: "Yusuf's corner and larder 2 to 50 percent" sets both to 50, not
-    the corner on ("the den and the hall off" shares the other way: see `_clause_of`)."""
+    the corner on ("the den and the hall off" shares the other way: see `clause_of`)."""
     read = mended(query, tools)
     q = words(read)
     names = thing_names(tools)[0]

@@ -33,11 +33,16 @@ from .mention import (
     mended,
     picks_a_thing,
     switch_senses,
+    takes_temperature,
     thing_names,
     without_names,
     words,
 )
 from .remarks import _ORDER_VERBS
+
+# words that name what a temperature tool runs, not how the room feels ("it's cold" orders
+# nothing)
+_HEATING_WORDS = frozenset({"heating", "aircon", "temperature"})
 
 
 def left_out(
@@ -150,6 +155,10 @@ def tools_left_out(
     }
     for ws in own.values():  # "the extractor to half ahead" names the fan
         ws += sorted(kind_synonyms(ws) - set(ws) - _LIGHT_WORDS - _thing_words(tools))
+    # "..., bedroom 9 light on and heating to eighteen" names the thermostat
+    for t in tools:
+        if takes_temperature(t.get("parameters") or {}):
+            own[str(t.get("name"))] += sorted(_HEATING_WORDS - _thing_words(tools))
     # a light of one room is named by a light's word that no other tool's text has ("light
     # off and fan down to murmur" to a bedsit's one light)
     for t in tools:

@@ -182,9 +182,11 @@ _WARMTH_WORDS = frozenset(
 # Words for a light, one as good as another ("the caravan lamp" is the light said); and for a
 # window's cover ("the roller" is the blind said).
 _LIGHT_WORDS = frozenset("light lamp bulb lighting".split())
-_COVER_WORDS = frozenset("blind shade curtain shutter awning screen louvre roller".split())
+_COVER_WORDS = frozenset("blind shade shading curtain shutter awning screen louvre roller".split())
 # and for a fan ("switch the extractor on" is the fan said)
 _FAN_WORDS = frozenset("fan extractor ventilator".split())
+# The words beside a thing in a clause that only names it ("..., and the fan too").
+_BARE_CLAUSE = frozenset("and the then also too as well plus n my our a".split())
 _KINDS = (_LIGHT_WORDS, _COVER_WORDS, _FAN_WORDS)
 
 
@@ -2220,7 +2222,21 @@ class MentionPrior:
             # call k is about clause k ("fan off and then the heating on"): its own sense word
             k = max(len(self._read(call_text)[2]) - 1, 0)
             kinds = {s for i, s in self._senses if self.clause[i] == k}
-            return next(iter(kinds)) if len(kinds) == 1 else None
+            if kinds or not inherit:
+                return next(iter(kinds)) if len(kinds) == 1 else None
+            # a clause of the tool's word alone shares the sense before it ("turn off the xbox
+            # and the fan": the fan is off too)
+            start = call_text.rfind(b'{"name"')
+            m = re.match(rb'\{"name"\s*:\s*"([^"]+)"', call_text[start:]) if start >= 0 else None
+            pts = self._word_points.get(m.group(1).decode("utf-8", "replace")) if m else None
+            if not pts or len({self.clause[i] for i in pts}) != 1:
+                return None
+            c = self.clause[min(pts)]
+            rest = {w for i, w in enumerate(self.query) if self.clause[i] == c and i not in pts}
+            if rest - _BARE_CLAUSE:
+                return None  # "and then the fan on", "set the speaker with enabled"
+            before = [s for i, s in self._senses if i < min(pts)]
+            return before[-1] if before else None
         clause = self.clause[anchor] if anchor < len(self.clause) else None
         near = [
             (abs(i - anchor), i > anchor, s) for i, s in self._senses if self.clause[i] == clause

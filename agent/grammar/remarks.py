@@ -97,6 +97,10 @@ _AND_IT = re.compile(
     r"(?:(?:up|down)\s+)?(?:to\s+)?(?P<rest>[^,;.!?]+)",
     re.IGNORECASE,
 )
+# A purpose said after the order ("so the plants get some sun", "so I can see").
+_PURPOSE = re.compile(
+    r"^so\s+(?:that|there|there's|it|it's|i|i'm|we|they|he|she|the|my|our)\b", re.IGNORECASE
+)
 # Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
 _CUT = re.compile(
     r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b"
@@ -272,6 +276,8 @@ def _remark(clause: str, known: _Known) -> bool:
     if _REMARK.match(text):
         return True
     ws = [w.strip("?!.") for w in text.lower().split()]
+    if _PURPOSE.match(text) and not any(w in _ORDER_VERBS for w in ws):
+        return True  # why, not what: "open the blinds so the plants get some sun"
     stated = any(w in _STATING or w.endswith(("'s", "'re")) for w in ws)
     # "on the telly" places something; it switches nothing ("the sun's on the telly")
     placing = {i for i, w in enumerate(ws[:-1]) if w in _PHRASAL and ws[i + 1] in _PLACED}
