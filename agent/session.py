@@ -59,8 +59,8 @@ from .grammar.grounding import (
     says_a_setting,
 )
 from .grammar.leftout import left_out, only_thing, tools_left_out
-from .grammar.mention import (
-    MentionPrior,
+from .grammar.mention import MentionPrior
+from .grammar.reading import (
     clause_numbers,
     thing_names,
     unnamed_arguments,
@@ -77,7 +77,7 @@ RETRIEVAL_THRESHOLD = 5  # above this many tools, only the top 5 enter the promp
 # Logit bonus for a name the request says (see grammar/mention.py); 0 turns the prior off.
 MENTION_WEIGHT = 5.0
 # Highest confidence of a call that puts a name the request never says into an argument that
-# picks a room or device (see mention.unnamed_arguments).
+# picks a room or device (see reading.unnamed_arguments).
 UNNAMED_CONFIDENCE = 0.1
 # Lowest confidence of a call list the request says every part of (grounding.grounded). The
 # head, fitted on generated phrasing, doubts plain commands worded otherwise; on the dev sets

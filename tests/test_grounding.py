@@ -1061,7 +1061,7 @@ def test_a_name_said_alone_before_an_order_shares_its_settings() -> None:
 
 
 def test_plus_and_the_heating_name_nothing_the_home_lacks() -> None:
-    from agent.grammar.mention import words
+    from agent.grammar.reading import words
 
     assert words("plus the status lights") == ["plus", "the", "status", "light"]
     home = home_tools(
@@ -1092,7 +1092,7 @@ def test_a_room_said_beside_another_kind_of_device_is_not_this_ones() -> None:
 
 
 def test_a_thing_said_only_inside_another_things_name_is_not_named() -> None:
-    from agent.grammar.mention import unnamed_arguments
+    from agent.grammar.reading import unnamed_arguments
 
     home = home_tools(
         {

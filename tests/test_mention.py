@@ -17,6 +17,8 @@ from agent.grammar.mention import (
     TOOL_BOOST,
     MentionPrior,
     _unheld,
+)
+from agent.grammar.reading import (
     clause_numbers,
     mended,
     resolve_there,
@@ -1704,7 +1706,10 @@ def test_seconds_said_go_to_a_transition_and_a_percentage_to_the_brightness() ->
 
 
 def test_a_joining_word_inside_a_name_starts_no_clause() -> None:
-    from agent.grammar.mention import clause_numbers, words
+    from agent.grammar.reading import (
+        clause_numbers,
+        words,
+    )
 
     said = "turn the lights off in Mum and Dad's room"
     assert len(clause_numbers(said)) == len(words(said))

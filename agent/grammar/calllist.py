@@ -23,19 +23,19 @@ from .grounding import (
     with_settings_shared,
 )
 from .leftout import tools_left_out
-from .mention import (
-    _starts,
+from .nfa import Automaton
+from .reading import (
     clause_numbers,
     command_clauses,
     kind_synonyms,
     mended,
     picks_a_thing,
+    starts_at,
     thing_names,
     unnamed_arguments,
     without_names,
     words,
 )
-from .nfa import Automaton
 from .schema import SchemaError, compile_value
 
 
@@ -178,7 +178,7 @@ def _said_once(call: Mapping[str, Any], schemas: list[dict[str, Any]], q: list[s
     things = _things_of(call, schemas)
     if things:
         return all(
-            len(_starts(words(str(args[k])), q)) == 1 for k in things if isinstance(args[k], str)
+            len(starts_at(words(str(args[k])), q)) == 1 for k in things if isinstance(args[k], str)
         )
     own = set(re.findall(r"[a-z]+", str(call.get("name")).lower())) - _VERB_WORDS
     own |= kind_synonyms(own)
@@ -323,7 +323,7 @@ def without_number_twice(calls: list[Any], schemas: list[dict[str, Any]], text: 
                 i + len(words(str(v))) - 1
                 for k, v in (c.get("arguments") or {}).items()
                 if isinstance(v, str) and k in _things_of(c, schemas)
-                for i in _starts(words(str(v)), q)
+                for i in starts_at(words(str(v)), q)
             ]
             own = set(words(str(c.get("name")).replace("_", " "))) - _VERB_WORDS
             spots += [i for i, w in enumerate(bare) if w in own | kind_synonyms(own)]
@@ -418,7 +418,7 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
             things
             and set(args) == set(things)
             and all(isinstance(args[k], str) for k in things)
-            and not any(_starts(words(args[k]), q) for k in things)
+            and not any(starts_at(words(args[k]), q) for k in things)
         ):
             return True  # a thing nobody said, set to nothing ("the fan off, the wind's up")
         if not things and not pointed_at(text, schemas, call):

@@ -29,40 +29,40 @@ from typing import Any
 
 from agent.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 
-from .mention import (
-    _COVER_WORDS,
-    _DETERMINERS,
-    _FULL_WORDS,
-    _GENERIC,
-    _HEAD_WORDS,
-    _LIGHT_WORDS,
-    _NAMED_SETTINGS,
-    _SETTING_VALUES,
-    _SWITCH_KEYS,
-    _SWITCH_VERBS,
-    _VALUE_SENSE,
-    _WARMTH_WORDS,
+from .mention import _fmt
+from .reading import (
+    COVER_WORDS,
+    DETERMINERS,
     DEVICE_NOUNS,
+    FULL_WORDS,
+    GENERIC,
+    HEAD_WORDS,
     KIND_NOUNS,
+    LIGHT_WORDS,
+    NAMED_SETTINGS,
     NEGATIONS,
     OPENS_BY_SWITCHING,
     SETTING_NOUNS,
-    _count,
-    _enum_strings,
-    _fmt,
-    _names_it,
-    _only_inside,
-    _starts,
-    _telling,
+    SETTING_VALUES,
+    SWITCH_KEYS,
+    SWITCH_VERBS,
+    VALUE_SENSE,
+    WARMTH_WORDS,
     clause_numbers,
+    count_of,
+    enum_strings,
     flag_value,
+    is_telling,
     kind_synonyms,
     mended,
+    names_it,
+    only_inside,
     param_words,
     picks_a_thing,
     said_near,
     said_with_units,
     sense_words,
+    starts_at,
     switch_senses,
     takes_temperature,
     telling_words,
@@ -175,7 +175,7 @@ def grounded(
     by_name = {str(t.get("name")): _props(t) for t in tools}
     by_tool = {str(t.get("name")): t for t in tools}
     unnamed = without_names(q, thing_names(tools)[0])
-    if _COVER_WORDS & set(unnamed) and not any(
+    if COVER_WORDS & set(unnamed) and not any(
         _is_cover(by_tool.get(str(c.get("name"))) or {}) for c in calls
     ):
         return False  # "open the bedroom 7 blinds" is no light at full
@@ -184,7 +184,7 @@ def grounded(
     called = {str(c.get("name")) for c in calls}
     shared = {w for t in by_tool if t not in called for w in words(t.replace("_", " "))}
     # a thing said only inside a longer thing's name ("tank" in "grey tank valve") is not said
-    inside = _only_inside(sorted(thing_names(tools)[0]), q)
+    inside = only_inside(sorted(thing_names(tools)[0]), q)
     q_sense = _orders_only(read, q, tools)
     for call in calls:
         name = str(call.get("name"))
@@ -204,7 +204,7 @@ def grounded(
         implied = {
             k
             for k in picks
-            if len(_enum_strings(props.get(k))) == 1
+            if len(enum_strings(props.get(k))) == 1
             and not _value_said(query, q, said, props[k], args[k], k, unnamed)
             # "the coop heater" names the one "coop door heater" in part
             and not _partly_named(args[k], props.get(k), q, said, unnamed, tools)
@@ -214,7 +214,7 @@ def grounded(
         ):
             return False  # "Dmitri's bedroom light on" is not the one room's light
         picks -= implied
-        tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
+        tool_words = [w for w in words(name.replace("_", " ")) if w not in GENERIC]
         if not picks and not _points_at(name, args, tools, read, q, said, unnamed, shared):
             return False  # nothing in the request points at this tool
         for key, value in args.items():
@@ -227,10 +227,10 @@ def grounded(
                 query, q_sense if isinstance(value, bool) else q, said, schema, value, key, unnamed
             ):
                 return False
-            if isinstance(value, str) and not _enum_strings(schema):
+            if isinstance(value, str) and not enum_strings(schema):
                 # free text that is only the tool's own words ("send a message to the carer"
                 # -> "carer") says nothing to send
-                if not [w for w in words(value) if w not in tool_words and w not in _GENERIC]:
+                if not [w for w in words(value) if w not in tool_words and w not in GENERIC]:
                     return False
     known = {w for v in names for w in words(str(v))}
     clause = clause_numbers(read, thing_names(tools)[0])
@@ -264,7 +264,7 @@ def implied_elsewhere(
             str(v)
             for k, v in args.items()
             if picks_a_thing(k, props.get(k))
-            and len(_enum_strings(props.get(k))) == 1
+            and len(enum_strings(props.get(k))) == 1
             and not _value_said(query, q, said, props[k], v, k, unnamed)
             and not _partly_named(v, props.get(k), q, said, unnamed, tools)
         ]
@@ -303,7 +303,7 @@ def _kind_of_another(
     theirs = {w for v in thing_names(tools)[0] if v not in own for w in words(v)}
     bare = without_names(q, thing_names(tools)[0])
     at = [i for i, w in enumerate(bare) if w in kinds]
-    return bool(at) and all(i and q[i - 1] in theirs - mine and _telling(q[i - 1]) for i in at)
+    return bool(at) and all(i and q[i - 1] in theirs - mine and is_telling(q[i - 1]) for i in at)
 
 
 def _partly_named(
@@ -330,7 +330,7 @@ def _partly_named(
     }
     return (
         bool(part - kind_words)
-        and _names_it(value, _enum_strings(schema), q, numbers)
+        and names_it(value, enum_strings(schema), q, numbers)
         and not any(part <= set(words(v)) for v in others)
         and not _names_another_thing(unnamed, tools)
     )
@@ -340,7 +340,7 @@ def _partly_named(
 _ALONGSIDE = (
     _ORDER_VERBS
     | _COURTESY
-    | _FULL_WORDS
+    | FULL_WORDS
     | frozenset(
         "half halfway way all bit little lot now again too degree celsius percent second "
         "minute hour sec min plus".split()
@@ -362,7 +362,7 @@ def _points_at(
     name (not one `shared` with an uncalled tool), its name as written, what it sets, a value
     only it has, or its description."""
     tool = next(t for t in tools if str(t.get("name")) == name)
-    tool_words = [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
+    tool_words = [w for w in words(name.replace("_", " ")) if w not in GENERIC]
     # a word of its kind, said outside a thing's name ("the extractor", not the relay
     # called "extractor")
     kin = kind_synonyms(tool_words) - set(tool_words) - _thing_words(tools)
@@ -416,8 +416,8 @@ def names_another_tools_thing(
         for k, sch in _props(t).items():
             if not picks_a_thing(k, sch):
                 continue
-            for v in _enum_strings(sch):
-                if _starts(words(v), q) or _partly_named(v, sch, q, said, unnamed, tools):
+            for v in enum_strings(sch):
+                if starts_at(words(v), q) or _partly_named(v, sch, q, said, unnamed, tools):
                     return True
     return False
 
@@ -433,7 +433,7 @@ def points_nowhere(
     q = words(read)
     unnamed = without_names(q, thing_names(tools)[0])
     # the unknown word names a thing ("the fan"), not a state ("it's stuffy in here")
-    things = [w for i, w in enumerate(unnamed) if i and unnamed[i - 1] in _DETERMINERS]
+    things = [w for i, w in enumerate(unnamed) if i and unnamed[i - 1] in DETERMINERS]
     if not _names_another_thing(things, tools):
         return False
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
@@ -463,9 +463,9 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
     known = k.words | {w for v in [*k.things, *k.settings] for w in v}
     known |= kind_synonyms(k.words)  # "the extractor" is a fan the home has
     if any(takes_temperature(t.get("parameters") or {}) for t in tools):
-        known |= _WARMTH_WORDS  # "the heating" is the thermostat
+        known |= WARMTH_WORDS  # "the heating" is the thermostat
     return any(
-        _telling(bare) and w not in NUMBER_WORDS and w not in _ALONGSIDE and bare not in known
+        is_telling(bare) and w not in NUMBER_WORDS and w not in _ALONGSIDE and bare not in known
         for w, bare in ((w, w.split("'")[0]) for w in q)
     )
 
@@ -523,7 +523,7 @@ def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str,
                 if not (
                     kind_unsaid(query, tools, {"name": tool.get("name"), "arguments": {key: v}})
                     and any(
-                        v in _enum_strings(o_sch)
+                        v in enum_strings(o_sch)
                         for o in tools
                         if o is not tool
                         for o_k, o_sch in _props(o).items()
@@ -533,7 +533,7 @@ def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str,
             ]
             # (one room of a tool of one room counts only when said)
             named_any = named_any or any(
-                len(sch["enum"]) > 1 or _count(words(str(v)), q) for v in named
+                len(sch["enum"]) > 1 or count_of(words(str(v)), q) for v in named
             )
             if not named and len(sch["enum"]) == 1 and _pointing(tool, query, tools):
                 named = list(sch["enum"])  # "lamp to 70 percent": the one room of the lamp
@@ -575,8 +575,8 @@ def _of_kinds_said(
             str(v)
             for k, sch in _props(t).items()
             if picks_a_thing(k, sch)
-            for v in _enum_strings(sch)
-            if _starts(words(str(v)), q)
+            for v in enum_strings(sch)
+            if starts_at(words(str(v)), q)
         }
 
     said_kind = [t for t in tools if _kind_words(t) & kinds]
@@ -595,10 +595,10 @@ def _pointing(tool: Mapping[str, Any], query: str, tools: Sequence[Mapping[str, 
     read = mended(query, tools)
     q = words(read)
     unnamed = without_names(q, thing_names(tools)[0])
-    own = [w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC]
+    own = [w for w in words(str(tool.get("name")).replace("_", " ")) if w not in GENERIC]
     own += sorted(w for w in kind_synonyms(own) - set(own) - _thing_words(tools) if w in unnamed)
     props = _props(tool)
-    values = [v for v in _all_enums(tool) if len(v) >= 3 and not set(words(v)) <= _SETTING_VALUES]
+    values = [v for v in _all_enums(tool) if len(v) >= 3 and not set(words(v)) <= SETTING_VALUES]
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
     numeric = [
         k
@@ -606,12 +606,12 @@ def _pointing(tool: Mapping[str, Any], query: str, tools: Sequence[Mapping[str, 
         if isinstance(sch, Mapping) and sch.get("type") in ("number", "integer")
     ]
     warm = takes_temperature(tool.get("parameters") or {}) and bool(
-        (_WARMTH_WORDS | {"degree", "celsiu"}) & set(without_parts(q, thing_names(tools)[0]))
+        (WARMTH_WORDS | {"degree", "celsiu"}) & set(without_parts(q, thing_names(tools)[0]))
     )
     if (
         any(said_near(w, q) for w in own)
         or bool(_described(tool) & set(unnamed))
-        or any(_count(words(v), unnamed) for v in values)
+        or any(count_of(words(v), unnamed) for v in values)
         or warm
         or any(param_words(k, props[k]) & said_with_units(q, said) & _UNITS for k in numeric)
     ):
@@ -622,7 +622,7 @@ def _pointing(tool: Mapping[str, Any], query: str, tools: Sequence[Mapping[str, 
 def _is_cover(tool: Mapping[str, Any]) -> bool:
     """Whether a tool moves a blind, shade or curtain (by its name, description or a position
     it takes)."""
-    return bool(_described(tool) & _COVER_WORDS) or "position" in _props(tool)
+    return bool(_described(tool) & COVER_WORDS) or "position" in _props(tool)
 
 
 def _value_said(
@@ -638,7 +638,7 @@ def _value_said(
     without the names it says, where a setting's value is looked for."""
     if isinstance(value, bool):
         senses = ["on" if value else "off"]
-        if _SWITCH_KEYS.get(key.lower()) == "on" and any(w in OPENS_BY_SWITCHING for w in q):
+        if SWITCH_KEYS.get(key.lower()) == "on" and any(w in OPENS_BY_SWITCHING for w in q):
             senses.append("open" if value else "close")  # "open the irrigation valve"
         if any(s in said_senses for _, said_senses in switch_senses(q) for s in senses):
             return True
@@ -651,17 +651,17 @@ def _value_said(
         if value == schema.get("minimum"):
             return any("close" in ss for _, ss in switch_senses(q))
         if value == schema.get("maximum"):
-            return any("open" in ss for _, ss in switch_senses(q)) or bool(_FULL_WORDS & set(q))
+            return any("open" in ss for _, ss in switch_senses(q)) or bool(FULL_WORDS & set(q))
         return False
     if not isinstance(value, str):
         return False
-    if not _enum_strings(schema):
+    if not enum_strings(schema):
         return bool(value.strip()) and value.lower() in query.lower()
-    sense = _VALUE_SENSE.get(value.lower())
+    sense = VALUE_SENSE.get(value.lower())
     if sense is not None:
         return value.lower() in sense_words(q) or any(sense in ss for _, ss in switch_senses(q))
     ws = words(value)
-    if len(ws) == 2 and ws[-1] in _HEAD_WORDS and ws[0].endswith("'s"):
+    if len(ws) == 2 and ws[-1] in HEAD_WORDS and ws[0].endswith("'s"):
         ws = ws[:1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
     if unnamed is not None and not picks_a_thing(key, schema):
         q = unnamed  # a colour said only inside a name ("the green room") is not said
@@ -713,8 +713,8 @@ def unsaid_arguments(
         if isinstance(v, str)
         and (placed or k.lower() != "speed")
         and not picks_a_thing(k, props.get(k))
-        and _enum_strings(props.get(k))
-        and str(v).lower() not in _VALUE_SENSE
+        and enum_strings(props.get(k))
+        and str(v).lower() not in VALUE_SENSE
         # right after it, as said ("the attic light on, teal please" switches it on)
         and re.search(rf"\bon\s+{re.escape(str(v))}\b", read, re.IGNORECASE)
     ]
@@ -731,7 +731,7 @@ def unsaid_arguments(
         k: isinstance(props.get(k), Mapping)
         and _value_said(
             query,
-            q_switch if isinstance(v, bool) or str(v).lower() in _VALUE_SENSE else q,
+            q_switch if isinstance(v, bool) or str(v).lower() in VALUE_SENSE else q,
             said,
             props[k],
             v,
@@ -774,13 +774,13 @@ def clause_of(
         i
         for k, v in args.items()
         if isinstance(v, str) and picks_a_thing(k, props.get(k))
-        for i in _starts(words(v), q)
+        for i in starts_at(words(v), q)
     ]
     if not at:
-        own = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC}
+        own = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in GENERIC}
         own |= kind_synonyms(own)
         if takes_temperature(tool.get("parameters") or {}):
-            own |= _WARMTH_WORDS  # "heating to 21, meaco off": the heating's clause
+            own |= WARMTH_WORDS  # "heating to 21, meaco off": the heating's clause
         bare = without_names(q, names)
         at = [i for i, w in enumerate(bare) if w in own]
     ks = {clause[i] for i in at}
@@ -809,7 +809,7 @@ def said_bare(settings: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]],
         i
         for v in settings.values()
         if isinstance(v, str) and not isinstance(v, bool)
-        for i in _starts(words(v), q)
+        for i in starts_at(words(v), q)
     ]
     if not at or len({clause[i] for i in at}) != 1:
         return False
@@ -837,14 +837,14 @@ def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]
     return [w if c not in stated else "" for w, c in zip(q, clause, strict=True)]
 
 
-_ROOM_KINDS = _LIGHT_WORDS | _COVER_WORDS
+_ROOM_KINDS = LIGHT_WORDS | COVER_WORDS
 
 
 def _thing_words(tools: Sequence[Mapping[str, Any]]) -> set[str]:
     """The words of the tools' rooms and devices but a light's or a cover's: a fan's word
     there ("the cyclone extractor") is that thing's, not the kind's; "the lamp" stays a
     light's word beside a "reading lamp" plug, as it always was."""
-    return {w for v in thing_names(tools)[0] for w in words(v)} - _LIGHT_WORDS - _COVER_WORDS
+    return {w for v in thing_names(tools)[0] for w in words(v)} - LIGHT_WORDS - COVER_WORDS
 
 
 def _kind_words(tool: Mapping[str, Any]) -> set[str]:
@@ -874,9 +874,9 @@ def _kinds_said_for(
         for k, v in (call.get("arguments") or {}).items()
         if isinstance(v, str) and picks_a_thing(k, props.get(k))
     ]
-    at = [i for v in values for i in _starts(words(v), q)]
+    at = [i for v in values for i in starts_at(words(v), q)]
     if not at:  # said by a part ("the parlour" for the fireside parlour)
-        own = {w for v in values for w in words(v) if _telling(w)} - DEVICE_NOUNS
+        own = {w for v in values for w in words(v) if is_telling(w)} - DEVICE_NOUNS
         at = [i for i, w in enumerate(q) if w in own]
     if not at:
         return None
@@ -925,7 +925,7 @@ def kind_unsaid(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[st
     mine = _kind_words(tool)
     # (its tool's own name said points at it: "night light down to 10" to set_nightlight)
     # (a name that is only its kind's word, "set_light", is judged as the kind below)
-    named = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in _GENERIC}
+    named = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in GENERIC}
     if (named - mine) & set(words(mended(query, tools))):
         return False
     return (
@@ -952,11 +952,11 @@ def _kind_free(
     mine = {str(v) for v in (call.get("arguments") or {}).values() if isinstance(v, str)}
     # the call's thing said where no kind is ("turn the tea bar and coat store lights off")
     # may share the kind said after it
-    own = {clause[i] for n in mine for i in _starts(words(n), q)}
+    own = {clause[i] for n in mine for i in starts_at(words(n), q)}
     kinded = {clause[i] for i, w in enumerate(bare) if w in _ROOM_KINDS}
     if own - kinded:
         return True
-    named = {clause[i] for n in names if n not in mine for i in _starts(words(n), q)}
+    named = {clause[i] for n in names if n not in mine for i in starts_at(words(n), q)}
     return any(w in kinds and clause[i] not in named for i, w in enumerate(bare))
 
 
@@ -986,7 +986,7 @@ def asks_something(query: str, tools: Sequence[Mapping[str, Any]]) -> Callable[[
 
 
 # Words a clause that only names a thing may say besides the name.
-_NAME_ONLY = _DETERMINERS | frozenset("and both also plus then".split())
+_NAME_ONLY = DETERMINERS | frozenset("and both also plus then".split())
 
 
 def with_settings_shared(
@@ -1009,7 +1009,7 @@ def with_settings_shared(
             i
             for k, v in (call.get("arguments") or {}).items()
             if isinstance(v, str) and picks_a_thing(k, props.get(k))
-            for i in _starts(words(v), q)
+            for i in starts_at(words(v), q)
         ]
         return clause[at[0]] if len(at) == 1 else None
 
@@ -1052,7 +1052,7 @@ _PLACE_WORDS = frozenset(
 # What may follow "on", "at" or "to" when no setting is said there: "the light on in there",
 # "the fan on, then", "lights on over the bench"
 _NO_SETTING_AFTER = (
-    _DETERMINERS
+    DETERMINERS
     | _PLACE_WORDS
     | frozenset("in then and please pls now again too also for it them there here".split())
 )
@@ -1084,7 +1084,7 @@ def _prunable(schema: Any, key: str, named: bool = False) -> bool:
         return False
     if schema.get("type") == "boolean":
         return True
-    return bool(_enum_strings(schema)) and (named or key.lower() not in _NAMED_SETTINGS)
+    return bool(enum_strings(schema)) and (named or key.lower() not in NAMED_SETTINGS)
 
 
 def points_elsewhere(
@@ -1101,7 +1101,7 @@ def points_elsewhere(
     called = {str(c.get("name")) for c in calls}
 
     def name_words(t: Mapping[str, Any]) -> set[str]:
-        return {w for w in words(str(t.get("name")).replace("_", " ")) if w not in _GENERIC}
+        return {w for w in words(str(t.get("name")).replace("_", " ")) if w not in GENERIC}
 
     def kin(t: Mapping[str, Any]) -> set[str]:  # "the extractor" (no thing's name) is a fan
         return {w for w in kind_synonyms(name_words(t)) if w in unnamed} - _thing_words(tools)
@@ -1111,7 +1111,7 @@ def points_elsewhere(
         for t in tools
         if str(t.get("name")) not in called
         for w in name_words(t) | kin(t)
-        if w not in _HEAD_WORDS and w in q
+        if w not in HEAD_WORDS and w in q
     }
     if not others:
         return False
@@ -1123,7 +1123,7 @@ def points_elsewhere(
             continue
         props = _props(tool)
         own = name_words(tool) | kin(tool)
-        own |= {w for w in words(str(tool.get("description") or "")) if _telling(w)}
+        own |= {w for w in words(str(tool.get("description") or "")) if is_telling(w)}
         if own & set(q) or any(picks_a_thing(k, props.get(k)) for k in args):
             continue
         if _setting_said_points(q, said, unnamed, tool, args, thing_names(tools)[0]):
@@ -1144,7 +1144,7 @@ def _setting_said_points(
     names, a setting named with its value, a warmth word (not one inside a name said, "the
     hot tub") for a tool that takes a temperature."""
     props = _props(tool)
-    warmth = _WARMTH_WORDS & set(without_parts(q, names))
+    warmth = WARMTH_WORDS & set(without_parts(q, names))
     return (
         _unit_points(q, said, props, args)
         or _setting_points(q, unnamed, props, args)
@@ -1167,8 +1167,8 @@ def _own_value_said(
         if not isinstance(value, str) or value.lower() in others:
             continue
         ws = words(value)
-        if len(value) >= 3 and ws and not set(ws) <= _SETTING_VALUES:
-            if _count(ws, unnamed):
+        if len(value) >= 3 and ws and not set(ws) <= SETTING_VALUES:
+            if count_of(ws, unnamed):
                 return True
     return False
 
@@ -1194,7 +1194,7 @@ def _only_described(unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]], 
 def _other_kind(before: Sequence[str], word: str, told: Sequence[str]) -> bool:
     """Whether the request's word before `word` makes it another thing than the tool's: "the
     pond pump" is not "the heat pump" (a word the tool's text puts before it is the same)."""
-    if not before or not _telling(before[-1]):
+    if not before or not is_telling(before[-1]):
         return False
     kinds = {told[i - 1] for i, w in enumerate(told) if w == word and i}
     return bool(kinds) and before[-1] not in kinds
@@ -1209,10 +1209,10 @@ def _setting_points(
         schema = props.get(key)
         if not isinstance(value, str) or not isinstance(schema, Mapping):
             continue
-        if picks_a_thing(key, schema) or value not in _enum_strings(schema):
+        if picks_a_thing(key, schema) or value not in enum_strings(schema):
             continue
         ws, kw = words(value), words(key.replace("_", " "))
-        if len(value) < 3 or not ws or set(ws) <= _SETTING_VALUES:
+        if len(value) < 3 or not ws or set(ws) <= SETTING_VALUES:
             continue
         if all(w in unnamed for w in ws) and kw and all(w in q for w in kw):
             return True
@@ -1259,7 +1259,7 @@ def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> 
             known.update(words(str(key).replace("_", " ")))
 
     def unknown(w: str) -> bool:
-        if w in known or w in DEVICE_NOUNS or w in _GENERIC or w in _AFTER_SETTING_WORD:
+        if w in known or w in DEVICE_NOUNS or w in GENERIC or w in _AFTER_SETTING_WORD:
             return False
         if w in NUMBER_WORDS or w[0].isdigit():
             return False
@@ -1284,7 +1284,7 @@ def _unknown_setting(
             continue
         if clause is not None and clause[i] != clause[i + 1]:
             continue
-        if i and q[i - 1] in _SWITCH_VERBS:
+        if i and q[i - 1] in SWITCH_VERBS:
             continue  # "turn on fan", "switch on lights in the kitchen": the thing follows
         if nxt in _AFTER_SETTING_WORD | _PLACE_WORDS or nxt in NUMBER_WORDS or nxt[0].isdigit():
             continue
@@ -1311,7 +1311,7 @@ def _nothing_left(
             kw = words(key.replace("_", " "))
             if not kw or key in set_keys[str(c["name"])] or picks_a_thing(key, schema):
                 continue
-            if key.lower() not in _SWITCH_KEYS and all(w in q for w in kw):
+            if key.lower() not in SWITCH_KEYS and all(w in q for w in kw):
                 return False
     nums = [
         (props.get(k), v)
@@ -1330,11 +1330,11 @@ def _nothing_left(
         for key, schema in props.items():
             if picks_a_thing(key, schema):
                 continue
-            values = _enum_strings(schema)
-            inside = _only_inside(values, q)  # "white" said only in "moon white"
+            values = enum_strings(schema)
+            inside = only_inside(values, q)  # "white" said only in "moon white"
             for v in values:
                 ws = words(v)
-                if len(v) < 3 or not ws or set(ws) <= _SETTING_VALUES or v in inside:
+                if len(v) < 3 or not ws or set(ws) <= SETTING_VALUES or v in inside:
                     continue
                 if f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
                     return False
@@ -1346,7 +1346,7 @@ def _props(tool: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _all_enums(tool: Mapping[str, Any]) -> list[str]:
-    return [v for sch in _props(tool).values() for v in _enum_strings(sch)]
+    return [v for sch in _props(tool).values() for v in enum_strings(sch)]
 
 
 __all__ = ["grounded", "is_command", "points_elsewhere", "says_a_setting"]

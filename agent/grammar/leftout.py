@@ -19,19 +19,19 @@ from .grounding import (
     _thing_words,
     is_command,
 )
-from .mention import (
-    _GENERIC,
-    _LIGHT_WORDS,
-    _SWITCH_VERBS,
+from .reading import (
+    GENERIC,
     KIND_NOUNS,
-    _enum_strings,
-    _only_inside,
-    _starts,
-    _telling,
+    LIGHT_WORDS,
+    SWITCH_VERBS,
     clause_numbers,
+    enum_strings,
+    is_telling,
     kind_synonyms,
     mended,
+    only_inside,
     picks_a_thing,
+    starts_at,
     switch_senses,
     takes_temperature,
     thing_names,
@@ -59,26 +59,26 @@ def left_out(
     picked = {
         str(v).lower() for c in calls for v in (c.get("arguments") or {}).values() if v is not None
     }
-    inside = _only_inside(sorted(names), q)
+    inside = only_inside(sorted(names), q)
     clause = clause_numbers(read, names)
     # a name that is also a parameter's ("urgent", "eco") or an order's word ("power the
     # amplifier on" beside an LED called "power") may not be said as a name
     params = {str(k).lower() for t in tools for k in _props(t)}
-    orders = _SWITCH_VERBS | _ORDER_VERBS
+    orders = SWITCH_VERBS | _ORDER_VERBS
     # nor a name inside a tool's name said as written ("nursery heater to 20": the nursery's
     # light is not left out)
     in_tool_names = {
         i + k
         for t in tools
-        if len(tw := [w for w in words(str(t.get("name")).replace("_", " ")) if w not in _GENERIC])
+        if len(tw := [w for w in words(str(t.get("name")).replace("_", " ")) if w not in GENERIC])
         >= 2
-        for i in _starts(tw, q)
+        for i in starts_at(tw, q)
         for k in range(len(tw))
     }
     out: list[tuple[str, str]] = []
     for name in sorted(names):
         ws = words(name)
-        at = _starts(ws, q) or _part_at(name, ws, q, read, tools)
+        at = starts_at(ws, q) or _part_at(name, ws, q, read, tools)
         if len(at) != 1 or name.lower() in picked or name in inside or at[0] in in_tool_names:
             continue
         if " ".join(ws) in params or (len(ws) == 1 and ws[0] in orders):
@@ -111,15 +111,15 @@ def _part_at(
             sch
             for t in tools
             for k, sch in _props(t).items()
-            if picks_a_thing(k, sch) and name in _enum_strings(sch)
+            if picks_a_thing(k, sch) and name in enum_strings(sch)
         ),
         None,
     )
     unnamed = without_names(q, thing_names(tools)[0])
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
     for n in range(len(ws) - 1, 0, -1):
-        at = _starts(list(ws[-n:]), q)
-        if not any(_telling(w) and w not in KIND_NOUNS for w in ws[-n:]):
+        at = starts_at(list(ws[-n:]), q)
+        if not any(is_telling(w) and w not in KIND_NOUNS for w in ws[-n:]):
             continue  # "Tilly's room lights" says no "Tilly's night light"; "in" no "check-in"
         if len(at) == 1 and _partly_named(name, schema, q, said, unnamed, tools):
             return at
@@ -141,20 +141,20 @@ def tools_left_out(
     called = {str(c.get("name")) for c in calls}
     # a name's word that is also an order or a direction ("jot_down": "turn the boathouse
     # down") names no tool
-    plain = _SWITCH_VERBS | _ORDER_VERBS | {"up", "down", "in", "out", "over", "back"}
+    plain = SWITCH_VERBS | _ORDER_VERBS | {"up", "down", "in", "out", "over", "back"}
     own = {
         str(t.get("name")): [
             w
             for w in words(str(t.get("name")).replace("_", " "))
-            if w not in _GENERIC
-            and w not in _LIGHT_WORDS
+            if w not in GENERIC
+            and w not in LIGHT_WORDS
             and w not in plain
             and not switch_senses([w])
         ]
         for t in tools
     }
     for ws in own.values():  # "the extractor to half ahead" names the fan
-        ws += sorted(kind_synonyms(ws) - set(ws) - _LIGHT_WORDS - _thing_words(tools))
+        ws += sorted(kind_synonyms(ws) - set(ws) - LIGHT_WORDS - _thing_words(tools))
     # "..., bedroom 9 light on and heating to eighteen" names the thermostat
     for t in tools:
         if takes_temperature(t.get("parameters") or {}):
@@ -162,9 +162,9 @@ def tools_left_out(
     # a light of one room is named by a light's word that no other tool's text has ("light
     # off and fan down to murmur" to a bedsit's one light)
     for t in tools:
-        if _one_thing(t) and _described(t) & _LIGHT_WORDS:
+        if _one_thing(t) and _described(t) & LIGHT_WORDS:
             others = set().union(*(_described(o) for o in tools if o is not t))
-            own[str(t.get("name"))] += sorted(_LIGHT_WORDS - others)
+            own[str(t.get("name"))] += sorted(LIGHT_WORDS - others)
     # words of the called tools' descriptions: "the underfloor heating to 23" is the called
     # set_underfloor's, not set_upstairs_heating's
     described = {w for t in tools if str(t.get("name")) in called for w in _described(t)}
@@ -193,7 +193,7 @@ def _one_thing(tool: Mapping[str, Any]) -> bool:
     """Whether a tool picks a room or device and has only one of each to pick."""
     props = _props(tool)
     picks = [sch for k, sch in props.items() if picks_a_thing(k, sch)]
-    return bool(picks) and all(len(_enum_strings(sch)) == 1 for sch in picks)
+    return bool(picks) and all(len(enum_strings(sch)) == 1 for sch in picks)
 
 
 def only_thing(tools: Sequence[Mapping[str, Any]], name: str) -> list[dict[str, Any]]:
@@ -208,7 +208,7 @@ def only_thing(tools: Sequence[Mapping[str, Any]], name: str) -> list[dict[str, 
         params = t.get("parameters") or {}
         props = dict(_props(t))
         keys = [
-            k for k, sch in props.items() if picks_a_thing(k, sch) and name in _enum_strings(sch)
+            k for k, sch in props.items() if picks_a_thing(k, sch) and name in enum_strings(sch)
         ]
         if not keys:
             continue

@@ -77,7 +77,7 @@ an additive bias on the allowed tokens' logits, like contextual biasing in speec
   only inside a name ("the green room") is not said (`without_names`).
   Also: cover words go up and down ("den blinds down"), "power down" is off, "a quarter"
   is 25 percent, a degree sign is "degrees", "as well as" joins, warmth words ("warmer",
-  "heating") point at a tool that takes a temperature (``_WARMTH_WORDS``), "full"/"max"
+  "heating") point at a tool that takes a temperature (``WARMTH_WORDS``), "full"/"max"
   push the first bounded numeric key, the one name said in full in the call's own clause
   counts as ``ONLY_NAME``, and a colour or speed nobody said is held back after a said
   setting other than a switch.
@@ -107,30 +107,66 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from agent.rangecheck import NUMBER_WORDS, Said, fits, is_fraction_param, said_numbers, spelled
+from agent.rangecheck import Said, fits, is_fraction_param, said_numbers
 from agent.rangecheck import fmt_number as _fmt
 
-# Words that name an action or a generic part of any device, so they say nothing about which
-# tool is meant ("switch on the kettle" is not a request for a tool named set_switch).
-_GENERIC = frozenset(
-    "set get control switch toggle turn change adjust manage operate run make do power device "
-    "devices state mode level the a an to of for and or on off".split()
+from .reading import (
+    _UNITS,
+    BARE_CLAUSE,
+    BOOL_START,
+    COVER_WORDS,
+    DEFAULTED_SETTINGS,
+    FAN_WORDS,
+    FULL_WORDS,
+    GENERIC,
+    LIGHT_WORDS,
+    NAMED_SETTINGS,
+    NEGATIONS,
+    NUMBER_AT_END,
+    NUMBER_BEGUN,
+    OPENS_BY_SWITCHING,
+    OPPOSITE,
+    SETTING_KEYS,
+    SETTING_VALUES,
+    SWITCH_KEYS,
+    VALUE_SENSE,
+    WARMTH_WORDS,
+    WRITTEN_NUMBER,
+    _props,
+    clause_numbers,
+    content_words,
+    count_of,
+    enum_strings,
+    find_phrase,
+    flag_value,
+    kind_synonyms,
+    mended,
+    names_a_thing,
+    only_a_number,
+    only_inside,
+    param_words,
+    picks_a_thing,
+    resolve_there,
+    said_spans,
+    said_with_units,
+    spelling_of,
+    starts_at,
+    switch_senses,
+    takes_temperature,
+    telling_words,
+    thing_names,
+    without_names,
+    without_parts,
+    words,
+    words_of_name,
 )
-# Words that end many room names: sharing one ("Leo's room", "Ana's room") names nothing.
-_HEAD_WORDS = frozenset("room house home".split())
-# Enum values that are settings rather than names; they do not point at a tool.
-_SETTING_VALUES = frozenset(
-    "on off toggle open close closed auto stop start true false yes no up down".split()
-)
-# Arguments that choose a setting rather than a thing: a request may imply their values
-# ("flash" for blink, "air conditioning" for cool), so they are never asked to be named.
-_SETTING_KEYS = frozenset("mode action state speed preset effect level".split())
+
 # Score of a name said once and already used by an earlier call of the list, and of a tool
 # called already with nothing said left for it: a second call that repeats the first is
 # rarely what was asked ("lights on in the hall and in the dining nook").
@@ -160,75 +196,6 @@ ONLY_NAME = 6.0
 # Score of a tool whose description says a content word the request says ("heating" for a
 # tool named "warmth").
 DESCRIPTION_HIT = 0.5
-# Words of a description that tell nothing about which tool is meant.
-_PLAIN = frozenset(
-    "with from into onto than then that this these those what which when where while your "
-    "their them they there here also only each every some more less most much very just like "
-    "give gives given take takes make makes keep keeps between within about above below over "
-    "under true false value values number percent default choose chosen one two both either "
-    "other others its how are out add for all can may per new old use not but has was any "
-    "own".split()
-)
-
-
-# Words that point at a tool that sets a temperature (not "heat" or "cool": modes and colours
-# say those).
-_WARMTH_WORDS = frozenset(
-    "warm warmer warmth cold colder cooler chilly hot hotter heating temperature freezing stuffy"
-    " conditioning conditioner aircon".split()
-)
-
-
-# Words for a light, one as good as another ("the caravan lamp" is the light said); and for a
-# window's cover ("the roller" is the blind said).
-_LIGHT_WORDS = frozenset("light lamp bulb lighting".split())
-_COVER_WORDS = frozenset("blind shade shading curtain shutter awning screen louvre roller".split())
-# and for a fan ("switch the extractor on" is the fan said)
-_FAN_WORDS = frozenset("fan extractor ventilator".split())
-# The words beside a thing in a clause that only names it ("..., and the fan too").
-_BARE_CLAUSE = frozenset("and the then also too as well plus n my our a".split())
-_KINDS = (_LIGHT_WORDS, _COVER_WORDS, _FAN_WORDS)
-
-
-def kind_synonyms(ws: Iterable[str]) -> set[str]:
-    """The words that name the same kind of device as any of `ws` ("fan" -> "extractor")."""
-    have = set(ws)
-    return {w for same in _KINDS if have & same for w in same}
-
-
-# Nouns that name a device of some kind (as `words` reads them): "the fan mode" asks for no
-# fan, and a short clause with one names a thing.
-DEVICE_NOUNS = (
-    _LIGHT_WORDS
-    | _COVER_WORDS
-    | _FAN_WORDS
-    | frozenset(
-        "heating heater heat thermostat plug socket outlet switch relay led indicator ac "
-        "aircon".split()
-    )
-)
-# The plain nouns of a kind, which name no one device by themselves ("the light", "the fan");
-# "extractor" may ("the cyclone extractor").
-KIND_NOUNS = DEVICE_NOUNS - {"extractor", "ventilator"}
-# Nouns that name a kind of setting after its value ("eco mode", "boost setting").
-SETTING_NOUNS = frozenset("mode setting preset program programme".split())
-
-
-def takes_temperature(params: Mapping[str, Any]) -> bool:
-    """Whether a tool's parameters include a temperature (by the key's name)."""
-    return any("temp" in str(k).lower() for k in (params.get("properties") or {}))
-
-
-def telling_words(text: str) -> set[str]:
-    """The words of a tool's name or description that can point at it, possessives stripped
-    ("the cafe's lights": cafe, light)."""
-    return {w for w in (w.split("'")[0] for w in words(text)) if _telling(w)}
-
-
-def _telling(word: str) -> bool:
-    """Whether a word of a tool's description can point at that tool."""
-    # three letters can name a thing ("fan", "led", "hob")
-    return len(word) >= 3 and word not in _GENERIC and word not in _PLAIN and word.isalpha()
 
 
 # Multiplier of the penalty on a switching boolean against the sense the request gives the
@@ -259,9 +226,6 @@ BOUND_BOOST = 3.0
 # generated log requests (an adapted model, dev data): exact notes 25.8% without, 31.8% at 1,
 # 37.9% at 3 (108 of 109 notes a piece of the request, against 54 without), 38.6% at 5 and 10.
 COPY_BOOST = 3.0
-# Units a number may be said with; a tool holds such a number only in a parameter naming it.
-# as `words` reads them ("seconds" is "second", "celsius" "celsiu")
-_UNITS = frozenset("degree celsius celsiu fahrenheit percent minute second hour".split())
 # Score of a tool with no place for a number said for its call, while another tool has one.
 HOLDS_NONE = -0.5
 # Multiplier of the penalty on ending the call list while the request names a thing in full
@@ -274,225 +238,12 @@ LEFT_UNSAID = 1.0
 # clause that points at a tool and holds every name and number said: the model often adds a
 # call of its own ("queue led blink, alarm led off" and then the fan off).
 END_DONE = 1.0
-# Words that turn a request, or the clause that says them, into a refusal.
-NEGATIONS = frozenset("don't dont not never no leave without cancel nevermind".split())
 # where a copied note may end: the end of a phrase of the request, not of any word
 _PHRASE_END = frozenset([b'"', b"'", b".", b",", b"!", b"?", b";", b":"])
 # where a note starts when the request marks it: after a colon, "that" or "saying"
 _NOTE_START = re.compile(rb"(?::|\b(?:that|saying))[ \t]+")
 # the bytes of a JSON number
 _NUMBER_BYTES = frozenset(b"-0123456789.eE+")
-_WORD = re.compile(r"[0-9a-z]+(?:'[a-z]+)?")
-# Clause breaks: punctuation, and the words that join two commands ("..., then ...").
-_BREAK = re.compile(r"[0-9a-z]+(?:'[a-z]+)?|[,;.!?]")
-_JOINERS = frozenset("then and also plus".split())
-# Words that put a bounded number at its maximum with no sense of opening ("the lights to
-# full"); "open", "raise", "roll out" do it through their sense (see `switch_senses`).
-_FULL_WORDS = frozenset("full max maximum".split())
-
-
-# Words that back a switch value: the value's own word, or one of these.
-_SENSE = {
-    "on": frozenset("on start enable activate run".split()),
-    "off": frozenset("off stop kill disable deactivate shut cut".split()),
-    "toggle": frozenset("toggle flip".split()),
-    "blink": frozenset("blink flash flashing blinking".split()),
-    "open": frozenset("open opened raise extend".split()),
-    "close": frozenset("close closed shut lower draw retract drop".split()),
-}
-# Verbs whose "up" is on ("fire up the kiln"; "turn up" is no switch).
-_UP_ON = frozenset("light fire power start boot".split())
-# Verbs whose "out" and "in" open and close ("roll out the awning", "wind in the canopy").
-_ROLL_VERBS = frozenset("roll wind pull".split())
-# Things that open and close by rolling or sliding: just after one, "up" opens and "down"
-# closes ("den blinds down", "pull the shades up").
-_COVERS = frozenset("blind shade curtain shutter awning screen louvre canopy".split())
-# Things whose "out" is off ("lights out in the den").
-_GOES_OUT = frozenset("light lamp".split())
-
-
-# "on" naming a place, not a switch: "the lights on the porch", "a note on the board". It is
-# a switch word after a switching verb ("turn on the lights") or before anything else.
-_DETERMINERS = frozenset("the my a an our this that these those your his her their".split())
-_SWITCH_VERBS = frozenset("turn switch flip power put click get".split())
-
-
-def sense_words(q: Sequence[str]) -> list[str]:
-    """``q`` without each "on" that only says where ("the light on the porch")."""
-    out = []
-    for i, w in enumerate(q):
-        place = w == "on" and i + 1 < len(q) and q[i + 1] in _DETERMINERS
-        if place and not (i > 0 and q[i - 1] in _SWITCH_VERBS):
-            continue
-        out.append(w)
-    return out
-
-
-def _before_all_the_way(q: Sequence[str], i: int) -> list[str]:
-    """The three words before "all the way" when it ends just before word `i`, else none."""
-    if i >= 3 and list(q[i - 3 : i]) == ["all", "the", "way"]:
-        return list(q[max(0, i - 6) : i - 3])
-    return []
-
-
-def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
-    """Where the request's `words` say a switching sense, and which ("shut" is both off and
-    close); an "on" that only says where is none."""
-    out = []
-    for i, w in enumerate(q):
-        place = w == "on" and i + 1 < len(q) and q[i + 1] in _DETERMINERS
-        if place and not (i > 0 and q[i - 1] in _SWITCH_VERBS):
-            continue
-        senses = frozenset(s for s, ws in _SENSE.items() if w in ws)
-        before = q[i - 1] if i else ""
-        if w == "up" and before in _UP_ON and q[i + 1 : i + 2] != ["to"]:
-            # "light up the office", "fire up the kiln"; not "the lights up to full" (a level)
-            senses = frozenset({"on"})
-        elif w == "down" and before in ("power", "shut"):
-            senses = frozenset({"off"})  # "power down the radio"
-        elif w in ("up", "down") and _COVERS & set(
-            q[max(0, i - 3) : i] + _before_all_the_way(q, i)
-        ):
-            # "den blinds down", "Finn's blinds all the way up"
-            senses = frozenset({"open" if w == "up" else "close"})
-        elif w == "sound" and i + 1 < len(q) and q[i + 1] in _DETERMINERS:
-            senses = frozenset({"on"})  # "sound the horn" (not "the sound", "sound bar")
-        elif w == "out" and before in _GOES_OUT:
-            senses = frozenset({"off"})
-        elif w in ("out", "in") and before in _ROLL_VERBS:
-            senses = frozenset({"open" if w == "out" else "close"})
-        if senses:
-            out.append((i, senses))
-    return out
-
-
-# The sense each switch value stands for (enum strings compared lower-case).
-_VALUE_SENSE = {
-    "on": "on",
-    "off": "off",
-    "toggle": "toggle",
-    "blink": "blink",
-    "flash": "blink",
-    "open": "open",
-    "close": "close",
-    "closed": "close",
-}
-# Boolean arguments that switch a thing, and the sense their `true` stands for.
-_SWITCH_KEYS = {"on": "on", "power": "on", "enabled": "on", "active": "on", "open": "open"}
-_OPPOSITE = {"on": "off", "open": "close"}
-# Things that open and close by switching on and off: "open the irrigation valve" is on.
-OPENS_BY_SWITCHING = frozenset("valve valves gate gates tap taps sluice damper hatch".split())
-
-
-# The unit a parameter's name implies when its description says none: a light's transition
-# (zigbee2mqtt's, and most others') is in seconds ("fade the hall off over 10 seconds").
-_KEY_UNITS = {"transition": "second", "fade": "second", "delay": "second"}
-
-
-def param_words(key: str, schema: Mapping[str, Any]) -> set[str]:
-    """The words of a parameter's name and description ("Target temperature in degrees"), and
-    the unit its name implies."""
-    out = set(words(key.replace("_", " ") + " " + str(schema.get("description") or "")))
-    return out | {u for k, u in _KEY_UNITS.items() if k in out}
-
-
-def said_with_units(q: Sequence[str], numbers: Sequence[Said]) -> set[str]:
-    """The request's words, with "percent" when a number comes with "%"."""
-    return set(q) | ({"percent"} if any(n.percent for n in numbers) else set())
-
-
-def _normal(text: str) -> str:
-    """Lower case, a curly apostrophe straight, a degree sign a word ("20\u00b0C")."""
-    return text.lower().replace("\u2019", "'").replace("\u00b0", " degrees ")
-
-
-def words(text: str) -> list[str]:
-    """Lower-case words with a plural ``s`` dropped ("Lights" -> "light", "Ana's" kept)."""
-    out = []
-    for w in _WORD.findall(_normal(text)):
-        # (not "plus", "status", "this": no plural there)
-        if len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")) and "'" not in w:
-            w = w[:-1]
-        out.append(w)
-    return out
-
-
-def clause_numbers(text: str, names: Iterable[str] = ()) -> list[int]:
-    """The clause number of each of ``words(text)``: a new clause starts after punctuation
-    and at a joining word ("nineteen degrees, then Sami's study blinds" -> 0 0 0 1 1 1 1),
-    though not inside one of `names` ("Mum and Dad's room")."""
-    out: list[int] = []
-    clause, broken = 0, False
-    low = _normal(text)
-    inside: set[int] = set()
-    for name in names:
-        if any(j in name.lower().split() for j in _JOINERS):
-            for m in re.finditer(r"(?<!\w)" + re.escape(_normal(name)) + r"(?!\w)", low):
-                inside.update(range(m.start(), m.end()))
-    found = list(_BREAK.finditer(low))
-    tokens = [m.group() for m in found]
-    for at, token in enumerate(tokens):
-        if token in _JOINERS and found[at].start() in inside:
-            out.append(clause)  # a joining word of a name
-            continue
-        if token == "as" and tokens[at + 1 : at + 3] == ["well", "as"]:
-            token = "and"  # "Kai's room violet as well as the loft at 50%"
-        if token == "and" and tokens[at + 1 : at + 3] == ["a", "half"]:
-            out.append(clause)  # "twenty one and a half" is one number
-            continue
-        if token in _JOINERS:
-            clause += bool(out)
-            broken = False
-            out.append(clause)
-        elif not token[0].isalnum():
-            broken = bool(out)
-        else:
-            clause += broken
-            broken = False
-            out.append(clause)
-    return out
-
-
-def _find(phrase: Sequence[str], text: Sequence[str]) -> int | None:
-    """Where `phrase` first occurs in `text` (word index), or None."""
-    n = len(phrase)
-    for i in range(len(text) - n + 1) if n else ():
-        if list(text[i : i + n]) == list(phrase):
-            return i
-    return None
-
-
-def _starts(phrase: Sequence[str], text: Sequence[str]) -> list[int]:
-    """Every word index where `phrase` occurs in `text`."""
-    n = len(phrase)
-    return [i for i in range(len(text) - n + 1) if n and list(text[i : i + n]) == list(phrase)]
-
-
-def _sayings(values: Iterable[str], text: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
-    """Each value's sayings in `text` (word spans) that lie inside no saying of a longer
-    value ("hall" in "hall closet" is the longer one's); a value never said has none."""
-    spans = {v: [(a, a + len(ws)) for a in _starts(ws, text)] for v in values if (ws := words(v))}
-    return {
-        v: [
-            (a, b)
-            for a, b in at
-            if not any(c <= a and b <= d and d - c > b - a for o in spans.values() for c, d in o)
-        ]
-        for v, at in spans.items()
-    }
-
-
-def _only_inside(values: Sequence[str], text: Sequence[str]) -> set[str]:
-    """The values said in `text`, but only inside a saying of a longer one."""
-    own = _sayings(values, text)
-    return {v for v in own if not own[v] and _starts(words(v), text)}
-
-
-def _count(phrase: Sequence[str], text: Sequence[str]) -> int:
-    n = len(phrase)
-    if not n:
-        return 0
-    return sum(1 for i in range(len(text) - n + 1) if list(text[i : i + n]) == list(phrase))
 
 
 @dataclass
@@ -584,245 +335,6 @@ class _Scan:
         return None
 
 
-# Words a clause that only adds a number may say besides it ("say 25 percent", "and 20").
-_NUMBER_FILLER = frozenset(
-    "and then also plus say to at about around maybe make it that please degree celsius "
-    "percent per cent".split()
-)
-
-
-def command_clauses(text: str, names: Iterable[str] = ()) -> int:
-    """How many clauses of the request say more than a number ("twenty two and a half" is
-    one; "thermostat to 20, then the fan off" two); `names` as for `clause_numbers`."""
-    q, clause = words(text), clause_numbers(text, names)
-    return sum(
-        not _only_a_number([w for w, c in zip(q, clause, strict=True) if c == k])
-        for k in set(clause)
-    )
-
-
-def _only_a_number(clause: Sequence[str]) -> bool:
-    """Whether a clause's words are a number said and filler around it."""
-    if not said_numbers(" ".join(clause)):
-        return False
-    return all(w in _NUMBER_FILLER or w.isdigit() or said_numbers(w) for w in clause)
-
-
-# "there" that points back at a place, not "is there", "there is", "over there"
-_THERE = re.compile(r"\bthere\b(?!\s*(?:is|are|was|were|'s)\b)", re.IGNORECASE)
-_NOT_BACK = re.compile(r"\b(?:is|are|was|were|over|out|from)\s*$", re.IGNORECASE)
-
-
-def with_name_digits(query: str, names: Iterable[str]) -> str:
-    """`query` with a name's number said in words written as the name writes it ("turn on
-    bedroom eight" says "bedroom 8"), so that the name counts as said in full."""
-    for name in names:
-        parts = name.split()
-        at = [i for i, p in enumerate(parts) if _small_number(p)]
-        if len(at) != 1:
-            continue
-        i = at[0]
-        for said in spelled(int(parts[i])):
-            spoken = " ".join([*parts[:i], said, *parts[i + 1 :]])
-            pattern = r"(?<![\w'])" + re.escape(spoken).replace(r"\ ", r"\s+") + r"(?![\w'])"
-            query = re.sub(pattern, lambda _m, name=name: name, query, flags=re.IGNORECASE)
-    return query
-
-
-def _small_number(text: str) -> bool:
-    """Whether a name's word is a whole number below 100 in ASCII digits ("8", not "²")."""
-    return text.isascii() and text.isdigit() and len(text) <= 2
-
-
-# Words one typo from a name that are words in their own right.
-_COMMON = frozenset(
-    "light night while white where there their these those other after about again could "
-    "would should right left high hall half here need turn want make take heading beating "
-    "seating farmer holder folder bolder unable extent chilli".split()
-)
-
-
-_SETTING_NUMBER = re.compile(
-    r"\b(?P<at>speed|level|setting|on|to|at)\s+(?P<n>[a-z]+(?:[ -][a-z]+)?)\b"
-    r"(?!\s*(?:-\s*)?(?:quarters?|and|hundred|point|percent|degrees?|%))",
-    re.IGNORECASE,
-)
-
-
-# Words after a number word that make it something else than a setting's value ("one of the
-# lamps", "one point five", "five percent").
-_NOT_A_SETTING_AFTER = frozenset("of point percent degrees degree".split())
-
-
-def with_setting_digits(query: str, values: Iterable[str]) -> str:
-    """`query` with a setting whose values are digits (a fan's speed "3") said in words right
-    after "speed", "level", "on", "to" or "at" written in digits ("fan speed three"), where
-    the words are not part of a larger number ("three quarters", "twenty one and a half")."""
-    wanted = {form: v for v in values if _small_number(v) for form in spelled(int(v))}
-    if not wanted:
-        return query
-
-    def digit(m: re.Match[str]) -> str:
-        said = m.group("n")
-        after = re.match(r"\W*([a-z]*)", m.string[m.end() :].lower())
-        following = after.group(1) if after else ""
-        if following in NUMBER_WORDS or following in _NOT_A_SETTING_AFTER:
-            return m.group(0)  # "to twenty five percent", "on one of the lamps"
-        for form, v in sorted(wanted.items(), key=lambda x: -len(x[0])):
-            if said.lower() == form:
-                return f"{m.group('at')} {v}"
-            if said.lower().startswith(form + " ") and said.lower()[len(form) + 1 :] not in (
-                {w for f in wanted for w in f.split()} | NUMBER_WORDS | _NOT_A_SETTING_AFTER
-            ):
-                return f"{m.group('at')} {v}{said[len(form) :]}"
-        return m.group(0)
-
-    return _SETTING_NUMBER.sub(digit, query)
-
-
-def _spelled_as(part: Sequence[str]) -> str:
-    """A regex for `words` as a request writes them (any case, a plural "s", any spaces)."""
-    return r"\s+".join(rf"{re.escape(w)}s?" for w in part)
-
-
-def with_typos_mended(
-    query: str, things: Iterable[str], settings: Iterable[str], other: Iterable[str] = ()
-) -> str:
-    """`query` with a word one typo away from a word of exactly one name, written as that
-    word where that completes the name: a thing's ("stop the smalll pool pump", "the dcek
-    blinds"), or a setting's of two words or more (one word is too often another word:
-    "while" and "white"). A word that says a number, is a common word, or is a word of some
-    name or of `other` (the tools' names and descriptions) already is left as it is."""
-    things, settings = list(things), list(settings)
-    known = {w for v in [*things, *settings, *other] for w in words(v)} | _COMMON
-    said = words(query)
-    out = query
-    for v in [*things, *(v for v in settings if len(words(v)) > 1)]:
-        ws = words(v)
-        if not ws or _count(tuple(ws), said):
-            continue
-        for i in range(len(said) - len(ws) + 1):
-            part = said[i : i + len(ws)]
-            wrong = [(a, b) for a, b in zip(part, ws, strict=True) if a != b]
-            if len(wrong) != 1:
-                continue
-            typo, right = wrong[0]
-            if typo in known or typo in NUMBER_WORDS or "'" in typo or not _near(typo, right):
-                continue  # (a possessive one letter off is someone else's: "Tally's room")
-            if len(typo) < 6 and len(typo) == len(right) and sorted(typo) != sorted(right):
-                continue  # a short word one letter changed is often another ("dock", "deck")
-            if len({w for w in known if _near(typo, w)}) != 1:
-                continue
-            # only where it stands in the name ("the hall closed" is the hall closet there
-            # alone)
-            pattern = rf"(?<![\w']){_spelled_as(part)}(?![\w'])"
-            out = re.sub(pattern, lambda _m, name=v: name, out, flags=re.I)
-    return out
-
-
-def mended(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
-    """The request as the rules read it: a name's number said in words written as the name
-    writes it, and a typo in a name mended."""
-    picked, settings = thing_names(tools)
-    other = [f"{t.get('name')} {t.get('description') or ''}".replace("_", " ") for t in tools]
-    query = with_name_digits(query, picked)
-    query = with_setting_digits(query, {v for v in settings if _small_number(v)})
-    query = with_words_joined(query, [str(t.get("name")) for t in tools])
-    return with_typos_mended(query, picked, settings - picked, other)
-
-
-def with_words_joined(query: str, names: Iterable[str]) -> str:
-    """`query` with a word of a tool's name said as two written as one ("night light down to
-    10" says set_nightlight's "nightlight")."""
-    for name in names:
-        for w in words(name.replace("_", " ")):
-            if len(w) < 6 or not w.isalpha() or re.search(rf"\b{w}\b", query, re.IGNORECASE):
-                continue
-            for i in range(3, len(w) - 2):
-                query = re.sub(rf"\b{w[:i]}[\s-]+{w[i:]}\b", w, query, flags=re.IGNORECASE)
-    return query
-
-
-def resolve_there(query: str, things: Sequence[str]) -> str:
-    """`query` with each "there" that points back replaced by the last thing said before it
-    (a room or device among `things`, said in full)."""
-    if "there" not in query.lower():
-        return query
-    found = []
-    for v in things:
-        if len(v) >= 3:
-            pat = re.compile(r"\b" + re.escape(v) + r"s?\b", re.IGNORECASE)
-            found += [(m.end(), v) for m in pat.finditer(query)]
-    if not found:
-        return query
-    out, last = [], 0
-    for m in _THERE.finditer(query):
-        if _NOT_BACK.search(query[: m.start()]):
-            continue
-        before = [(end, v) for end, v in found if end <= m.start()]
-        if before:
-            out.append(query[last : m.start()] + "in the " + max(before)[1])
-            last = m.end()
-    return "".join(out) + query[last:]
-
-
-def _spelling(value: str) -> bytes:
-    """The bytes between the quotes, as the call grammar writes the string (schema.py:
-    ``json.dumps(..., ensure_ascii=False)``, the only spelling it allows)."""
-    return json.dumps(value, ensure_ascii=False)[1:-1].encode()
-
-
-def thing_names(tools: Sequence[Mapping[str, Any]]) -> tuple[set[str], set[str]]:
-    """The enum values of the tools' arguments that pick a thing (rooms, devices), and those
-    of their other enum arguments (colours, speeds, modes)."""
-    names: set[str] = set()
-    settings: set[str] = set()
-    for t in tools:
-        for key, sch in ((t.get("parameters") or {}).get("properties") or {}).items():
-            values = _enum_strings(sch)
-            (names if picks_a_thing(key, sch) else settings).update(values)
-    return names, settings
-
-
-def without_names(q: Sequence[str], names: set[str]) -> list[str]:
-    """`q` with the words of each name it says in full blanked ("the green room light" has
-    no colour in it)."""
-    out = list(q)
-    for v in names:
-        ws = tuple(words(v))
-        for at in _starts(ws, q):
-            out[at : at + len(ws)] = [""] * len(ws)
-    return out
-
-
-def without_parts(q: Sequence[str], names: Iterable[str]) -> list[str]:
-    """`q` without the names it says in full and without two or more words in a row of one
-    name ("hot tub" of the cedar hot tub is no warmth word)."""
-    out = without_names(q, set(names))
-    for v in names:
-        ws = words(v)
-        for n in range(len(ws) - 1, 1, -1) if len(ws) > 2 else ():
-            for k in range(len(ws) - n + 1):
-                for at in _starts(ws[k : k + n], q):
-                    out[at : at + n] = [""] * n
-    return out
-
-
-def _names_a_thing(value: str) -> bool:
-    """Whether an enum value is a name (a room, a device) rather than a setting or a number."""
-    return not (set(words(value)) <= _SETTING_VALUES or value.isdigit())
-
-
-def _name_words(name: str) -> list[str]:
-    """The words of a tool's name that can tell it from others (not "set" or "control")."""
-    return [w for w in words(name.replace("_", " ")) if w not in _GENERIC]
-
-
-def _content(ws: Sequence[str]) -> list[str]:
-    """The words of a name that can tell it from others ("Ana's", not "room" or "the")."""
-    return [w for w in ws if w not in _GENERIC and w not in _HEAD_WORDS]
-
-
 class MentionPrior:
     """Bias for the allowed tokens at one decoding step, from what the request names."""
 
@@ -845,7 +357,7 @@ class MentionPrior:
         # curtains there"): the request is read as if it said it twice
         picked, settings = thing_names(tools)
         query = mended(query, tools)
-        query = resolve_there(query, [v for v in picked | settings if _names_a_thing(v)])
+        query = resolve_there(query, [v for v in picked | settings if names_a_thing(v)])
         self.query = words(query)
         picked_words = {w for v in picked for w in words(v)}
         # a word of a name said with the rest of it points at no tool ("hot tub" is no heat)
@@ -861,13 +373,13 @@ class MentionPrior:
             # heating: ..."): a content word of it that the request says is weak evidence
             desc = telling_words(str(t.get("description") or ""))
             if takes_temperature(t.get("parameters") or {}):
-                desc |= _WARMTH_WORDS  # "make it warmer" is the thermostat's
+                desc |= WARMTH_WORDS  # "make it warmer" is the thermostat's
             own = desc | set(words(str(t["name"]).replace("_", " ")))
-            for same in (_LIGHT_WORDS, _COVER_WORDS):
+            for same in (LIGHT_WORDS, COVER_WORDS):
                 if own & same:
                     desc |= same  # "lights off in Yara's study" is the lamp's
             # "switch the extractor on" is the fan's, but not beside a relay called "extractor"
-            desc |= {w for w in kind_synonyms(own) & _FAN_WORDS if w not in picked_words}
+            desc |= {w for w in kind_synonyms(own) & FAN_WORDS if w not in picked_words}
             self._desc_hit[str(t["name"])] = DESCRIPTION_HIT if desc & parts_free else 0.0
             self._desc_words[str(t["name"])] = desc
         self._phrase_cache: dict[str, tuple[float, tuple[str, ...]]] = {}
@@ -882,7 +394,7 @@ class MentionPrior:
         thing_words = {w for v in thing_names(tools)[0] for w in words(v)}
         name_words = {name: words(name.replace("_", " ")) for name in self.tools}
         for name in self.tools:
-            content = [w for w in name_words[name] if w not in _GENERIC]
+            content = [w for w in name_words[name] if w not in GENERIC]
             said = sum(w in outside for w in content)
             # all of a two-word name ("diesel heater") is as strong as a value said in full,
             # and so is a one-word name no other tool, and no thing's name, has a word for
@@ -890,7 +402,7 @@ class MentionPrior:
             alone = (
                 len(content) == 1
                 and content[0] not in thing_words
-                and content[0] not in _LIGHT_WORDS  # an LED is a "light" too
+                and content[0] not in LIGHT_WORDS  # an LED is a "light" too
                 and not any(
                     content[0] in self._desc_words[other] or content[0] in name_words[other]
                     for other in self.tools
@@ -900,7 +412,7 @@ class MentionPrior:
             full = said == len(content) and (len(content) >= 2 or alone)
             # a name of several words said as written names its tool, a thing's name inside it
             # too: "nursery heater to 20" is set_nursery_heater, not the nursery's light
-            as_written = len(content) >= 2 and bool(_starts(content, self.query))
+            as_written = len(content) >= 2 and bool(starts_at(content, self.query))
             if as_written and not full:
                 said, full = len(content), True
             self._name_hit[name] = 0.0 if not said else 1.0 if full else 0.7
@@ -912,14 +424,14 @@ class MentionPrior:
         # each tool's enum values that name a thing (rooms, devices), and the clause where the
         # request first says one of them in full (None: it says none)
         self._things = {
-            name: [v for sch in _props(p) for v in _enum_strings(sch) if _names_a_thing(v)]
+            name: [v for sch in _props(p) for v in enum_strings(sch) if names_a_thing(v)]
             for name, p in self.tools.items()
         }
         # sense words, less those inside a name the request says ("the door open LED")
         in_names = {
             i + k
             for v in picked  # names of things, not a mode's "blink"
-            for i in _starts(tuple(words(v)), self.query)
+            for i in starts_at(tuple(words(v)), self.query)
             for k in range(len(words(v)))
         }
         self._senses = [(i, s) for i, s in switch_senses(self.query) if i not in in_names]
@@ -929,21 +441,21 @@ class MentionPrior:
         self._picked = picked
         # a thing said only inside a longer thing's name, of any tool, is not said: "grey tank
         # valve off" names the relay, not the "tank" LED
-        self._inside_things = _only_inside(sorted(picked), self.query)
+        self._inside_things = only_inside(sorted(picked), self.query)
         self._unnamed = without_names(self.query, picked)
         # nor inside a tool's name said as one ("put the heat pump on cool": no heat mode)
-        spoken_tools = {" ".join(ws) for n in self.tools if len(ws := _name_words(n)) >= 2}
+        spoken_tools = {" ".join(ws) for n in self.tools if len(ws := words_of_name(n)) >= 2}
         self._setting_q = without_names(self._unnamed, spoken_tools)
         # tools whose every name word the request says outside the names of things
         # (or its head noun, the last word, when no other tool's name has it and it is no
         # light word: "open the vents in bay 3" names roof_vents, not the bay's lights)
         self._name_said = {
-            name: bool(ws := _name_words(name))
+            name: bool(ws := words_of_name(name))
             and (
                 all(w in self._unnamed for w in ws)
                 or (
                     ws[-1] in self._unnamed
-                    and ws[-1] not in _LIGHT_WORDS
+                    and ws[-1] not in LIGHT_WORDS
                     and not any(ws[-1] in name_words[o] for o in self.tools if o != name)
                 )
             )
@@ -956,14 +468,14 @@ class MentionPrior:
         points: dict[str, set[int]] = {}
         self._word_points: dict[str, set[int]] = {}  # a word of the tool only, no name
         for name in self.tools:
-            own = {w for w in words(name.replace("_", " ")) if w not in _GENERIC}
+            own = {w for w in words(name.replace("_", " ")) if w not in GENERIC}
             own |= self._desc_words.get(name, set())
             at = {i for i, w in enumerate(self.query) if w in own}
             # (outside the names of things: "room" of a description is no word in "front room")
             self._word_points[name] = {i for i in at if self._unnamed[i]}
             for v in self._things[name]:
                 ws = tuple(words(v))
-                at |= {i for s in _starts(ws, self.query) for i in range(s, s + len(ws))}
+                at |= {i for s in starts_at(ws, self.query) for i in range(s, s + len(ws))}
             points[name] = at
         # A clause that only adds a number to the one before it goes on that one: "make the
         # chart room a bit dimmer, say 25 percent", "switch the thermostat to cool and 20"
@@ -972,14 +484,16 @@ class MentionPrior:
         for i, c in enumerate(self.clause):
             if i and c != self.clause[i - 1]:
                 clause = [w for w, d in zip(self.query, self.clause, strict=True) if d == c]
-                k += not _only_a_number(clause)
+                k += not only_a_number(clause)
             merged.append(k)
         self.clause = merged
         self._one_clause = len(set(self.clause)) <= 1
         self._first_clause: dict[str, int | None] = {}
         for name, things in self._things.items():
             said = [
-                at for v in things if (at := _find(self._mention(v)[1], self.query)) is not None
+                at
+                for v in things
+                if (at := find_phrase(self._mention(v)[1], self.query)) is not None
             ]
             self._first_clause[name] = self.clause[min(said)] if said else None
         # The clauses where the request points at each tool (a word of its name or of its
@@ -994,7 +508,7 @@ class MentionPrior:
             for k in self._evidence_clauses
         )
         # numbers said (digits or words); names that hold digits ("bedroom 2") are not ones
-        names = [v for p in self.tools.values() for sch in _props(p) for v in _enum_strings(sch)]
+        names = [v for p in self.tools.values() for sch in _props(p) for v in enum_strings(sch)]
         self.numbers = said_numbers(query, names)
         # the values of the numbers each clause says ("lights to sixty five and the thermostat
         # to 22": 65 is the first call's)
@@ -1014,7 +528,7 @@ class MentionPrior:
                 continue
             senses = set().union(*(ss for i, ss in self._senses if self.clause[i] == k))
             full = any(
-                w in _FULL_WORDS for w, c in zip(self.query, self.clause, strict=True) if c == k
+                w in FULL_WORDS for w, c in zip(self.query, self.clause, strict=True) if c == k
             )
             opens, closes = "open" in senses or full, "close" in senses
             if opens != closes:
@@ -1028,17 +542,17 @@ class MentionPrior:
         if hit is None:
             ws = tuple(words(value))
             q = self._setting_q if value in self._setting_values else self.query
-            if ws and _count(ws, q) and value not in self._inside_things:
+            if ws and count_of(ws, q) and value not in self._inside_things:
                 hit = (1.0, ws)
             else:
-                shared = [w for w in _content(ws) if w in q]
+                shared = [w for w in content_words(ws) if w in q]
                 hit = (0.5 if shared else 0.0, ws)
             self._phrase_cache[value] = hit
         return hit
 
     def _value_score(self, value: str, used: Sequence[str]) -> float:
         s, ws = self._mention(value)
-        if s == 1.0 and used.count(value) >= _count(ws, self.query):
+        if s == 1.0 and used.count(value) >= count_of(ws, self.query):
             return SPENT  # said once, already used: the next call is about something else
         return s
 
@@ -1240,7 +754,7 @@ class MentionPrior:
             k
             for k, sch in props.items()
             if k not in written
-            and (k.lower() in _NAMED_SETTINGS or k not in _SETTING_KEYS or self._set_as_value(sch))
+            and (k.lower() in NAMED_SETTINGS or k not in SETTING_KEYS or self._set_as_value(sch))
             and self._said_value(sch, used, self._call_clause(len(called) - 1))
         }
         # Keys pushed by name, where going on alone lets the model pick another key ("color")
@@ -1273,10 +787,10 @@ class MentionPrior:
                     k.encode()
                     for k, sch in props.items()
                     if k not in written
-                    and k.lower() in _SWITCH_KEYS
+                    and k.lower() in SWITCH_KEYS
                     and isinstance(sch, Mapping)
                     and sch.get("type") == "boolean"
-                    and sense & {_SWITCH_KEYS[k.lower()], _OPPOSITE[_SWITCH_KEYS[k.lower()]]}
+                    and sense & {SWITCH_KEYS[k.lower()], OPPOSITE[SWITCH_KEYS[k.lower()]]}
                 }
             if pending:
                 switches |= self._number_keys(props, written, pending)
@@ -1347,7 +861,7 @@ class MentionPrior:
                         not base.in_string
                         and top.key != base.stack[2].key
                         and (top.key or "").encode() in switches
-                        and not _NUMBER_BEGUN.search(data)
+                        and not NUMBER_BEGUN.search(data)
                     )
                 if hit:
                     out[i] = self.weight * SWITCH_KEY
@@ -1394,7 +908,7 @@ class MentionPrior:
         setting_said = any(
             self._said_value(sch, used)
             for k, sch in props.items()
-            if isinstance(sch, Mapping) and _enum_strings(sch) and not picks_a_thing(k, sch)
+            if isinstance(sch, Mapping) and enum_strings(sch) and not picks_a_thing(k, sch)
         )
         if not self._senses and setting_said:
             # the request says a setting and no switching word: "slow the fan down" sets no
@@ -1402,7 +916,7 @@ class MentionPrior:
             numeric |= {
                 k
                 for k, sch in props.items()
-                if k.lower() in _SWITCH_KEYS
+                if k.lower() in SWITCH_KEYS
                 and isinstance(sch, Mapping)
                 and sch.get("type") == "boolean"
                 and flag_value(self.query, k) is None
@@ -1411,15 +925,15 @@ class MentionPrior:
         # ("the counter at full brightness" is no white as well); after none, or only a switch
         # ("fan on medium", a speed the fan lacks), it is left to the unnamed cap
         if any(
-            not picks_a_thing(k, props.get(k)) and k.lower() not in _SWITCH_KEYS
+            not picks_a_thing(k, props.get(k)) and k.lower() not in SWITCH_KEYS
             for k in _written_keys(call_text)
         ):
             numeric |= {
                 k
                 for k, sch in props.items()
-                if k.lower() in _NAMED_SETTINGS
-                and _enum_strings(sch)
-                and not any(self._mention(v)[0] > 0 for v in _enum_strings(sch))
+                if k.lower() in NAMED_SETTINGS
+                and enum_strings(sch)
+                and not any(self._mention(v)[0] > 0 for v in enum_strings(sch))
             }
         # a mode nobody said, after a number ("the stove to 18" asks for no heat mode too;
         # "to heating and 14 degrees" does)
@@ -1430,20 +944,20 @@ class MentionPrior:
             numeric |= {
                 k
                 for k, sch in props.items()
-                if _enum_strings(sch)
+                if enum_strings(sch)
                 and not picks_a_thing(k, sch)
                 and not any(
                     self._mention(v)[0] > 0 or f"{v.lower()}ing" in self.query
-                    for v in _enum_strings(sch)
+                    for v in enum_strings(sch)
                 )
             }
         numeric |= {
             k
             for k, sch in props.items()
-            if k.lower() in _DEFAULTED_SETTINGS
-            and _enum_strings(sch)
+            if k.lower() in DEFAULTED_SETTINGS
+            and enum_strings(sch)
             and not set(words(k)) & set(self.query)
-            and not any(self._mention(v)[0] > 0 for v in _enum_strings(sch))
+            and not any(self._mention(v)[0] > 0 for v in enum_strings(sch))
         }
         if not numeric:
             return None
@@ -1479,12 +993,12 @@ class MentionPrior:
     def _set_as_value(self, schema: Any) -> bool:
         """Whether the request says a value of this enum as a setting rather than a verb:
         after "to", "on", "in" or "at", or before "mode" ("to cool", "auto mode")."""
-        return any(self._set_form(v) for v in _enum_strings(schema))
+        return any(self._set_form(v) for v in enum_strings(schema))
 
     def _set_form(self, value: str) -> bool:
         """Whether the request says `value` as a setting (see `_set_as_value`)."""
         ws = tuple(words(value))
-        for i in _starts(ws, self.query):
+        for i in starts_at(ws, self.query):
             before = self.query[i - 1] if i else ""
             after = self.query[i + len(ws)] if i + len(ws) < len(self.query) else ""
             if before in ("to", "on", "in", "at") or after == "mode":
@@ -1499,7 +1013,7 @@ class MentionPrior:
         for k, sch in props.items():
             if k in written or not isinstance(sch, Mapping):
                 continue
-            if _enum_strings(sch) and self._said_value(sch, used):
+            if enum_strings(sch) and self._said_value(sch, used):
                 return True
         return False
 
@@ -1549,7 +1063,7 @@ class MentionPrior:
     def _left_unsaid(self, used: Sequence[str]) -> bool:
         """Whether the request says a thing's name in full more often than the calls use it;
         a saying inside a longer name said ("hall" in "hall closet") is the longer one's."""
-        for v, own in _sayings(self._picked, self.query).items():
+        for v, own in said_spans(self._picked, self.query).items():
             if len(own) <= used.count(v):
                 continue
             clause = self.clause[own[-1][0]] if own[-1][0] < len(self.clause) else None
@@ -1614,14 +1128,14 @@ class MentionPrior:
         """Whether the request says one of an enum's values in full (not a bare on/off word)
         that no call has used yet; with `clause`, in that clause ("fan on, then the fan to
         gale": the first call does not wait for the second's speed)."""
-        for v in _enum_strings(schema):
+        for v in enum_strings(schema):
             ws = words(v)
-            if not ws or set(ws) <= _SETTING_VALUES or (len(v) < 3 and not v.isdigit()):
+            if not ws or set(ws) <= SETTING_VALUES or (len(v) < 3 and not v.isdigit()):
                 continue  # a bare on/off word (a speed "4" is a value)
             if self._value_score(v, used) != 1.0:
                 continue
             if clause is None or any(
-                self.clause[i] == clause for i in _starts(tuple(ws), self.query)
+                self.clause[i] == clause for i in starts_at(tuple(ws), self.query)
             ):
                 return True
         return False
@@ -1877,7 +1391,7 @@ class MentionPrior:
                 for n, sc in scores.items()
                 if sc < 1.0 and self._name_hit[n] > 0
                 for w in words(n.replace("_", " "))
-                if w in spoken and w not in _GENERIC
+                if w in spoken and w not in GENERIC
             }
             if here is not None and any(here in c for c in self._tool_clauses.values()):
                 # a tool the request points at only in a later clause waits for its call
@@ -1925,7 +1439,7 @@ class MentionPrior:
             # whose name says a part of it ("the back stairs strip light": set_strip_light,
             # not set_light, when both have the back stairs)
             said_of = {
-                n: set(_name_words(n)) & spoken
+                n: set(words_of_name(n)) & spoken
                 for n, sc in scores.items()
                 if sc >= 1.0 and self._name_said[n] and n not in called
             }
@@ -1994,28 +1508,28 @@ class MentionPrior:
                     for n, sc in scores.items()
                 }
             return [
-                (_spelling(n), sc * TOOL_BOOST if self._boosted(n, sc, rival, called) else sc)
+                (spelling_of(n), sc * TOOL_BOOST if self._boosted(n, sc, rival, called) else sc)
                 for n, sc in scores.items()
             ]
         sch = self._arg_schema(ctx)
         if sch is None:
             return []
-        values = _enum_strings(sch)
-        scored = [(_spelling(v), self._value_score(v, used)) for v in values]
+        values = enum_strings(sch)
+        scored = [(spelling_of(v), self._value_score(v, used)) for v in values]
         if any(sc == 1.0 for _, sc in scored):
             # a name said in full outranks every half-said one: "aquarium heater" is no
             # evidence for "aquarium pump"
             scored = [(sp, sc if sc == 1.0 or sc < 0 else 0.0) for sp, sc in scored]
             full = [i for i, (_, sc) in enumerate(scored) if sc == 1.0]
             # a value said only inside a longer one said ("white" in "moon white") is not said
-            inside = _only_inside([values[i] for i in full], self.query)
+            inside = only_inside([values[i] for i in full], self.query)
             if inside:
                 scored = [
                     (sp, 0.0 if values[i] in inside and i in full else sc)
                     for i, (sp, sc) in enumerate(scored)
                 ]
                 full = [i for i in full if values[i] not in inside]
-            if len(full) == 1 and _names_a_thing(values[full[0]]):
+            if len(full) == 1 and names_a_thing(values[full[0]]):
                 # unless it is said only in a clause after this call's ("turn on bedroom
                 # eight and the loo": the loo waits for the second call)
                 here = self._call_clause(len(called) - 1)
@@ -2023,7 +1537,7 @@ class MentionPrior:
                 later = here is not None and bool(at) and min(at) > here
                 scored[full[0]] = (scored[full[0]][0], 0.0 if later else ONLY_NAME)
             if len(full) > 1:
-                at = {i: _find(self._mention(values[i])[1], self.query) for i in full}
+                at = {i: find_phrase(self._mention(values[i])[1], self.query) for i in full}
                 first = min(full, key=lambda i: (at[i] is None, at[i] or 0))
                 scored = [
                     (sp, LATER_NAME if i in full and i != first else sc)
@@ -2040,13 +1554,9 @@ class MentionPrior:
                     # the one name said in full in the call's own clause is as good as the
                     # request's only one ("queue led blink, alarm led off": the queue first)
                     own = [i for i in full if here in clauses[i]]
-                    if (
-                        len(own) == 1
-                        and scored[own[0]][1] >= 1.0
-                        and _names_a_thing(values[own[0]])
-                    ):
+                    if len(own) == 1 and scored[own[0]][1] >= 1.0 and names_a_thing(values[own[0]]):
                         scored[own[0]] = (scored[own[0]][0], ONLY_NAME)
-        if any(v.lower() in _VALUE_SENSE for v in values):
+        if any(v.lower() in VALUE_SENSE for v in values):
             sense = self._call_sense(call_text)
             if sense is not None:
                 # a switch value follows the verb that governs this call's thing, not any word
@@ -2055,8 +1565,8 @@ class MentionPrior:
                 # (and one against it is held back as a switch against it is: "power light
                 # flashing" is no "off", however familiar)
                 scored = [
-                    (sp, 1.0 if _VALUE_SENSE[v.lower()] in sense else -SWITCH_PENALTY)
-                    if v.lower() in _VALUE_SENSE
+                    (sp, 1.0 if VALUE_SENSE[v.lower()] in sense else -SWITCH_PENALTY)
+                    if v.lower() in VALUE_SENSE
                     else (sp, sc)
                     for v, (sp, sc) in zip(values, scored, strict=True)
                 ]
@@ -2073,12 +1583,12 @@ class MentionPrior:
             return False
         clause = [w for w, c in zip(self.query, self.clause, strict=True) if here in (None, c)]
         free = [w for w, c in zip(self._unnamed, self.clause, strict=True) if here in (None, c)]
-        if not _WARMTH_WORDS & set(free):  # "the towel warmer" is a name, not a wish
+        if not WARMTH_WORDS & set(free):  # "the towel warmer" is a name, not a wish
             return False
         if said and _holds_a_number(params, said, said_with_units(clause, said) & _UNITS):
             return True
         return any(
-            _count(tuple(words(v)), clause) for sch in _props(params) for v in _enum_strings(sch)
+            count_of(tuple(words(v)), clause) for sch in _props(params) for v in enum_strings(sch)
         )
 
     def _says_own_setting(self, name: str) -> bool:
@@ -2087,9 +1597,9 @@ class MentionPrior:
         for key, sch in (self.tools[name].get("properties") or {}).items():
             if picks_a_thing(key, sch):
                 continue
-            for v in _enum_strings(sch):
+            for v in enum_strings(sch):
                 ws = words(v)
-                if ws and not set(ws) <= _SETTING_VALUES and self._mention(v)[0] == 1.0:
+                if ws and not set(ws) <= SETTING_VALUES and self._mention(v)[0] == 1.0:
                     return True
         return False
 
@@ -2128,14 +1638,14 @@ class MentionPrior:
         """The clauses where the request says `value` in full."""
         hit = self._clauses_of.get(value)
         if hit is None:
-            hit = {self.clause[i] for i in _starts(words(value), self.query)}
+            hit = {self.clause[i] for i in starts_at(words(value), self.query)}
             self._clauses_of[value] = hit
         return hit
 
     def _named_apart(self, tool: str) -> bool:
         """Whether the request says a word of `tool`'s name other than a light word (which
         every lights tool and LED shares)."""
-        return any(w in self._unnamed and w not in _LIGHT_WORDS for w in _name_words(tool))
+        return any(w in self._unnamed and w not in LIGHT_WORDS for w in words_of_name(tool))
 
     def _names_here(self, tool: str, used: Sequence[str], here: int | None) -> bool:
         """Whether the request says in full, unspent, a room or device of `tool` (in clause
@@ -2165,7 +1675,7 @@ class MentionPrior:
         _, every, _ = self._read(call_text)
         found = []
         for v in values:
-            at = _starts(tuple(words(v)), self.query) if _names_a_thing(v) else []
+            at = starts_at(tuple(words(v)), self.query) if names_a_thing(v) else []
             if at:
                 # a name said twice: the second call naming it is about the second saying
                 earlier = every.count(v) - values.count(v)
@@ -2233,7 +1743,7 @@ class MentionPrior:
                 return None
             c = self.clause[min(pts)]
             rest = {w for i, w in enumerate(self.query) if self.clause[i] == c and i not in pts}
-            if rest - _BARE_CLAUSE:
+            if rest - BARE_CLAUSE:
                 return None  # "and then the fan on", "set the speaker with enabled"
             before = [s for i, s in self._senses if i < min(pts)]
             return before[-1] if before else None
@@ -2264,9 +1774,9 @@ class MentionPrior:
             return None
         props = (self.tools.get(base.stack[1].name or "") or {}).get("properties") or {}
         keys = {
-            k: _SWITCH_KEYS[k.lower()]
+            k: SWITCH_KEYS[k.lower()]
             for k, sch in props.items()
-            if k.lower() in _SWITCH_KEYS
+            if k.lower() in SWITCH_KEYS
             and isinstance(sch, Mapping)
             and sch.get("type") == "boolean"
         }
@@ -2279,7 +1789,7 @@ class MentionPrior:
         for k, true_sense in keys.items():
             if true_sense in sense:
                 letter[k.encode()] = b"t"
-            elif _OPPOSITE[true_sense] in sense:
+            elif OPPOSITE[true_sense] in sense:
                 letter[k.encode()] = b"f"
             elif true_sense == "on" and sense & {"open", "close"} and self._opens_by_switching:
                 # a valve or a gate that only switches: open is on
@@ -2292,7 +1802,7 @@ class MentionPrior:
         out = np.zeros(len(candidates), dtype=np.float64)
         for i, tid in enumerate(candidates):
             text = args + self.token_bytes[int(tid)]
-            for mt in _BOOL_START.finditer(text):
+            for mt in BOOL_START.finditer(text):
                 if mt.start(2) >= n and mt.group(1) in letter:
                     # A penalty on the other literal, not a bonus on this one: a token often
                     # writes the key and its value at once (',"on":true}'), and a bonus there
@@ -2301,16 +1811,6 @@ class MentionPrior:
                         out[i] = -self.weight * SWITCH_PENALTY
                     break
         return out if out.any() else None
-
-
-# a number begun after a key's colon ('":1'): in a call list, or in one token
-_NUMBER_BEGUN = re.compile(rb'":\s*-?[0-9]')
-# a key and the first letter of the boolean after it
-_BOOL_START = re.compile(rb'"([^"\\]+)":\s*([tf])')
-
-# a number argument the call list has completed: the digits between a key's colon and the
-# comma or brace that ends them
-_WRITTEN_NUMBER = re.compile(rb'":\s*(-?[0-9][0-9.eE+-]*)\s*(?=[,}])')
 
 
 def _extends_said(partial: bytes, data: bytes, spelled: set[str]) -> bool:
@@ -2323,10 +1823,6 @@ def _extends_said(partial: bytes, data: bytes, spelled: set[str]) -> bool:
     if j < len(data):  # the token ends the number
         return number in spelled
     return bool(number) and any(sp.startswith(number) for sp in spelled)
-
-
-# the digits of a number still being written at the end of the text
-_NUMBER_AT_END = re.compile(rb'":\s*(-?[0-9][0-9.eE+-]*)$')
 
 
 def _next_call_at(base: _Scan, data: bytes) -> int | None:
@@ -2344,7 +1840,7 @@ def _unheld(numbers: Sequence[Said], call_text: bytes) -> list[Said]:
     """`numbers` less those the text holds (written in full, or being written), each holding
     one ("50 percent" is held by 50 or by 0.5)."""
     held = _written_numbers(call_text)
-    if m := _NUMBER_AT_END.search(call_text):
+    if m := NUMBER_AT_END.search(call_text):
         held.append(m.group(1).decode("ascii"))
     out = []
     for n in numbers:
@@ -2399,201 +1895,4 @@ def _written_keys(call_text: bytes) -> list[str]:
 
 def _written_numbers(call_text: bytes) -> list[str]:
     """The numbers the call list so far holds as complete argument values, as written."""
-    return [m.group(1).decode("ascii") for m in _WRITTEN_NUMBER.finditer(call_text)]
-
-
-def unnamed_arguments(
-    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
-) -> list[dict[str, str]]:
-    """The arguments of `calls` that pick a named thing (a room, a device: an enum of two or
-    more names) the request does not name (see `_names_it`). A general model that has never
-    seen this home puts one there mostly when the request names something the tool lacks
-    ("open the blinds in Leo's room" -> Ana's room). With the bundled general model, 72 of 72
-    calls naming nothing the request says were wrong on the hand-written unseen homes, and 45
-    of 46 on the unseen-names dev set."""
-    query = mended(query, tools)  # read as the prior reads it ("fan speed three": "3")
-    q = words(query)
-    unnamed = without_names(q, thing_names(tools)[0])  # "the green room" says no colour
-    numbers = {_fmt(s.value) for s in said_numbers(query)}
-    by_name = {str(t["name"]): (t.get("parameters") or {}).get("properties") or {} for t in tools}
-    names = sorted(thing_names(tools)[0])
-    out: list[dict[str, str]] = []
-    for call in calls:
-        props = by_name.get(str(call.get("name")), {})
-        for key, value in (call.get("arguments") or {}).items():
-            values = _enum_strings(props.get(key))
-            if len(values) < 2 or not isinstance(value, str):
-                continue
-            if key.lower() in _NAMED_SETTINGS:
-                if not _setting_said(value, unnamed):
-                    out.append({"name": str(call.get("name")), "argument": key, "value": value})
-                continue
-            if key in _SETTING_KEYS:
-                continue
-            if not any(_names_a_thing(v) for v in values):
-                continue
-            if not _names_it(value, values, q, numbers) or _said_inside_another(value, q, names):
-                out.append({"name": str(call.get("name")), "argument": key, "value": value})
-    return out
-
-
-def _said_inside_another(value: str, q: Sequence[str], names: Iterable[str]) -> bool:
-    """Whether a thing not said in full is said only by words inside another thing's name said
-    in full ("x-ray in use light on" names the LED, not the x-ray room)."""
-    ws = words(value)
-    if not ws or _starts(ws, q):
-        return False
-    spans: set[int] = set()
-    for other in names:
-        ow = words(other)
-        if other != value and len(ow) >= 2:
-            for i in _starts(ow, q):
-                spans.update(range(i, i + len(ow)))
-    said = [i for i, w in enumerate(q) if w in ws]
-    return bool(said) and all(i in spans for i in said)
-
-
-# Settings people name rather than imply: a colour or a fan speed the request never says is
-# the model's guess ("fan to turbo" -> night). Chosen on the generated dev sets at
-# min_confidence 0.5: unsupported refusals 91.8% -> 95.9% (training names) and 85.7% ->
-# 91.1% (unseen names), commands unchanged (with the synonyms below; without, two lost).
-_NAMED_SETTINGS = frozenset("color colour speed level".split())
-# Named settings a call leaves out when the request says none of their values: a note is
-# logged at the default level unless a level is said.
-_DEFAULTED_SETTINGS = frozenset(["level"])
-_SPEED_WORDS = {
-    "low": ("slow",),
-    "medium": ("mid", "middle"),
-    "mid": ("medium", "middle"),
-    "high": ("fast",),
-    "max": ("maximum", "full"),
-    "min": ("minimum",),
-}
-
-
-# Words that give a named boolean its value when they follow its name, and filler between.
-_FLAG_WORDS = {
-    **dict.fromkeys(words("yes on enabled enable true"), True),
-    **dict.fromkeys(words("no off disabled disable false"), False),
-}
-_FLAG_FILLER = frozenset(words("set to is with at mode"))
-
-
-def flag_value(q: Sequence[str], key: str) -> bool | None:
-    """The value the request gives a boolean by naming its key with the value right after it
-    ("eco yes", "shuffle enabled", "night mode off"); None when it gives none."""
-    kw = words(key.replace("_", " "))
-    if not kw:
-        return None
-    for at in _starts(tuple(kw), q):
-        after = [w for w in q[at + len(kw) : at + len(kw) + 3] if w not in _FLAG_FILLER]
-        if after and after[0] in _FLAG_WORDS:
-            return _FLAG_WORDS[after[0]]
-    return None
-
-
-def picks_a_thing(key: str, schema: Any) -> bool:
-    """An argument that chooses a room or a device (an enum of names), not a setting."""
-    if key.lower() in _SETTING_KEYS or key.lower() in ("color", "colour"):
-        return False
-    return any(_names_a_thing(v) for v in _enum_strings(schema))
-
-
-def _setting_said(value: str, q: Sequence[str]) -> bool:
-    ws = words(value)
-    alts = [w for v in ws for w in _SPEED_WORDS.get(v, ())]
-    return any(said_near(w, q) for w in [*ws, *alts])
-
-
-def said_near(word: str, q: Sequence[str]) -> bool:
-    """Whether the request's `words` hold `word`, up to one typo (see `_near`)."""
-    return any(_near(word, x) for x in q)
-
-
-def _near(a: str, b: str) -> bool:
-    """Whether two words are the same up to one typo (a letter added, dropped, changed, or two
-    neighbours swapped: "offfice", "monitro"); words under four letters must match exactly."""
-    if a == b:
-        return True
-    if min(len(a), len(b)) < 4 or abs(len(a) - len(b)) > 1:
-        return False
-    if len(a) == len(b):
-        d = [i for i in range(len(a)) if a[i] != b[i]]
-        return len(d) == 1 or (
-            len(d) == 2 and d[1] == d[0] + 1 and a[d[0]] == b[d[1]] and a[d[1]] == b[d[0]]
-        )
-    if len(a) > len(b):
-        a, b = b, a
-    i = 0
-    while i < len(a) and a[i] == b[i]:
-        i += 1
-    return a[i:] == b[i + 1 :]
-
-
-# Words that may follow part of a name without naming something else ("the aquarium filter"
-# is another thing than the aquarium pump; "the grow lamp please" is not). A room's or a
-# socket's kind may ("the loft light", "the kettle plug"); a heater or a fan names a device of
-# its own ("the greenhouse heater" is not the greenhouse misting valve).
-_AFTER_NAME = frozenset(
-    "please to and then in at up down now too also for with by of light lamp led blind shade "
-    "plug socket".split()
-)
-
-
-def _names_it(value: str, values: Sequence[str], q: Sequence[str], numbers: set[str]) -> bool:
-    """Whether the request (its `words`, and the `numbers` it says) names `value` among the
-    enum's `values`. A word of the name must be said (typos allowed), and its numbers too
-    ("bedroom 4" does not name bedroom 3). When only part of the name is said, that part must
-    fit no other value ("the aquarium" of the aquarium pump and heater), and the words around it
-    must not name another thing: "aquarium filter" is not the aquarium pump, "Umar's corner" not
-    Yusuf's corner (a kind word after it, "aquarium light", is allowed; see `_AFTER_NAME`).
-    Chosen on the generated dev sets at `min_confidence` 0.5: refusals of unsupported names
-    89.8% -> 91.8% and 82.1% -> 87.5%, no command lost."""
-    ws = words(value)
-    content = _content(ws) or ws
-    said = {w for w in content if w in numbers or said_near(w, q)}
-    if not said:
-        return False
-    if any(w.isdigit() and w not in said for w in ws):
-        return False
-    if said >= set(content):
-        return True
-    for other in values:
-        ow = words(other)
-        if other != value and said <= set(_content(ow) or ow):
-            return False
-    for i, w in enumerate(ws):
-        if w not in said:
-            continue
-        for j, x in enumerate(q):
-            if not _near(x, w):
-                continue
-            after = q[j + 1] if j + 1 < len(q) else None
-            if (
-                i + 1 < len(ws)
-                and after
-                and not ws[i + 1].isdigit()
-                and not _near(after, ws[i + 1])
-                and not any(_near(after, later) for later in ws[i + 2 :])  # "coop heater"
-            ):
-                if after not in _GENERIC and after not in _AFTER_NAME and not after.isdigit():
-                    return False
-            before = q[j - 1] if j > 0 else None
-            if i > 0 and before and before.endswith("'s") and not _near(before, ws[i - 1]):
-                return False
-    return True
-
-
-def _props(params: Mapping[str, Any]) -> list[Any]:
-    return list((params.get("properties") or {}).values())
-
-
-def _enum_strings(schema: Any) -> list[str]:
-    if not isinstance(schema, Mapping):
-        return []
-    if isinstance(schema.get("items"), Mapping):
-        schema = {**schema, "enum": schema.get("enum") or schema["items"].get("enum")}
-    return [v for v in schema.get("enum") or [] if isinstance(v, str)]
-
-
-__all__ = ["MentionPrior", "clause_numbers", "said_near", "unnamed_arguments", "words"]
+    return [m.group(1).decode("ascii") for m in WRITTEN_NUMBER.finditer(call_text)]

@@ -34,16 +34,16 @@ from typing import Any
 
 from agent.rangecheck import NUMBER_WORDS, said_numbers, spelled
 
-from .mention import (
-    _DETERMINERS,
-    _GENERIC,
-    _JOINERS,
-    _PLAIN,
-    _VALUE_SENSE,
+from .reading import (
+    DETERMINERS,
     DEVICE_NOUNS,
+    GENERIC,
+    JOINERS,
+    PLAIN,
     SETTING_NOUNS,
-    _enum_strings,
-    _find,
+    VALUE_SENSE,
+    enum_strings,
+    find_phrase,
     picks_a_thing,
     resolve_there,
     takes_temperature,
@@ -119,7 +119,7 @@ class _Known:
     settings: list[list[str]] = field(default_factory=list)  # other enum values, as words
 
     def says(self, ws: Sequence[str], phrases: Sequence[Sequence[str]]) -> bool:
-        return any(v and _find(v, ws) is not None for v in phrases)
+        return any(v and find_phrase(v, ws) is not None for v in phrases)
 
     def points(self, clause: str) -> bool:
         """Whether a clause says a word of a tool or a whole enum value ("warm white", not
@@ -141,13 +141,13 @@ def known_words(tools: Sequence[Mapping[str, Any]]) -> _Known:
         k.words |= {w.split("'")[0] for w in words(text)}
         for key, sch in ((t.get("parameters") or {}).get("properties") or {}).items():
             keys.update(words(str(key).replace("_", " ")))
-            for v in _enum_strings(sch):
+            for v in enum_strings(sch):
                 if picks_a_thing(key, sch):
                     k.names.append(v)
                     k.things.append(words(v))
                 else:
                     k.settings.append(words(v))
-    k.words = {w for w in k.words | keys if len(w) >= 3 and w not in _GENERIC and w not in _PLAIN}
+    k.words = {w for w in k.words | keys if len(w) >= 3 and w not in GENERIC and w not in PLAIN}
     return k
 
 
@@ -180,7 +180,7 @@ def _aliases(tools: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dict[s
             for part in re.split(r",|\band\b|\bor\b", m.group(2)):
                 part = re.sub(r"^\s*(?:the|a|an|my|our|your)\s+", "", part.strip(), flags=re.I)
                 part = re.split(_WHERE, part)[0].strip()
-                if set(words(part)) <= DEVICE_NOUNS | _GENERIC:
+                if set(words(part)) <= DEVICE_NOUNS | GENERIC:
                     continue  # "the bulb" could be any light
                 if 3 <= len(part) <= 30 and part.lower() not in lower:
                     found.setdefault(part.lower(), set()).add(name)
@@ -243,7 +243,7 @@ def _free_text_words(tools: Sequence[Mapping[str, Any]]) -> set[str] | None:
         ):
             continue
         told = f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
-        own = {w for w in words(told) if len(w) >= 3 and w not in _GENERIC and w not in _PLAIN}
+        own = {w for w in words(told) if len(w) >= 3 and w not in GENERIC and w not in PLAIN}
         found = (found or set()) | own
     return found
 
@@ -319,7 +319,7 @@ def _timed_aside(clause: str, known: _Known) -> bool:
 
 _PHRASAL = frozenset("on off up down".split())
 # The words after "on" that make it a place (the prior's), and "its".
-_PLACED = _DETERMINERS | {"its"}
+_PLACED = DETERMINERS | {"its"}
 
 
 # Words that make a clause a statement ("the fumes are strong", "everyone's gone home").
@@ -354,7 +354,7 @@ def _blanked(ws: Sequence[str], phrases: Sequence[Sequence[str]]) -> list[str]:
     white" before "white")."""
     rest = list(ws)
     for v in sorted(phrases, key=len, reverse=True):
-        at = _find(v, rest) if v else None
+        at = find_phrase(v, rest) if v else None
         if at is not None:
             rest[at : at + len(v)] = [""] * len(v)
     return rest
@@ -385,7 +385,7 @@ _WITH_A_NUMBER = frozenset(
 def _adds_a_number(clause: str) -> bool:
     """Whether a clause only adds a number to the one before it ("..., at thirty percent")."""
     ws = words(clause)
-    if not ws or ws[0] in _JOINERS or not said_numbers(clause):
+    if not ws or ws[0] in JOINERS or not said_numbers(clause):
         return False
     return all(w in _WITH_A_NUMBER or w in NUMBER_WORDS or w.replace(".", "").isdigit() for w in ws)
 
@@ -440,7 +440,7 @@ def _asked_ahead(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, 
         if m and out and "?" in out[-1][1] and _ASKS_STATE.search(out[-1][0]):
             ws = words(out[-1][0])
             said = [(n, v) for n, v in zip(known.names, known.things, strict=True) if v]
-            said = [(n, v, at) for n, v in said if (at := _find(v, ws)) is not None]
+            said = [(n, v, at) for n, v in said if (at := find_phrase(v, ws)) is not None]
             if len({n for n, _, _ in said}) == 1 and _orders(clause):
                 name, v, at = said[0]
                 # the device nouns after the name go with it ("the hall light")
@@ -555,7 +555,7 @@ def _without_scene(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str
             said = [
                 n
                 for n, v in zip(known.names, known.things, strict=True)
-                if _find(v, ws) is not None
+                if find_phrase(v, ws) is not None
             ]
             place = said[0] if len(set(said)) == 1 else None
             if place and out and not known.says(words(out[-1][0]), known.things):
@@ -657,7 +657,7 @@ class PlainReader:
             (
                 " ".join(v)
                 for v in self.known.settings
-                if v and v[0].isalpha() and " ".join(v) not in _VALUE_SENSE
+                if v and v[0].isalpha() and " ".join(v) not in VALUE_SENSE
             ),
             key=len,
         )[::-1]

@@ -34,7 +34,12 @@ from collections.abc import Iterable, Sequence
 
 from agent.rangecheck import NUMBER_WORDS
 
-from .mention import _COVER_WORDS, _LIGHT_WORDS, _near, words
+from .reading import (
+    COVER_WORDS,
+    LIGHT_WORDS,
+    spelled_near,
+    words,
+)
 
 _HESITATIONS = re.compile(r"(?<![\w'])(?:u+h+|u+m+|e+r+m+|e+r+|h+m+)(?![\w'])[,.]?\s*", re.I)
 _OPENERS = frozenset("okay ok so well right alright oh".split())  # not "hey needle"
@@ -146,7 +151,7 @@ def _apostrophes(text: str, names: Iterable[str]) -> str:
 
 # Things that switch, not open: "open the light" is a literal "turn on the light" in many
 # languages, and "close the fan" is "turn off the fan".
-_SWITCHED = _LIGHT_WORDS | frozenset("fan heater heating tv telly radio".split())
+_SWITCHED = LIGHT_WORDS | frozenset("fan heater heating tv telly radio".split())
 _CHUNK = re.compile(r"[,;.!?]+|\s+(?:and|then)\s+", re.IGNORECASE)
 _OPEN_CLOSE = re.compile(r"\b(open|close)\b", re.IGNORECASE)
 _LEAD = frozenset("please pls to can could would you kindly and then also after now just".split())
@@ -188,11 +193,11 @@ def _order_word(word: str) -> str | None:
     w = word.lower()
     if w in _ORDER_WORDS or w in _SHORT_ORDER_WORDS or not w.isalpha() or len(w) < 3:
         return None
-    # one typo (`_near`), but not a letter changed: the same letters, or one more or fewer
+    # one typo (`spelled_near`), but not a letter changed: the same letters, or one more or fewer
     hits = {
         t
         for t in _ORDER_WORDS
-        if len(w) >= 4 and _near(w, t) and (len(w) != len(t) or sorted(w) == sorted(t))
+        if len(w) >= 4 and spelled_near(w, t) and (len(w) != len(t) or sorted(w) == sorted(t))
     }
     hits |= {t for t in _SHORT_ORDER_WORDS if _swapped(w, t)}
     return hits.pop() if len(hits) == 1 else None
@@ -209,7 +214,7 @@ def _orders_mended(text: str, names: Iterable[str]) -> str:
         if word.lower() in protected:
             return word
         right = _order_word(word)
-        if right not in protected and any(_near(word.lower(), w) for w in own):
+        if right not in protected and any(spelled_near(word.lower(), w) for w in own):
             return word  # "halway" is the hallway's, not "halfway": names mend elsewhere
         return word if right is None else right.upper() if word.isupper() else right
 
@@ -230,7 +235,7 @@ def _switched_open(text: str, names: Iterable[str]) -> str:
     for end in bounds:
         chunk = text[at:end]
         ws = set(words(chunk))
-        if ws & _SWITCHED and not ws & _COVER_WORDS:
+        if ws & _SWITCHED and not ws & COVER_WORDS:
 
             def sub(m: re.Match[str], start: int = at, chunk: str = chunk) -> str:
                 if start + m.start() in inside:
