@@ -30,6 +30,7 @@ SETS = {
     4: (DATA / "heldout_homes4.jsonl", DATA / "heldout_homes4_names.json", DATA / "homes4"),
     5: (DATA / "heldout_homes5.jsonl", DATA / "heldout_homes5_names.json", DATA / "homes5"),
     6: (DATA / "heldout_homes6.jsonl", DATA / "heldout_homes6_names.json", DATA / "homes6"),
+    7: (DATA / "heldout_homes7.jsonl", DATA / "heldout_homes7_names.json", DATA / "homes7"),
 }
 
 REFUSALS = ("unsupported", "invalid", "negated", "off_topic", "missing")
@@ -124,7 +125,7 @@ def test_names_file_lists_every_chosen_name_and_no_demo_name(which: int) -> None
     assert "kitchen" in demo and not demo & set(names)
 
 
-@pytest.mark.parametrize("which", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("which", [2, 3, 4, 5, 6, 7])
 def test_a_later_set_uses_no_earlier_name_nor_one_of_training(which: int) -> None:
     """Written while the set before it was studied, a set shares no name with the earlier
     ones, and none of its names is one the recorded training split trains on."""

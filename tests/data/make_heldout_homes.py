@@ -1,7 +1,7 @@
 """Regenerate the held-out homes' evaluation files from their hand-written sources.
 
-There are five sets, each a folder of configs and a source: ``homes/`` with
-``heldout_homes.txt``, and ``homesN/`` with ``heldout_homesN.txt`` for N = 2 to 5; each writes
+There are seven sets, each a folder of configs and a source: ``homes/`` with
+``heldout_homes.txt``, and ``homesN/`` with ``heldout_homesN.txt`` for N = 2 to 7; each writes
 its own ``.jsonl`` and ``_names.json`` beside its source.
 
 - ``homes/<home>.toml``: one needled config per home (device tables only).
@@ -50,6 +50,7 @@ SETS = {
     4: (HERE / "homes4", HERE / "heldout_homes4.txt"),
     5: (HERE / "homes5", HERE / "heldout_homes5.txt"),
     6: (HERE / "homes6", HERE / "heldout_homes6.txt"),
+    7: (HERE / "homes7", HERE / "heldout_homes7.txt"),
 }
 HOMES, SOURCE = SETS[1]
 
