@@ -1135,6 +1135,17 @@ def test_a_light_where_only_blinds_are_said_is_doubted_and_left_out_of_the_names
     assert named["set_blinds"]["parameters"]["properties"]["room"]["enum"] == ["sunroom"]
 
 
+def test_a_lights_verb_says_its_kind() -> None:
+    """ "dim the sunroom to 35" is no blind at 35."""
+    from agent.grammar.grounding import kind_unsaid
+
+    blinds = {"name": "set_blinds", "arguments": {"room": "sunroom", "position": 35}}
+    lit = {"name": "set_light", "arguments": {"room": "sunroom", "brightness": 35}}
+    assert kind_unsaid("dim the sunroom to 35", TOOLS, blinds)
+    assert not kind_unsaid("dim the sunroom to 35", TOOLS, lit)
+    assert not kind_unsaid("sunroom to 35", TOOLS, blinds)
+
+
 def test_a_heating_word_names_the_thermostat_left_out_and_keeps_its_number() -> None:
     """ "..., attic light on and heating to eighteen" written as the attic at 18: the number
     is the heating's, so it leaves the light and the thermostat is left out."""

@@ -1917,3 +1917,41 @@ def test_a_tool_name_said_as_written_takes_the_room_inside_it() -> None:
     assert off == [{"name": "set_playroom_heater", "arguments": {"mode": "off"}}]
     light = s.complete("playroom light off")["function_calls"]
     assert light == [{"name": "set_light", "arguments": {"room": "playroom", "on": False}}]
+
+
+def test_a_thing_said_by_the_end_of_its_name_takes_its_own_sense(
+    vocab: tuple[list[bytes], list[int]],
+) -> None:
+    # "floodlight off and the trough heater on": the floodlight is off, though said in part
+    yard = _tool(
+        "set_yard_relay",
+        {
+            "relay": {"type": "string", "enum": ["stackyard floodlight", "trough heater"]},
+            "on": {"type": "boolean"},
+        },
+        ("relay", "on"),
+    )
+    token_bytes, _ = vocab
+    t, f = (next(i for i, b in enumerate(token_bytes) if b.startswith(x)) for x in (b"t", b"f"))
+    cands = np.array([t, f])
+    after = b'[{"name":"set_yard_relay","arguments":{"relay":"stackyard floodlight","on":'
+    bias = MentionPrior("floodlight off and the trough heater on", [yard], token_bytes, 5.0)(
+        after, cands
+    )
+    assert bias is not None and bias[0] < 0 == bias[1]  # "true" held back, "false" free
+    # said as the second thing, it takes the second sense
+    later = MentionPrior("trough heater off and the floodlight on", [yard], token_bytes, 5.0)
+    flood = b'[{"name":"set_yard_relay","arguments":{"relay":"trough heater","on":false},'
+    flood += after[1:]
+    bias = later(flood, cands)
+    assert bias is not None and bias[1] < 0 == bias[0]
+
+
+def test_full_brightness_is_no_longest_fade_as_well(vocab: tuple[list[bytes], list[int]]) -> None:
+    lights = _with_transition(description="Fade time in seconds")
+    full = _lit("library", on=True, brightness=100)
+    both = _lit("library", on=True, brightness=100, transition=600)
+    # the model would end after the brightness; "full" pushes no second bounded key
+    wants = [(full, 1.0), (both, 0.9)]
+    said = "turn on the library light at full brightness"
+    assert _decode(vocab, [lights], said, wants, 5.0) == full

@@ -88,6 +88,11 @@ HOME = home_tools(
         # a purpose is why, not what
         ("open the hall blinds so the plants get some sun", "open the hall blinds"),
         ("hall light on so I can see", "hall light on"),
+        # asides: while away, leaving, a need the tools cannot meet, a scene
+        ("heating to 12 while we're out at market", "heating to 12"),
+        ("switch the fan on, I'm off to bed soon", "switch the fan on"),
+        ("close the hall blinds, we need some air in here", "close the hall blinds"),
+        ("fan off for now, the sun's warming the place up nicely", "fan off for now"),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:

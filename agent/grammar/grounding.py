@@ -888,8 +888,14 @@ def _kinds_said_for(
         ):
             k -= 1
             ks.add(k)
-    near = {w for i, w in enumerate(bare) if clause[i] in ks} & _ROOM_KINDS
-    return near, set(bare) & _ROOM_KINDS
+    # a light's own verb says its kind ("dim the seating area to 35" is no blind at 35)
+    kinds = [_VERB_KINDS.get(w, w) for w in bare]
+    near = {w for i, w in enumerate(kinds) if clause[i] in ks} & _ROOM_KINDS
+    return near, set(kinds) & _ROOM_KINDS
+
+
+# Verbs that only a kind of device takes.
+_VERB_KINDS = {"dim": "light", "brighten": "light"}
 
 
 def of_another_kind(

@@ -122,9 +122,11 @@ from .reading import (
     BOOL_START,
     COVER_WORDS,
     DEFAULTED_SETTINGS,
+    DEVICE_NOUNS,
     FAN_WORDS,
     FULL_WORDS,
     GENERIC,
+    KIND_NOUNS,
     LIGHT_WORDS,
     NAMED_SETTINGS,
     NEGATIONS,
@@ -145,6 +147,7 @@ from .reading import (
     enum_strings,
     find_phrase,
     flag_value,
+    is_telling,
     kind_synonyms,
     mended,
     names_a_thing,
@@ -794,8 +797,17 @@ class MentionPrior:
                 }
             if pending:
                 switches |= self._number_keys(props, written, pending)
-            elif not self.numbers and self._full:
-                # "flour store light at max": the first numeric key that has a maximum
+            elif (
+                not self.numbers
+                and self._full
+                and not any(
+                    isinstance(props.get(k), Mapping)
+                    and props[k].get("type") in ("integer", "number")
+                    for k in written
+                )
+            ):
+                # "flour store light at max": the first numeric key that has a maximum (one:
+                # "full brightness" is no transition at its longest as well)
                 anchor = self._anchor(closed)
                 if anchor is not None and self.clause[anchor] in self._full:
                     first = next(
@@ -1676,6 +1688,7 @@ class MentionPrior:
         found = []
         for v in values:
             at = starts_at(tuple(words(v)), self.query) if names_a_thing(v) else []
+            at = at or (self._part_said(v) if names_a_thing(v) else [])
             if at:
                 # a name said twice: the second call naming it is about the second saying
                 earlier = every.count(v) - values.count(v)
@@ -1685,6 +1698,23 @@ class MentionPrior:
             anchor = self._own_clause(call_text[start:], anchor, values)
         self._anchors[call_text] = anchor
         return anchor
+
+    def _part_said(self, value: str) -> list[int]:
+        """Where the request says a thing by the end of its name alone, once, when no other
+        thing's name has those words ("floodlight off and the trough heater on" for the
+        stackyard floodlight); none when it does not."""
+        ws = words(value)
+        others = [words(o) for vs in self._things.values() for o in vs if o != value]
+        for n in range(len(ws) - 1, 0, -1):
+            tail = ws[-n:]
+            if not any(is_telling(w) and w not in KIND_NOUNS for w in tail):
+                continue
+            if n == 1 and (len(tail[0]) < 6 or tail[0] in DEVICE_NOUNS):
+                continue  # "the door LED" says no "front door"
+            at = starts_at(tail, self.query)
+            if len(at) == 1 and not any(starts_at(tail, o) for o in others):
+                return at
+        return []
 
     def _own_clause(self, call: bytes, anchor: int, values: Sequence[str] = ()) -> int:
         """`anchor`, or the word that points at the call's tool in another clause when the

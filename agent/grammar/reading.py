@@ -220,8 +220,26 @@ def param_words(key: str, schema: Mapping[str, Any]) -> set[str]:
 
 
 def said_with_units(q: Sequence[str], numbers: Sequence[Said]) -> set[str]:
-    """The request's words, with "percent" when a number comes with "%"."""
-    return set(q) | ({"percent"} if any(n.percent for n in numbers) else set())
+    """The request's words, with "percent" when a number comes with "%", and a unit's full
+    word for its short one after a number ("over 30 secs" says seconds)."""
+    short = {
+        _SHORT_UNITS[w]
+        for i, w in enumerate(q)
+        if w in _SHORT_UNITS and i and (q[i - 1][:1].isdigit() or q[i - 1] in NUMBER_WORDS)
+    }
+    return set(q) | short | ({"percent"} if any(n.percent for n in numbers) else set())
+
+
+# Short spellings of units, as `words` reads them.
+_SHORT_UNITS = {
+    "sec": "second",
+    "secs": "second",
+    "s": "second",
+    "min": "minute",
+    "mins": "minute",
+    "hr": "hour",
+    "hrs": "hour",
+}
 
 
 def _normal(text: str) -> str:

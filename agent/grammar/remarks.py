@@ -66,12 +66,12 @@ _POLITE = frozenset(
 ) | {"for me", "if you would", "if you could", "if you can", "if possible", "mind"}
 # How a remark opens: a statement about the world or the speaker, not an order.
 _REMARK = re.compile(
-    r"^(?:(?:oh|ugh|well|so|and|but|because|cause|since|as)\s+)*"
+    r"^(?:(?:oh|ugh|well|so|and|but|because|cause|since|as|while|whilst)\s+)*"
     r"(?:it\s+is|it's|its|it\s+was|it\s+has|it\s+gets|it\s+will|i\s+am|i'm|im|i\s+was|"
     r"i\s+have|i've|i\s+will|i'll|i\s+do\s+not|i\s+don't|we\s+are|we're|we\s+do\s+not|"
     r"we\s+don't|we\s+have|we've|we\s+will|we'll|we\s+were|they\s+are|they're|that\s+is|"
     r"that's|there\s+is|there's|he\s+is|he's|she\s+is|she's|you\s+know|nobody|no\s+one|"
-    r"someone|somebody|i\s+go|we\s+go)\b",
+    r"someone|somebody|i\s+go|we\s+go|we\s+need|i\s+need)\b",
     re.IGNORECASE,
 )
 # A remark run on after a command without a pause ("fan on pls im dying", "turn the heating on
@@ -97,13 +97,15 @@ _AND_IT = re.compile(
     r"(?:(?:up|down)\s+)?(?:to\s+)?(?P<rest>[^,;.!?]+)",
     re.IGNORECASE,
 )
+# The speaker leaving ("I'm off to bed soon", "we're off out").
+_LEAVING = re.compile(r"^(?:i'm|im|i\s+am|we're|we\s+are)\s+off\b", re.IGNORECASE)
 # A purpose said after the order ("so the plants get some sun", "so I can see").
 _PURPOSE = re.compile(
     r"^so\s+(?:that|there|there's|it|it's|i|i'm|we|they|he|she|the|my|our)\b", re.IGNORECASE
 )
 # Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
 _CUT = re.compile(
-    r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b"
+    r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b|while\b|whilst\b"
     r"|so\s+(?:that|there|there's|it|it's|i|i'm|we|they|he|she|the|my|our)\b)",
     re.IGNORECASE,
 )
@@ -271,6 +273,8 @@ def _remark(clause: str, known: _Known) -> bool:
     """Whether a clause is a statement that says nothing the tools know ("it is warm enough
     now", "the twins are finally asleep", "guests are arriving soon")."""
     text = " ".join(clause.replace("\u2019", "'").split())
+    if _LEAVING.match(text) and not known.says(words(text), known.things):
+        return True  # "I'm off to bed soon": the speaker leaves; nothing is switched
     if said_numbers(text) or known.points(text):
         return False
     if _REMARK.match(text):
@@ -283,6 +287,14 @@ def _remark(clause: str, known: _Known) -> bool:
     placing = {i for i, w in enumerate(ws[:-1]) if w in _PHRASAL and ws[i + 1] in _PLACED}
     # and a verb after "about to" says what is coming ("the film's about to start")
     placing |= {i + 2 for i, w in enumerate(ws[:-2]) if w == "about" and ws[i + 1] == "to"}
+    # and a particle after a verb in -ing belongs to it ("the sun's warming the place up")
+    placing |= {
+        j
+        for i, w in enumerate(ws)
+        if w.endswith("ing") and len(w) > 4
+        for j in range(i + 1, min(i + 4, len(ws)))
+        if ws[j] in _PHRASAL
+    }
     return stated and not any(w in _ORDERING for i, w in enumerate(ws) if i not in placing)
 
 
