@@ -74,11 +74,11 @@ def test_the_general_model_keeps_its_recorded_accuracy_on_unseen_homes() -> None
 @pytest.mark.parametrize(
     ("which", "raw_floor", "guarded_floor"),
     [
-        # set 5, the one whose failures nobody has read: bench/general/homes5*.json has
-        # commands 98.0% and 97.4%, two actions 83.9% and 82.1%, refusals 98.1% at 0.5
-        (5, (0.96, 0.82), (0.96, 0.80, 0.96)),
-        # set 4, read and studied: 98.2% and 98.2%, 95.0% and 95.0%, refusals 98.8%
-        (4, (0.97, 0.93), (0.97, 0.93, 0.97)),
+        # set 7, the one whose failures nobody has read: bench/general/homes7*.json has
+        # commands 89.7% and 87.3%, two actions 71.7% and 71.7%, refusals 97.0% at 0.5
+        (7, (0.88, 0.70), (0.86, 0.70, 0.95)),
+        # set 6, read and studied: 96.4% and 95.2%, 86.7% and 86.7%, refusals 98.8%
+        (6, (0.95, 0.85), (0.94, 0.85, 0.97)),
     ],
 )
 def test_the_general_model_keeps_its_recorded_accuracy_on_later_sets(
