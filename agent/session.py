@@ -46,13 +46,13 @@ from .grammar.calllist import (
     without_unsaid,
 )
 from .grammar.grounding import (
-    asks_something,
     grounded,
     implied_elsewhere,
     kind_unsaid,
     named_only,
     names_an_unknown_setting,
     names_another_tools_thing,
+    order_clauses,
     points_elsewhere,
     points_nowhere,
     request_kind,
@@ -64,10 +64,8 @@ from .grammar.reading import (
     clause_numbers,
     thing_names,
     unnamed_arguments,
-    without_names,
-    words,
 )
-from .grammar.remarks import PlainReader, cancels, states
+from .grammar.remarks import PlainReader, cancels
 from .tokenizer import PieceType, Tokenizer
 from .tools import Tool, load_tools, render_tools_json
 
@@ -539,21 +537,9 @@ class Session:
         return min(clauses, self.max_calls or clauses)
 
     def _order_clauses(self, text: str) -> int:
-        """How many clauses of the request ask for something: not statements ("the bar's
-        shut"), nor clauses that say nothing of the tools ("..., would you?")."""
-        names = thing_names(self._schemas)[0]
-        q, clause = words(text), clause_numbers(text, names)
-        if len(q) != len(clause):
-            return self._clauses(text)
-        told = asks_something(text, self._schemas)
-        bare = without_names(q, names)  # "Hattie's potting shed" states nothing
-        return (
-            sum(
-                not states([w for w, c in zip(bare, clause, strict=True) if c == k]) and told(k)
-                for k in set(clause)
-            )
-            or 1
-        )
+        """How many clauses of the request ask for something (`grounding.order_clauses`)."""
+        n = order_clauses(text, self._schemas)
+        return self._clauses(text) if n is None else n
 
     def _back_to_prefix(self, pre: _Prefix, full: list[int]) -> None:
         """The engine back at the end of the tools prefix, for another decode of the request."""

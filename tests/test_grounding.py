@@ -1135,6 +1135,29 @@ def test_a_light_where_only_blinds_are_said_is_doubted_and_left_out_of_the_names
     assert named["set_blinds"]["parameters"]["properties"]["room"]["enum"] == ["sunroom"]
 
 
+def test_a_setting_said_with_on_and_its_is_no_switch_and_habits_are_per_clause() -> None:
+    fan = {"name": "set_fan", "arguments": {"on": True, "speed": "calm"}}
+    assert unsaid_arguments("put the fan on its calm setting", TOOLS, fan) == ["on"]
+    # a setting word in another clause leaves this clause's unsaid colour a habit
+    lit = {"name": "set_light", "arguments": {"room": "attic", "on": True, "color": "teal"}}
+    said = "put the fan on gale, switch the attic light on"
+    assert unsaid_arguments(said, TOOLS, lit) == ["color"]
+
+
+def test_a_value_said_only_in_a_statement_is_not_asked_for() -> None:
+    """ "attic light back to white, the teal is giving me a headache": one call, white."""
+    from agent.grammar.calllist import without_no_ops
+
+    said = "attic light back to white, the teal is giving me a headache"
+    white = light(room="attic", color="white")
+    teal = light(room="attic", color="teal")
+    assert grounded(said, TOOLS, [white])
+    assert not grounded(said, TOOLS, [white, teal])
+    assert without_no_ops([white, teal], TOOLS, said) == [white]
+    # said in an order, it is asked for
+    assert not grounded("attic light to white and then teal", TOOLS, [white])
+
+
 def test_a_lights_verb_says_its_kind() -> None:
     """ "dim the sunroom to 35" is no blind at 35."""
     from agent.grammar.grounding import kind_unsaid
@@ -1215,3 +1238,13 @@ def test_an_off_said_for_another_clause_is_no_mode() -> None:
     )
     heat = {"name": "set_thermostat", "arguments": {"temperature": 21, "mode": "off"}}
     assert unsaid_arguments("heating to 21, meaco off", home, heat) == ["mode"]
+
+
+def test_lights_out_there_is_a_place_not_off() -> None:
+    from agent.grammar.reading import switch_senses, words
+
+    def senses(said: str) -> list[set[str]]:
+        return [set(s) for _, s in switch_senses(words(said))]
+
+    assert senses("lights out in the den") == [{"off"}]
+    assert senses("the lights out there on at 70") == [{"on"}]

@@ -93,6 +93,8 @@ HOME = home_tools(
         ("switch the fan on, I'm off to bed soon", "switch the fan on"),
         ("close the hall blinds, we need some air in here", "close the hall blinds"),
         ("fan off for now, the sun's warming the place up nicely", "fan off for now"),
+        # "its" before a setting is the thing's own, not "it's"
+        ("put the fan on its lazy setting", "put the fan on its lazy setting"),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:

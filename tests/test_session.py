@@ -533,6 +533,19 @@ def test_a_call_after_the_first_that_sets_nothing_for_a_thing_unsaid_goes() -> N
     assert without_no_ops([fan, lit], tools, "fan off and Ned's hut light on") == [fan, lit]
 
 
+def test_a_courtesy_or_a_statement_asks_for_no_second_call() -> None:
+    from agent.grammar.calllist import without_no_ops
+    from agent.train.homes import home_tools
+
+    tools = home_tools({"heat": {"kind": "simulated_thermostat"}})
+    warm = {"name": "set_thermostat", "arguments": {"temperature": 21}}
+    mode = {"name": "set_thermostat", "arguments": {"mode": "heat"}}
+    said = "so turn the heating up to 21, would you."
+    assert without_no_ops([warm, mode], tools, said) == [warm]
+    both = "turn the heating up to 21 and put it on heat"
+    assert without_no_ops([warm, mode], tools, both) == [warm, mode]
+
+
 def test_a_mended_number_keeps_to_the_parameters_schema() -> None:
     # "an integer or one of these words": a range check alone would let 21.5 in
     from agent.grammar.calllist import conforming, with_number_said

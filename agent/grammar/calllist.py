@@ -16,6 +16,8 @@ from agent.rangecheck import fits, is_fraction_param, said_numbers
 from .grounding import (
     clause_of,
     of_another_kind,
+    order_clauses,
+    ordered,
     pointed_at,
     said_bare,
     says_a_setting,
@@ -403,7 +405,11 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
     }
     tools = {str(t.get("name")): t for t in schemas}
     props = {n: (t.get("parameters") or {}).get("properties") or {} for n, t in tools.items()}
-    clauses = command_clauses(text, thing_names(schemas)[0])
+    # (clauses that ask for something: "..., would you." and "it's getting chilly" ask for
+    # no second call)
+    clauses = min(
+        command_clauses(text, thing_names(schemas)[0]), order_clauses(text, schemas) or 99
+    )
     q = words(text)
 
     def no_op(call: Any, before: list[Any]) -> bool:
@@ -435,8 +441,9 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
             return not says_a_setting(text, tools[str(call.get("name"))], args)
         if things and _repeats_a_thing(call, before, things):
             # the same thing again, set to what nobody said ("quiet room lights to marigold,
-            # too harsh in there" -> then the quiet room white)
-            return not says_a_setting(text, tools[str(call.get("name"))], args)
+            # too harsh in there" -> then the quiet room white), or said only in a statement
+            # ("Sami's light back to white, the mauve is giving me a headache")
+            return not says_a_setting(ordered(text, schemas), tools[str(call.get("name"))], args)
         settings = any(not picks_a_thing(k, sch) for k, sch in p.items())
         named = any(
             not isinstance(args[k], str) or (call.get("name"), k, args[k]) not in unnamed

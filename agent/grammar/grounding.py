@@ -186,6 +186,10 @@ def grounded(
     # a thing said only inside a longer thing's name ("tank" in "grey tank valve") is not said
     inside = only_inside(sorted(thing_names(tools)[0]), q)
     q_sense = _orders_only(read, q, tools)
+    # a setting said only in a statement is not asked for ("the mauve is giving me a headache")
+    asked = ordered(query, tools)
+    q_asked = words(asked) if asked != read else q
+    unnamed_asked = without_names(q_asked, thing_names(tools)[0])
     for call in calls:
         name = str(call.get("name"))
         props = by_name.get(name)
@@ -223,8 +227,18 @@ def grounded(
                 continue
             if key in picks and _partly_named(value, schema, q, said, unnamed, tools):
                 continue
+            text, q_value, u_value = query, q, unnamed
+            if isinstance(value, bool):
+                q_value = q_sense
+            elif (
+                isinstance(value, str)
+                and key not in picks
+                and enum_strings(schema)
+                and asked != read
+            ):
+                text, q_value, u_value = asked, q_asked, unnamed_asked
             if not isinstance(schema, Mapping) or not _value_said(
-                query, q_sense if isinstance(value, bool) else q, said, schema, value, key, unnamed
+                text, q_value, said, schema, value, key, u_value
             ):
                 return False
             if isinstance(value, str) and not enum_strings(schema):
@@ -238,7 +252,10 @@ def grounded(
     # it's going down to minus two tonight"; "..., it's a mild one tonight")
     if q_sense != q:
         said = said_numbers(" ".join(w for w in q_sense if w), names)
-    return _nothing_left(unnamed, said, calls, by_name) and not _unknown_setting(
+    # and a value said only in a statement is not left ("..., the mauve is giving me a
+    # headache")
+    left = unnamed_asked if asked != read else unnamed
+    return _nothing_left(left, said, calls, by_name) and not _unknown_setting(
         unnamed, known, clause if len(clause) == len(unnamed) else None
     )
 
@@ -716,12 +733,22 @@ def unsaid_arguments(
         and enum_strings(props.get(k))
         and str(v).lower() not in VALUE_SENSE
         # right after it, as said ("the attic light on, teal please" switches it on)
-        and re.search(rf"\bon\s+{re.escape(str(v))}\b", read, re.IGNORECASE)
+        and re.search(rf"\bon\s+(?:(?:the|its|a|my)\s+)?{re.escape(str(v))}\b", read, re.I)
     ]
+    # (also past a determiner: "put the fan on its lazy setting")
     on_setting = {
         i
         for i, w in enumerate(q)
-        if w == "on" and any(q[i + 1 : i + 1 + len(v)] == v for v in settings if v)
+        if w == "on"
+        and any(
+            q[i + 1 : i + 1 + len(v)] == v
+            or (
+                q[i + 1 : i + 2] in (["the"], ["its"], ["a"], ["my"])
+                and q[i + 2 : i + 2 + len(v)] == v
+            )
+            for v in settings
+            if v
+        )
     }
     mine = clause_of(read, q, tools, tool, args)
     # a switch's sense is said in the call's own clause (or the one before a clause that says
@@ -746,7 +773,31 @@ def unsaid_arguments(
     # a colour or speed nobody said, while the request says no word the tools lack (no
     # colour or speed of its own they lack: "fan to medium"), is the model's habit, not the
     # request's: "put the light on in there" -> white
-    habit = not _names_another_thing(unnamed, tools) and not _setting_word_said(unnamed)
+    # (in the call's own clause, when it has one: "put the extractor on setting 2, switch the
+    # forge light on" says no colour of the light's own)
+    around = list(unnamed)
+    clause = clause_numbers(read, thing_names(tools)[0])
+    if mine is not None and len(clause) == len(unnamed):
+        # the call's own clause, and a clause that only adds a setting ("attic light on and
+        # to magenta"); not another thing's or tool's ("put the extractor on setting 2,
+        # switch the forge light on"), nor a remark ("..., the children will be back")
+        others = {
+            w
+            for t in tools
+            if t is not tool
+            for w in words(str(t.get("name")).replace("_", " "))
+            if w not in GENERIC
+        }
+        others |= kind_synonyms(others)
+        mine_k = {clause[i] for i in mine}
+
+        def adds_a_setting(k: int) -> bool:
+            ws = [w for w, c in zip(unnamed, clause, strict=True) if c == k]
+            return all(w and w not in others for w in ws) and _setting_word_said(ws)
+
+        keep = mine_k | {k for k in set(clause) - mine_k if adds_a_setting(k)}
+        around = [w for i, w in enumerate(unnamed) if clause[i] in keep]
+    habit = not _names_another_thing(around, tools) and not _setting_word_said(around)
     return [
         k
         for k, ok in own.items()
@@ -817,6 +868,25 @@ def said_bare(settings: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]],
     mine = {w for w, c in zip(q, clause, strict=True) if c == k} - {"on", "at", "to", "in"}
     described = set().union(*(_described(t) for t in schemas))
     return not (mine & (_ORDER_VERBS | DEVICE_NOUNS | described))
+
+
+def ordered(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
+    """The request without its statement clauses when another clause asks for something: a
+    value said only in "the mauve is giving me a headache" is not asked for."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    if len(clause) != len(q):
+        return read
+    bare = without_names(q, names)
+    told = asks_something(read, tools)
+    stated = {
+        k for k in set(clause) if states([w for w, c in zip(bare, clause, strict=True) if c == k])
+    }
+    if not stated or not any(told(k) for k in set(clause) - stated):
+        return read
+    return " ".join(w for w, c in zip(q, clause, strict=True) if c not in stated)
 
 
 def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -989,6 +1059,25 @@ def asks_something(query: str, tools: Sequence[Mapping[str, Any]]) -> Callable[[
         )
 
     return asks
+
+
+def order_clauses(query: str, tools: Sequence[Mapping[str, Any]]) -> int | None:
+    """How many clauses of the request ask for something: not statements ("the bar's shut"),
+    nor clauses that say nothing of the tools ("..., would you?"); None when the request's
+    words and clauses do not line up."""
+    names = thing_names(tools)[0]
+    q, clause = words(query), clause_numbers(query, names)
+    if len(q) != len(clause):
+        return None
+    told = asks_something(query, tools)
+    bare = without_names(q, names)  # "Hattie's potting shed" states nothing
+    return (
+        sum(
+            not states([w for w, c in zip(bare, clause, strict=True) if c == k]) and told(k)
+            for k in set(clause)
+        )
+        or 1
+    )
 
 
 # Words a clause that only names a thing may say besides the name.

@@ -180,8 +180,8 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             senses = frozenset({"open" if w == "up" else "close"})
         elif w == "sound" and i + 1 < len(q) and q[i + 1] in DETERMINERS:
             senses = frozenset({"on"})  # "sound the horn" (not "the sound", "sound bar")
-        elif w == "out" and before in _GOES_OUT:
-            senses = frozenset({"off"})
+        elif w == "out" and before in _GOES_OUT and q[i + 1 : i + 2] not in (["there"], ["here"]):
+            senses = frozenset({"off"})  # (not "the lights out there": a place)
         elif w in ("out", "in") and before in _ROLL_VERBS:
             senses = frozenset({"open" if w == "out" else "close"})
         if senses:

@@ -79,7 +79,10 @@ _REMARK = re.compile(
 _REMARK_AFTER = re.compile(
     r"\b((?:on|off|up|down|now|percent|degrees|\d+%?)(?:\s+(?:pls|please))?)\s+"
     r"(?:and\s+(?:then\s+)?)?"
-    r"(?=(?:we're|we\s+are|i'm|im|it's|its|it\s+is|i\s+am|that's|thats|that\s+is)\b)",
+    # ("on its lazy setting" is the fan's own setting, not "it's")
+    r"(?=(?:we're|we\s+are|i'm|im|it's|"
+    r"its(?!\s+(?:\w+\s+)?(?:setting|speed|mode|level|colou?r|brightness)\b)|"
+    r"it\s+is|i\s+am|that's|thats|that\s+is)\b)",
     re.IGNORECASE,
 )
 # A request put as a question of what is possible is asked as one ("is it possible to switch
