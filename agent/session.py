@@ -35,6 +35,7 @@ from .cact import CactFile, read_cact
 from .envelope import error_envelope, peak_rss_mb
 from .grammar import TokenMasker, VocabTrie, compile_calls, decode_call
 from .grammar.calllist import (
+    all_unsaid,
     conforming,
     picks_again,
     tidied,
@@ -609,10 +610,15 @@ class Session:
             kept = without_no_ops(listed, schemas, text)
             # a dropped call that set something was made up: the rest stays in doubt
             # (not one that picks a thing again: "marigold, too harsh in there" -> then white)
+            # (not one that says nothing the request says, thing or setting: "close the
+            # extraction room blinds, the bees keep finding the window" -> then the warming
+            # cabinet toggled; a call for a place the home lacks says its setting: "the
+            # kitchen and the garage on" -> then the bedroom on)
             made_up = any(
                 c not in kept
                 and len(c.get("arguments") or {}) > 1
                 and not picks_again(c, kept, schemas)
+                and not all_unsaid(c, schemas, text)
                 for c in listed
             )
             kept = conforming(with_halves_joined(kept, schemas, text), kept, schemas)

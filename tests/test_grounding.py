@@ -1248,3 +1248,25 @@ def test_lights_out_there_is_a_place_not_off() -> None:
 
     assert senses("lights out in the den") == [{"off"}]
     assert senses("the lights out there on at 70") == [{"on"}]
+
+
+def test_a_part_said_before_its_tools_kind_word_names_that_tools_thing() -> None:
+    """ "cabin light on" beside a cabin radiator: the light's garden cabin."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["garden cabin", "play den"]},
+            "relays": {"kind": "gpio_relays", "relays": {"cabin radiator": 5}},
+        }
+    )
+    cabin = [light(room="garden cabin", on=True)]
+    assert grounded("cabin light on", home, cabin)
+    # said bare, "cabin" fits the radiator as well
+    assert not grounded("cabin on", home, cabin)
+
+
+def test_a_room_said_as_a_room_names_its_owners_bedroom() -> None:
+    from agent.grammar.reading import names_it, words
+
+    rooms = ["twins' bedroom", "Pat's front room"]
+    assert names_it("twins' bedroom", rooms, words("twins' room light on"), set())
+    assert not names_it("twins' bedroom", rooms, words("twins' garden light on"), set())

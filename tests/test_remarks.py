@@ -95,6 +95,8 @@ HOME = home_tools(
         ("fan off for now, the sun's warming the place up nicely", "fan off for now"),
         # "its" before a setting is the thing's own, not "it's"
         ("put the fan on its lazy setting", "put the fan on its lazy setting"),
+        # a courtesy that says "no" negates nothing
+        ("if it's no trouble, please switch the fan on", "please switch the fan on"),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:
@@ -321,3 +323,11 @@ def test_a_setting_given_to_it_after_a_comma_joins_the_thing() -> None:
         plain_command("Please, the ceiling fan, set it to full blast.", HOME)
         == "set the ceiling fan to full blast."
     )
+
+
+def test_an_owner_said_alone_after_a_thing_is_no_remark() -> None:
+    """ "Orla's cot light off, and Cian's": Cian's cot, not a scene or a remark."""
+    cots = home_tools({"leds": {"kind": "gpio_leds", "leds": {"Orla's cot": 5, "Cian's cot": 6}}})
+    said = "Orla's cot light off, and Cian's"
+    assert plain_command(said, cots) == said
+    assert plain_command("Orla's cot light off, and Bob's here", cots) != said

@@ -546,6 +546,26 @@ def test_a_courtesy_or_a_statement_asks_for_no_second_call() -> None:
     assert without_no_ops([warm, mode], tools, both) == [warm, mode]
 
 
+def test_a_made_up_call_that_says_nothing_said_is_noise() -> None:
+    """A dropped trailing call whose thing and setting nobody said leaves the rest in no
+    doubt; one that says a setting of the request stood in for something."""
+    from agent.grammar.calllist import all_unsaid
+    from agent.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["kitchen", "bedroom"]},
+            "plugs": {"kind": "tasmota", "switches": {"warming cabinet": "w"}},
+        }
+    )
+    toggled = {"name": "set_switch", "arguments": {"device": "warming cabinet", "action": "TOGGLE"}}
+    said = "close the kitchen blinds, the bees keep finding the window"
+    assert all_unsaid(toggled, tools, said)
+    bedroom = {"name": "set_light", "arguments": {"room": "bedroom", "on": True}}
+    assert not all_unsaid(bedroom, tools, "the kitchen and the garage on")
+    assert not all_unsaid(toggled, tools, "toggle the cabinet")
+
+
 def test_a_mended_number_keeps_to_the_parameters_schema() -> None:
     # "an integer or one of these words": a range check alone would let 21.5 in
     from agent.grammar.calllist import conforming, with_number_said

@@ -31,6 +31,7 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
         ),
         ("heater on no sorry off", "heater off"),
         ("bunk 2 light to, hmm, forty, no, thirty percent", "bunk 2 light to thirty percent"),
+        ("fan up to medium, no, sorry, to high", "fan up to high"),
         (
             "lights off in Priya's room, actually no, the bunk 2, bunk 2 off",
             "lights off in the bunk 2, bunk 2 off",

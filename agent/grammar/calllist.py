@@ -29,6 +29,7 @@ from .nfa import Automaton
 from .reading import (
     clause_numbers,
     command_clauses,
+    is_telling,
     kind_synonyms,
     mended,
     picks_a_thing,
@@ -387,6 +388,24 @@ def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
 def _settings_of(call: Mapping[str, Any], things: Sequence[str]) -> dict[str, Any]:
     """A call's arguments besides those that pick its room or device."""
     return {k: v for k, v in (call.get("arguments") or {}).items() if k not in things}
+
+
+def all_unsaid(call: Any, schemas: list[dict[str, Any]], text: str) -> bool:
+    """Whether the request says nothing of a call: no room or device it picks (in full or in
+    part) and no setting it sets."""
+    tool = next((t for t in schemas if t.get("name") == call.get("name")), None)
+    args = call.get("arguments") if isinstance(call, dict) else None
+    if tool is None or not isinstance(args, dict):
+        return False
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    q = words(text)
+    things = [k for k in args if picks_a_thing(k, props.get(k))]
+    if any(
+        not isinstance(args[k], str) or any(w in q for w in words(args[k]) if is_telling(w))
+        for k in things
+    ):
+        return False
+    return not says_a_setting(text, tool, args)
 
 
 def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:

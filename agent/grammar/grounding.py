@@ -143,11 +143,13 @@ def _negation_only_in_statements(
     for k in negated:
         ws = [w for w, c in zip(unnamed, clause, strict=True) if c == k]
         full = [w for w, c in zip(words(query), clause, strict=True) if c == k]
+        # (a statement of how things are, "the washing's not drying", may say a tool's word)
+        stated = states(full)
         if (
             k == 0
-            or not _STATEMENT_VERBS & set(ws)
+            or not (_STATEMENT_VERBS & set(ws) or stated)
             or "" in ws  # a name said there
-            or tool_words & set(ws)
+            or (tool_words & set(ws) and not stated)
             or switch_senses(full)
         ):
             return False
@@ -341,6 +343,14 @@ def _partly_named(
     # any tool ("heater" beside a greenhouse heater and an oil heater names neither)
     part = {w for w in words(value) if w in q or w in numbers}
     others = [v for v in thing_names(tools)[0] if v != value]
+    # a part said before its own tool's kind word ("cabin light on" beside a cabin radiator)
+    # fits only that tool's things
+    own = next(
+        (t for t in tools for k, sch in _props(t).items() if value in enum_strings(sch)), None
+    )
+    kinds = _kind_words(own) if own is not None else set()
+    if kinds and any(w in part and i + 1 < len(q) and q[i + 1] in kinds for i, w in enumerate(q)):
+        others = [v for k, sch in _props(own).items() for v in enum_strings(sch) if v != value]
     # nor a word of a kind or of a tool's name alone: "the light" is no fairy lights plug
     kind_words = KIND_NOUNS | {
         w for t in tools for w in words(str(t.get("name")).replace("_", " "))

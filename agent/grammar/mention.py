@@ -1714,6 +1714,15 @@ class MentionPrior:
             at = starts_at(tail, self.query)
             if len(at) == 1 and not any(starts_at(tail, o) for o in others):
                 return at
+        # or by its owner alone ("the twins' room light" for the twins' bedroom)
+        for n in range(len(ws) - 1, 0, -1):
+            head = ws[:n]
+            tokens = value.split()
+            if len(tokens) != len(ws) or "'" not in tokens[n - 1]:
+                continue  # an owner's word ends the head: "Cyril's", "twins'"
+            at = starts_at(head, self.query)
+            if len(at) == 1 and not any(o[:n] == head for o in others):
+                return at
         return []
 
     def _own_clause(self, call: bytes, anchor: int, values: Sequence[str] = ()) -> int:

@@ -767,6 +767,8 @@ def names_it(value: str, values: Sequence[str], q: Sequence[str], numbers: set[s
                 and not ws[i + 1].isdigit()
                 and not spelled_near(after, ws[i + 1])
                 and not any(spelled_near(after, later) for later in ws[i + 2 :])  # "coop heater"
+                # "the twins' room" for the twins' bedroom: a room said as a room
+                and not (after == "room" and ws[i + 1].endswith("room"))
             ):
                 if after not in GENERIC and after not in _AFTER_NAME and not after.isdigit():
                     return False

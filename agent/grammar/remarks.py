@@ -85,6 +85,12 @@ _REMARK_AFTER = re.compile(
     r"it\s+is|i\s+am|that's|thats|that\s+is)\b)",
     re.IGNORECASE,
 )
+# A courtesy that says "no" and negates nothing ("if it's no trouble, ...", "no rush").
+_NO_TROUBLE = re.compile(
+    r"\b(?:if\s+(?:it's|it\s+is|that's|that\s+is|it's\s+not|it\s+isn't)\s+(?:no|not|not\s+too\s+much|"
+    r"too\s+much)\s+(?:of\s+a\s+)?(?:trouble|bother)|no\s+(?:rush|hurry))\b\s*,?",
+    re.IGNORECASE,
+)
 # A request put as a question of what is possible is asked as one ("is it possible to switch
 # on the bed warmer?" -> "could you switch on the bed warmer?").
 _POSSIBLE = re.compile(
@@ -125,6 +131,10 @@ class _Known:
 
     def says(self, ws: Sequence[str], phrases: Sequence[Sequence[str]]) -> bool:
         return any(v and find_phrase(v, ws) is not None for v in phrases)
+
+    def owns(self, ws: Sequence[str]) -> bool:
+        """Whether words say the owner of a thing ("Cian's" of "Cian's cot")."""
+        return any(w.endswith("'s") and any(w in v for v in self.things) for w in ws)
 
     def points(self, clause: str) -> bool:
         """Whether a clause says a word of a tool or a whole enum value ("warm white", not
@@ -280,6 +290,8 @@ def _remark(clause: str, known: _Known) -> bool:
         return True  # "I'm off to bed soon": the speaker leaves; nothing is switched
     if said_numbers(text) or known.points(text):
         return False
+    if known.owns(words(text)):
+        return False  # "Orla's cot light off, and Cian's": Cian's cot, said by its owner
     if _REMARK.match(text):
         return True
     ws = [w.strip("?!.") for w in text.lower().split()]
@@ -524,6 +536,7 @@ def _scene(clause: str, known: _Known) -> bool:
     return (
         len(ws) <= 3
         and not known.points(clause)
+        and not known.owns(words(clause))
         and not (_OTHER_ORDERS | DEVICE_NOUNS | SETTING_NOUNS | {"speed"}) & set(words(clause))
     )
 
@@ -712,6 +725,7 @@ class PlainReader:
         text = _ones_named(text, known.names)
         text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
         text = _POSSIBLE.sub("could you", text)
+        text = _NO_TROUBLE.sub("", text).strip(" ,")
         if self.ing is not None:
             text = self.ing.sub(r"\1 \2", text)
         for pattern, digits in self.numbered:

@@ -124,6 +124,10 @@ def _corrected(text: str, names: Sequence[str] = ()) -> str:
                     after = after[:1] + after[4:]
                 text = " ".join(before[:-1] + after)
                 break
+            if len(low_b) >= 2 and low_b[-2] == "to" and low_a[:1] == ["to"] and len(low_a) > 1:
+                # "the fan up to medium, no, sorry, to high": the setting said again
+                text = " ".join(before[:-2] + after)
+                break
             said, meant = _name_at(before, names, True), _name_at(after, names, False)
             if said and meant:
                 # the "the" before the name taken back goes with it

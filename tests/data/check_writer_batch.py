@@ -69,6 +69,7 @@ DEV_SETS = (
     "dev_speakers",
     "dev_fresh",
     "dev_lists",
+    "dev_homes",
 )
 
 

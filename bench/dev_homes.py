@@ -1,0 +1,56 @@
+"""Write the second fresh development set: `python bench/dev_homes.py --out FILE.jsonl`.
+
+Whole homes' worth of cases (one action, two or three at once, and every kind of refusal),
+written by four helper writers while the seventh held-out set was sealed and the sixth was
+being studied: each was given the held-out writers' brief (tests/data/heldout_brief.md: the
+device kinds, the case format, the answer conventions, the names to avoid) and a persona of
+their own (a dog groomer's and a bike workshop, a family with young twins, a large shared
+allotment and its sheds, a live-in carer and two elderly siblings). They were told it is a
+development set: rules are chosen on it, as on every dev set here; nothing is ever trained on
+it. The held-out sets' writers' checker refuses its names for later held-out sets.
+
+Each writer's folder under bench/dev_homes/ holds `homes/<home>.toml` and `cases.txt`, in the
+held-out sets' source format (tests/data/make_heldout_homes.py reads both).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import dev_handwritten  # noqa: E402  (a sibling script, not a package)
+
+FOLDER = HERE / "dev_homes"
+
+
+def _maker() -> Any:
+    path = HERE.parent / "tests" / "data" / "make_heldout_homes.py"
+    spec = importlib.util.spec_from_file_location("make_heldout_homes", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def rows() -> list[dict[str, Any]]:
+    """The cases as `needled eval` reads them (vendor JSONL, tools on each case)."""
+    mh = _maker()
+    out: list[dict[str, Any]] = []
+    for writer in sorted(p for p in FOLDER.iterdir() if p.is_dir()):
+        homes = writer / "homes"
+        tools = {h: mh.home_tools(h, homes) for h in mh.homes(homes)}
+        source = writer / "cases.txt"
+        for row in mh.parse_source(source.read_text(encoding="utf-8"), source.name):
+            out.append({"query": row.pop("query"), "tools": tools[row["home"]], **row})
+    return out
+
+
+def main() -> int:
+    return dev_handwritten.main(rows, __doc__)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
