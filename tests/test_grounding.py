@@ -1270,3 +1270,20 @@ def test_a_room_said_as_a_room_names_its_owners_bedroom() -> None:
     rooms = ["twins' bedroom", "Pat's front room"]
     assert names_it("twins' bedroom", rooms, words("twins' room light on"), set())
     assert not names_it("twins' bedroom", rooms, words("twins' garden light on"), set())
+
+
+def test_a_names_number_orders_nothing_for_the_clause_a_left_out_thing_shares() -> None:
+    from agent.grammar.leftout import left_out
+
+    home = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["common room", "reading nook 2", "laundry bay"],
+            }
+        }
+    )
+    said = "lights off in the common room, reading nook 2 and the laundry bay"
+    calls = [light(room="common room", on=False), light(room="reading nook 2", on=False)]
+    ((name, clause),) = left_out(said, home, calls)
+    assert name == "laundry bay" and "off" in clause.split()

@@ -86,8 +86,10 @@ def left_out(
         k = clause[at[0]]
         text = " ".join(w for w, c in zip(q, clause, strict=True) if c == k)
         first = k
+        # (a name's number orders nothing: "..., reading nook 2 and the laundry bay")
+        bare = without_names(q, names)
         while first > min(clause) and _no_order(
-            [w for w, c in zip(q, clause, strict=True) if c == first]
+            [w for w, c in zip(bare, clause, strict=True) if c == first]
         ):
             # a clause that is only a name ("..., and the wellie room") shares the sense of
             # the clauses before it, back to one that orders ("turn off lamp, oil heater and
