@@ -50,6 +50,7 @@ from .grammar.grounding import (
     grounded,
     implied_elsewhere,
     kind_unsaid,
+    leaves_a_number,
     named_only,
     names_an_unknown_setting,
     names_another_tools_thing,
@@ -695,8 +696,11 @@ class Session:
         asked = bool(res.ok and text and res.calls) and (
             request_kind(text, schemas) in ("question", "later", "other") or cancels(text)
         )
-        # a setting asked for by a word no tool knows ("thermostat to 21, holiday mode")
-        unknown = bool(res.ok and text and res.calls) and names_an_unknown_setting(text, schemas)
+        # a setting asked for by a word no tool knows ("thermostat to 21, holiday mode"), or a
+        # number said that no call holds ("..., over fifteen minutes" answered with no fade)
+        unknown = bool(res.ok and text and res.calls) and (
+            names_an_unknown_setting(text, schemas) or leaves_a_number(text, schemas, res.calls)
+        )
         # the named look may mend a call sent to a tool nothing points at, as a guessed name
         self._doubted_tool = elsewhere
         if confidence is not None and (

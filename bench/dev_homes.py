@@ -15,37 +15,21 @@ held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-import dev_handwritten  # noqa: E402  (a sibling script, not a package)
+import dev_handwritten  # noqa: E402  (sibling scripts, not a package)
+import dev_lists  # noqa: E402
 
 FOLDER = HERE / "dev_homes"
 
 
-def _maker() -> Any:
-    path = HERE.parent / "tests" / "data" / "make_heldout_homes.py"
-    spec = importlib.util.spec_from_file_location("make_heldout_homes", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def rows() -> list[dict[str, Any]]:
     """The cases as `needled eval` reads them (vendor JSONL, tools on each case)."""
-    mh = _maker()
-    out: list[dict[str, Any]] = []
-    for writer in sorted(p for p in FOLDER.iterdir() if p.is_dir()):
-        homes = writer / "homes"
-        tools = {h: mh.home_tools(h, homes) for h in mh.homes(homes)}
-        source = writer / "cases.txt"
-        for row in mh.parse_source(source.read_text(encoding="utf-8"), source.name):
-            out.append({"query": row.pop("query"), "tools": tools[row["home"]], **row})
-    return out
+    return dev_lists.rows(FOLDER)
 
 
 def main() -> int:

@@ -35,11 +35,12 @@ def _maker() -> Any:
     return mod
 
 
-def rows() -> list[dict[str, Any]]:
-    """The cases as `needled eval` reads them (vendor JSONL, tools on each case)."""
+def rows(folder: Path = FOLDER) -> list[dict[str, Any]]:
+    """The cases as `needled eval` reads them (vendor JSONL, tools on each case), from each
+    writer's folder under `folder`."""
     mh = _maker()
     out: list[dict[str, Any]] = []
-    for writer in sorted(p for p in FOLDER.iterdir() if p.is_dir()):
+    for writer in sorted(p for p in folder.iterdir() if p.is_dir()):
         homes = writer / "homes"
         tools = {h: mh.home_tools(h, homes) for h in mh.homes(homes)}
         source = writer / "cases.txt"

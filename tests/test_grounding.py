@@ -1287,3 +1287,15 @@ def test_a_names_number_orders_nothing_for_the_clause_a_left_out_thing_shares() 
     calls = [light(room="common room", on=False), light(room="reading nook 2", on=False)]
     ((name, clause),) = left_out(said, home, calls)
     assert name == "laundry bay" and "off" in clause.split()
+
+
+def test_a_number_no_call_holds_is_left() -> None:
+    from agent.grammar.grounding import leaves_a_number
+
+    off = [light(room="attic", on=False)]
+    assert leaves_a_number("fade the attic light out over fifteen minutes", TOOLS, off)
+    assert not leaves_a_number("attic light off", TOOLS, off)
+    dim = [light(room="attic", brightness=15)]
+    assert not leaves_a_number("attic light to fifteen", TOOLS, dim)
+    # nor one said in a statement beside the order
+    assert not leaves_a_number("attic light off, it's gone past eleven", TOOLS, off)

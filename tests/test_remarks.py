@@ -97,6 +97,11 @@ HOME = home_tools(
         ("put the fan on its lazy setting", "put the fan on its lazy setting"),
         # a courtesy that says "no" negates nothing
         ("if it's no trouble, please switch the fan on", "please switch the fan on"),
+        # how long a fade takes is no aside
+        (
+            "fade the hall light out, over fifteen minutes",
+            "fade the hall light out, over fifteen minutes",
+        ),
     ],
 )
 def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, plain: str) -> None:

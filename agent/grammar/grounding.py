@@ -880,16 +880,72 @@ def said_bare(settings: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]],
     return not (mine & (_ORDER_VERBS | DEVICE_NOUNS | described))
 
 
-def ordered(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
-    """The request without its statement clauses when another clause asks for something: a
-    value said only in "the mauve is giving me a headache" is not asked for."""
+def leaves_a_number(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether the request asks for a number (outside its statements and its names) that no
+    call holds: "fade the cart shed light out, over fifteen minutes" answered with the light
+    off drops the fade it asked for."""
+    protected = [v for t in tools for v in _all_enums(t)]
+    asked = ordered(query, tools)
+    # a number asked for is said after a word that sets one ("to", "at", "over") or with a
+    # unit; one after another word may be part of a name ("guest rom 1")
+    ws = asked.lower().replace("%", " percent").split()
+    setting = {
+        said_numbers(w)[0].value
+        for i, w in enumerate(ws)
+        if said_numbers(w)
+        and (
+            (i and ws[i - 1].strip(",.") in _NUMBER_BEFORE)
+            or (i + 1 < len(ws) and ws[i + 1].strip(",.") in _NUMBER_UNITS)
+        )
+    }
+    said = [s for s in said_numbers(asked, protected) if s.value in setting]
+    if not said:
+        return False
+    by_name = {str(t.get("name")): _props(t) for t in tools}
+    held = [
+        (by_name.get(str(c.get("name")), {}).get(k), v)
+        for c in calls
+        if isinstance(c, Mapping)
+        for k, v in (c.get("arguments") or {}).items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+    return any(
+        not any(s.matches(float(v), sch if isinstance(sch, Mapping) else None) for sch, v in held)
+        for s in said
+    )
+
+
+def _read_clauses(
+    query: str, tools: Sequence[Mapping[str, Any]]
+) -> tuple[str, list[str], list[int], list[str]] | None:
+    """The request as read, its words, each word's clause and the words with the things'
+    names blanked; None when words and clauses do not line up."""
     read = mended(query, tools)
     q = words(read)
     names = thing_names(tools)[0]
     clause = clause_numbers(read, names)
     if len(clause) != len(q):
-        return read
-    bare = without_names(q, names)
+        return None
+    return read, q, clause, without_names(q, names)
+
+
+# Words after which a number is a setting's value, and units said after one.
+_NUMBER_BEFORE = frozenset("to at by over for of".split())
+_NUMBER_UNITS = frozenset(
+    "percent degree degrees celsius minute minutes min mins second seconds sec secs hour "
+    "hours".split()
+)
+
+
+def ordered(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
+    """The request without its statement clauses when another clause asks for something: a
+    value said only in "the mauve is giving me a headache" is not asked for."""
+    parts = _read_clauses(query, tools)
+    if parts is None:
+        return mended(query, tools)
+    read, q, clause, bare = parts
     told = asks_something(read, tools)
     stated = {
         k for k in set(clause) if states([w for w, c in zip(bare, clause, strict=True) if c == k])
@@ -1028,13 +1084,11 @@ def _kind_free(
     """Whether a kind's word is said in a clause that names no other thing than the call's,
     so it may be the call's: "open the den blinds and dim its light", but not "vinery shading
     halfway, cold frame light on" (that light is the cold frame's)."""
-    read = mended(query, tools)
-    q = words(read)
-    names = thing_names(tools)[0]
-    clause = clause_numbers(read, names)
-    if len(clause) != len(q):
+    parts = _read_clauses(query, tools)
+    if parts is None:
         return True
-    bare = without_names(q, names)
+    _, q, clause, bare = parts
+    names = thing_names(tools)[0]
     mine = {str(v) for v in (call.get("arguments") or {}).values() if isinstance(v, str)}
     # the call's thing said where no kind is ("turn the tea bar and coat store lights off")
     # may share the kind said after it

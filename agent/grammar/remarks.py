@@ -331,6 +331,8 @@ def _timed_aside(clause: str, known: _Known) -> bool:
     if any(w in _ORDERING or w in _OTHER_ORDERS or w in _PHRASAL for w in ws):
         return False
     numbers = [i for i, w in enumerate(ws) if said_numbers(w)]
+    if any(i and ws[i - 1] == "over" for i in numbers):
+        return False  # "over fifteen minutes" is how long a fade takes, not when
     after = [ws[i + 1] if i + 1 < len(ws) else "" for i in numbers]
     timed = all(
         ((i and ws[i - 1] in _AT_TIME) and a not in _AMOUNTS | _SECONDS) or a in _CLOCK

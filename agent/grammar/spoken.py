@@ -83,7 +83,8 @@ def _digits(w: str) -> bool:
 
 
 def _starts_number(ws: list[str]) -> bool:
-    return bool(ws) and (ws[0] in NUMBER_WORDS or _digits(ws[0]))
+    # ("twenty-one" starts with a number word)
+    return bool(ws) and (ws[0].split("-")[0] in NUMBER_WORDS or _digits(ws[0]))
 
 
 def _name_at(ws: list[str], names: Sequence[str], end: bool) -> int:
