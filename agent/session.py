@@ -452,14 +452,16 @@ class Session:
         # (a statement beside the order asks for nothing: "bar open light off, bar's shut")
         needed = min(len(doubted["function_calls"]), self._order_clauses(text))
         if again["success"] and calls and conf is not None and conf > UNNAMED_CONFIDENCE:
-            if len(calls) < needed or not grounded(text, schemas, calls):
+            ok = grounded(text, schemas, calls)
+            if len(calls) < needed or not ok:
                 # the names said dropped the guess and a call it stood in for: the missing
                 # look may find that one ("coffee maker on and the boiler on" -> the coffee
                 # maker, then the old boiler; "vinery shading halfway, cold frame light on,
                 # ..." -> the lights, then the vinery's shading)
                 again = self._missing_look(pre, tools, max_new_tokens, t0, t_tok, text, again)
                 calls = again["function_calls"]
-            if len(calls) >= needed and grounded(text, schemas, calls):
+                ok = grounded(text, schemas, calls)
+            if len(calls) >= needed and ok:
                 again["named_look"] = True
                 return again
         doubted["timings"]["total_ms"] = again.get("timings", {}).get(

@@ -426,9 +426,9 @@ def without_no_ops(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
     props = {n: (t.get("parameters") or {}).get("properties") or {} for n, t in tools.items()}
     # (clauses that ask for something: "..., would you." and "it's getting chilly" ask for
     # no second call)
-    clauses = min(
-        command_clauses(text, thing_names(schemas)[0]), order_clauses(text, schemas) or 99
-    )
+    clauses = command_clauses(text, thing_names(schemas)[0])
+    asked = order_clauses(text, schemas)
+    clauses = clauses if asked is None else min(clauses, asked)
     q = words(text)
 
     def no_op(call: Any, before: list[Any]) -> bool:

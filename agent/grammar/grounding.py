@@ -28,8 +28,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from agent.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
+from agent.rangecheck import fmt_number as _fmt
 
-from .mention import _fmt
 from .reading import (
     COVER_WORDS,
     DETERMINERS,
@@ -256,8 +256,7 @@ def grounded(
         said = said_numbers(" ".join(w for w in q_sense if w), names)
     # and a value said only in a statement is not left ("..., the mauve is giving me a
     # headache")
-    left = unnamed_asked if asked != read else unnamed
-    return _nothing_left(left, said, calls, by_name) and not _unknown_setting(
+    return _nothing_left(unnamed_asked, said, calls, by_name) and not _unknown_setting(
         unnamed, known, clause if len(clause) == len(unnamed) else None
     )
 
@@ -548,14 +547,14 @@ def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str,
                 v
                 for v in named
                 if not (
-                    kind_unsaid(query, tools, {"name": tool.get("name"), "arguments": {key: v}})
-                    and any(
+                    any(
                         v in enum_strings(o_sch)
                         for o in tools
                         if o is not tool
                         for o_k, o_sch in _props(o).items()
                         if picks_a_thing(o_k, o_sch)
                     )
+                    and kind_unsaid(query, tools, {"name": tool.get("name"), "arguments": {key: v}})
                 )
             ]
             # (one room of a tool of one room counts only when said)
@@ -939,6 +938,14 @@ _NUMBER_UNITS = frozenset(
 )
 
 
+def _stated(clause: Sequence[int], bare: Sequence[str]) -> set[int]:
+    """The clauses that make a statement, read with the things' names blanked ("Hattie's
+    potting shed" states nothing)."""
+    return {
+        k for k in set(clause) if states([w for w, c in zip(bare, clause, strict=True) if c == k])
+    }
+
+
 def ordered(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
     """The request without its statement clauses when another clause asks for something: a
     value said only in "the mauve is giving me a headache" is not asked for."""
@@ -947,9 +954,7 @@ def ordered(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
         return mended(query, tools)
     read, q, clause, bare = parts
     told = asks_something(read, tools)
-    stated = {
-        k for k in set(clause) if states([w for w, c in zip(bare, clause, strict=True) if c == k])
-    }
+    stated = _stated(clause, bare)
     if not stated or not any(told(k) for k in set(clause) - stated):
         return read
     return " ".join(w for w, c in zip(q, clause, strict=True) if c not in stated)
@@ -964,9 +969,7 @@ def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]
         return list(q)
     # read without names: "Hattie's potting shed" is no "Hattie's potting"
     bare = without_names(q, names)
-    stated = {
-        k for k in set(clause) if states([w for w, c in zip(bare, clause, strict=True) if c == k])
-    }
+    stated = _stated(clause, bare)
     ordering = [w for w, c in zip(q, clause, strict=True) if c not in stated]
     if not stated or not switch_senses(ordering):
         return list(q)
@@ -1134,14 +1137,8 @@ def order_clauses(query: str, tools: Sequence[Mapping[str, Any]]) -> int | None:
     if len(q) != len(clause):
         return None
     told = asks_something(query, tools)
-    bare = without_names(q, names)  # "Hattie's potting shed" states nothing
-    return (
-        sum(
-            not states([w for w, c in zip(bare, clause, strict=True) if c == k]) and told(k)
-            for k in set(clause)
-        )
-        or 1
-    )
+    stated = _stated(clause, without_names(q, names))  # "Hattie's potting shed" states nothing
+    return sum(k not in stated and told(k) for k in set(clause)) or 1
 
 
 # Words a clause that only names a thing may say besides the name.

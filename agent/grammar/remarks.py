@@ -108,14 +108,14 @@ _AND_IT = re.compile(
 )
 # The speaker leaving ("I'm off to bed soon", "we're off out").
 _LEAVING = re.compile(r"^(?:i'm|im|i\s+am|we're|we\s+are)\s+off\b", re.IGNORECASE)
-# A purpose said after the order ("so the plants get some sun", "so I can see").
-_PURPOSE = re.compile(
-    r"^so\s+(?:that|there|there's|it|it's|i|i'm|we|they|he|she|the|my|our)\b", re.IGNORECASE
-)
+# How a purpose opens ("so the plants get some sun", "so I can see"): a clause of its own,
+# dropped when it orders nothing.
+_SO = r"so\s+(?:that|there|there's|it|it's|i|i'm|we|they|he|she|the|my|our)\b"
+_PURPOSE = re.compile("^" + _SO, re.IGNORECASE)
 # Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
 _CUT = re.compile(
     r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b|while\b|whilst\b"
-    r"|so\s+(?:that|there|there's|it|it's|i|i'm|we|they|he|she|the|my|our)\b)",
+    r"|" + _SO + ")",
     re.IGNORECASE,
 )
 
