@@ -275,7 +275,7 @@ def test_version_3_invents_colours_speeds_and_tool_names_and_keeps_held_out_out(
     assert made_colors > 20 and made_speeds > 5
     assert RECORD_V3["data_version"] == 3 and RECORD_V3["invented_homes"] == 0.75
     with pytest.raises(ValueError):
-        H.synthesize_homes(1, 1, data_version=6)
+        H.synthesize_homes(1, 1, data_version=8)
 
 
 def test_version_4_is_version_2_with_the_short_phrasings() -> None:
@@ -392,3 +392,68 @@ def test_version_5_asks_lights_with_a_transition_to_fade_over_seconds() -> None:
         assert 1 <= call["arguments"]["transition"] <= 60
     # no earlier version says a transition
     assert not any("transition" in c["arguments"] for r in ROWS_V3 for c in r["answers"])
+
+
+ROWS_V7, RECORD_V7 = H.synthesize_homes(80, 16, seed=6, data_version=7)
+
+
+def test_version_6_teaches_lists_of_three_and_four_on_version_2_homes() -> None:
+    rows, record = H.synthesize_homes(60, 16, seed=4, data_version=6)
+    again, _ = H.synthesize_homes(60, 16, seed=4, data_version=2)
+    assert [r["tools"] for r in rows] == [r["tools"] for r in again]
+    sizes = [len(r["answers"]) for r in rows if r["category"] == "two_actions"]
+    assert all(2 <= n <= 4 for n in sizes)
+    assert sizes.count(3) >= 0.2 * len(sizes) and 4 in sizes
+    # version 2 said lists of two only, so a model trained on it learns to stop at the second
+    assert {len(r["answers"]) for r in again if r["category"] == "two_actions"} == {2}
+    assert record["list_actions"] == {"2": 0.6, "3": 0.32, "4": 0.08}
+    for r in rows:
+        by_name = {t["name"]: t for t in r["tools"]}
+        calls = r["answers"]
+        for i, c in enumerate(calls):
+            assert validate(c["arguments"], by_name[c["name"]]["parameters"]) == [], r
+            assert all(c != d for d in calls[:i]), r  # no request said twice
+
+
+def test_version_7_says_one_request_over_several_names() -> None:
+    from agent.train.synth import Generator
+
+    pools = {k: v["train"] for k, v in H.name_split().items()}
+    rng = random.Random(2)
+    said = 0
+    for _ in range(6):
+        devices = H.random_home(rng, pools)
+        tools = H.home_tools(devices)
+        sf = parse_sentences(H.home_sentences(devices, tools, rng, pools))
+        gen = Generator(tools, sf, seed=7, shared=H.SHARED_PARAMS, shared_share=1.0)
+        for _ in range(30):
+            r = gen._shared_example()
+            if r is None:
+                continue  # this home's tools have no name to share
+            said += 1
+            calls = r["answers"]
+            first = calls[0]["arguments"]
+            assert {c["name"] for c in calls} == {calls[0]["name"]}, r
+            assert all(set(c["arguments"]) == set(first) for c in calls), r
+            (key,) = {k for c in calls for k, v in c["arguments"].items() if v != first[k]}
+            assert key in H.SHARED_PARAMS, r
+            assert len({c["arguments"][key] for c in calls}) == len(calls) in (2, 3), r
+            assert " and " in r["query"].lower(), r
+    assert said >= 60
+    # in the version's own data, lists over names sit beside plain lists
+    assert any(len(r["answers"]) == 3 for r in ROWS_V7 if r["category"] == "two_actions")
+
+
+def test_version_7_remarks_ask_nothing() -> None:
+    from agent.train.synth import _REMARKS
+
+    remarked = [r for r in ROWS_V7 if any(m.lower() in r["query"].lower() for m in _REMARKS)]
+    assert len(remarked) >= 40
+    assert {r["category"] for r in remarked} <= {"positive", "two_actions"}
+    for r in remarked:
+        said = " ".join(str(v) for c in r["answers"] for v in c["arguments"].values()).lower()
+        # a remark carries no value: every argument is said by the request around it
+        assert all(m.lower() not in said for m in _REMARKS if m in r["query"]), r
+    # the remarks and the names never meet the held-out homes' names
+    held = H.heldout_names()
+    assert not {m.lower() for m in _REMARKS} & held

@@ -219,7 +219,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--data-version",
         type=int,
-        choices=(1, 2, 3, 4, 5),
+        choices=(1, 2, 3, 4, 5, 6, 7),
         default=1,
         help="generated homes as `needled train --data-version` draws them",
     )

@@ -47,6 +47,13 @@ HOME_MIX = {
     "invalid": 0.06,
     "missing": 0.08,
 }
+# Data version 6: more lists, and lists of three and four requests (held-out writers say a third
+# of their multi-action requests with three actions; a model taught only pairs stops at two).
+LIST_MIX = {**HOME_MIX, "positive": 0.36, "two_actions": 0.22}
+LIST_ACTIONS = {2: 0.6, 3: 0.32, 4: 0.08}
+# Data version 7 adds lists said over shared names ("lights off in the den and the hall") and
+# remarks that ask nothing ("I'm off to bed, ...") around commands.
+SHARED_PARAMS = ("room", "device", "relay", "led", "zone", "camera", "area", "recipient", "pet")
 
 # ----------------------------------------------------------------------------------------------
 # name pools
@@ -1359,17 +1366,20 @@ def synthesize_homes(
     relay tool with its own names), a name another tool of the home serves is never
     `_unknown` (in version 2, a plug's made-up refusal could name the relay board's pump),
     and lights that take a transition are asked to fade ("... over 5 seconds"), which no
-    earlier version taught.
+    earlier version taught. `data_version` 6: version 2 with more multi-action requests, two
+    in five of them lists of three or four (`LIST_MIX`, `LIST_ACTIONS`). `data_version` 7:
+    version 6 where three lists in ten say one request over two or three names, and about one
+    command in eight carries a remark that asks for nothing.
 
     `names` "unseen" draws from the evaluation side of the split minus the hand-written
     held-out homes' names (pools too small for a home keep their training side): a development
     set of names the model never saw that is not the held-out test.
     """
     # the share of homes that invent names, and the mean share of names they invent
-    if data_version not in (1, 2, 3, 4, 5):
-        raise ValueError(f"data_version must be 1 to 5, not {data_version}")
-    invented_homes = {1: 0.0, 2: 0.5, 3: 0.75, 4: 0.5, 5: 0.5}[data_version]
-    invented = {1: 0.0, 2: 0.5, 3: 0.6, 4: 0.5, 5: 0.5}[data_version]
+    if data_version not in (1, 2, 3, 4, 5, 6, 7):
+        raise ValueError(f"data_version must be 1 to 7, not {data_version}")
+    invented_homes = {1: 0.0, 2: 0.5, 3: 0.75, 4: 0.5, 5: 0.5, 6: 0.5, 7: 0.5}[data_version]
+    invented = {1: 0.0, 2: 0.5, 3: 0.6, 4: 0.5, 5: 0.5, 6: 0.5, 7: 0.5}[data_version]
     lookalike = 0.4 if data_version == 5 else 0.0
     rng = random.Random(seed)
     held = heldout_names()
@@ -1403,7 +1413,7 @@ def synthesize_homes(
                 hpools: Mapping[str, Sequence[str]] = pools
                 if data_version == 3 and hrng.random() < 0.75:
                     hpools = with_invented_v3(hrng, pools, held)
-                elif data_version in (2, 4, 5) and hrng.random() < 0.5:
+                elif data_version in (2, 4, 5, 6, 7) and hrng.random() < 0.5:
                     hpools = with_invented(hrng, pools, 0.5, held)
                 devices = random_home(hrng, hpools, lookalike)
                 tools = home_tools(devices)
@@ -1433,7 +1443,21 @@ def synthesize_homes(
             for s in t["parameters"].get("properties", {}).values():
                 max_enum = max(max_enum, len(s.get("enum", [])))
         sf = parse_sentences(text, f"<home {h}>")
-        gen = Generator(tools, sf, seed=hseed, mix=HOME_MIX)
+        if data_version == 7:
+            gen = Generator(
+                tools,
+                sf,
+                seed=hseed,
+                mix=LIST_MIX,
+                actions=LIST_ACTIONS,
+                shared=SHARED_PARAMS,
+                shared_share=0.3,
+                remark_share=0.12,
+            )
+        elif data_version == 6:
+            gen = Generator(tools, sf, seed=hseed, mix=LIST_MIX, actions=LIST_ACTIONS)
+        else:
+            gen = Generator(tools, sf, seed=hseed, mix=HOME_MIX)
         rows.extend(gen.generate(per_home))
     record = {
         "kinds": sorted(kinds_seen),
@@ -1447,6 +1471,7 @@ def synthesize_homes(
         "invented_names": invented,
         "invented_homes": invented_homes,
         "lookalike_homes": lookalike,
+        "list_actions": {str(k): v for k, v in LIST_ACTIONS.items()} if data_version >= 6 else None,
         "name_split": {
             k: {"train": len(v["train"]), "eval": len(v["eval"]), "eval_names": v["eval"]}
             for k, v in split.items()
@@ -1459,6 +1484,8 @@ def synthesize_homes(
 __all__ = [
     "HOME_KINDS",
     "HOME_MIX",
+    "LIST_ACTIONS",
+    "LIST_MIX",
     "device_table",
     "home_sentences",
     "home_tools",

@@ -40,7 +40,8 @@ Every template line of a tool yields calls of that tool with exactly the paramet
 the schema's declared order, as the grammar emits them). A line that leaves a required parameter
 unbound, or binds nothing for a tool that has parameters, yields the refusal `[]` (category
 `missing`): the contract refuses rather than invents a value. Generated categories: `positive`
-(one call), `two_actions` (two requests joined, two calls), `negated` (`[]`), `off_topic`
+(one call), `two_actions` (two requests joined, two calls;
+with `actions`, three or more too), `negated` (`[]`), `off_topic`
 (`[]`), `unsupported` (a value the tools do not have, `[]`), `missing` (`[]`). Tools without a
 section get examples built from their schema alone (name words, parameter names, values).
 Augmentation: politeness, casing, punctuation, small typos, numbers in words.
@@ -106,6 +107,74 @@ DEFAULT_JOIN = [
     "{first}; {second}",
     "{first}, {second}",
 ]
+
+
+def _commas_and(parts: Sequence[str], rng: random.Random) -> str:
+    last = rng.choice([" and ", ", and ", ", then ", " and then ", ", and then "])
+    return ", ".join(parts[:-1]) + last + parts[-1]
+
+
+def _ands(parts: Sequence[str], rng: random.Random) -> str:
+    return " and ".join(parts)
+
+
+def _sentences(parts: Sequence[str], rng: random.Random) -> str:
+    sep = rng.choice([". ", "; ", ", ", ". also "])
+    return sep.join(parts)
+
+
+def _thens(parts: Sequence[str], rng: random.Random) -> str:
+    seps = [", then ", " then ", ", after that "]
+    return parts[0] + "".join(rng.choice(seps) + p for p in parts[1:])
+
+
+# Remarks people add to a command that ask for nothing: they name no device and no value.
+_REMARKS = [
+    "I'm off to bed",
+    "we're heading out",
+    "I've just got in",
+    "the baby's finally asleep",
+    "my hands are full",
+    "it's been a long day",
+    "guests are coming over",
+    "I'm making dinner",
+    "morning",
+    "right then",
+    "ok so",
+    "done for the day",
+    "locking up now",
+    "time for bed",
+    "it's a bit stuffy",
+    "the kids are home",
+    "the dog's asleep",
+    "I'm working late tonight",
+    "we're watching a film",
+    "back in five minutes",
+    "my feet are like ice",
+    "looks like rain",
+    "he's coming down now",
+    "doctor's orders",
+    "I'll be a while",
+    "sorry to bother you",
+    "no rush",
+    "while I think of it",
+    "before I forget",
+    "quick one",
+    "I'm back",
+    "that's better",
+    "we've got people round at eight",
+    "the forecast says rain",
+    "I can hardly see a thing",
+    "it's roasting",
+    "it's freezing",
+    "long night ahead",
+    "just for an hour or so",
+    "I'm on a call in a minute",
+]
+
+# How lists of three or more requests are said.
+_LIST_JOIN = [_commas_and, _commas_and, _commas_and, _ands, _sentences, _thens]
+
 DEFAULT_OFFTOPIC = [
     "what's the weather (like | going to be) [today | tomorrow]",
     "tell me a joke",
@@ -423,6 +492,10 @@ class Generator:
         mix: Mapping[str, float] | None = None,
         reasoning: bool = False,
         system: str | None = None,
+        actions: Mapping[int, float] | None = None,
+        shared: Sequence[str] = (),
+        shared_share: float = 0.0,
+        remark_share: float = 0.0,
     ) -> None:
         self.tools = [dict(t) for t in tools]
         self.by_name = {t["name"]: t for t in self.tools}
@@ -434,6 +507,15 @@ class Generator:
         self.mix = dict(mix or DEFAULT_MIX)
         self.reasoning = reasoning
         self.system = system
+        # how many calls a `two_actions` example holds, with weights; None keeps two, drawing
+        # nothing from the generator's stream, so earlier data versions reproduce exactly
+        self.actions = dict(actions) if actions else None
+        # `shared`: parameters that name a thing ("room", "device"); with `shared_share`, that
+        # share of lists says one request over several names ("lights off in the den and the
+        # hall"). `remark_share`: that share of commands carries a remark that asks nothing.
+        self.shared = tuple(shared)
+        self.shared_share = shared_share
+        self.remark_share = remark_share
         # The file's sections add to the built-in lists.
         self.negation = DEFAULT_NEGATION + list(self.sf.negation)
         self.join = DEFAULT_JOIN + list(self.sf.join)
@@ -714,18 +796,13 @@ class Generator:
         rng = self.rng
         if category == "positive":
             s, c = self.positive()
-            return self._row(self.augment(s.text), [c], category, [s])
+            return self._row(self._remark(self.augment(s.text)), [c], category, [s])
         if category == "two_actions":
-            s1, c1 = self.positive()
-            for _ in range(20):
-                s2, c2 = self.positive()
-                if c2["name"] != c1["name"] or c2["arguments"] != c1["arguments"]:
-                    if c2["name"] != c1["name"] or _key_args(c1) != _key_args(c2):
-                        break
-            else:
-                return None
-            text = rng.choice(self.join).format(first=s1.text, second=_lower_first(s2.text))
-            return self._row(self.augment(text), [c1, c2], category, [s1, s2])
+            if self.shared_share and rng.random() < self.shared_share:
+                row = self._shared_example()
+                if row is not None:
+                    return row
+            return self._list_example()
         if category == "negated":
             s, _ = self.positive()
             pattern = rng.choice(self.negation)
@@ -745,6 +822,89 @@ class Generator:
             s = self.missing()
             return None if s is None else self._row(self.augment(s.text), [], category, [])
         raise ValueError(f"unknown category {category!r}")
+
+    def _list_example(self) -> JsonDict | None:
+        """Two or more requests said in one breath, each its own call. A model taught lists of
+        two only learns to stop after the second call, so `actions` asks for longer ones."""
+        rng = self.rng
+        n = 2
+        if self.actions:
+            n = rng.choices(list(self.actions), weights=list(self.actions.values()))[0]
+        samples, calls = [], []
+        for _ in range(n):
+            for _ in range(20):
+                s, c = self.positive()
+                if all(
+                    c["name"] != d["name"]
+                    or (c["arguments"] != d["arguments"] and _key_args(c) != _key_args(d))
+                    for d in calls
+                ):
+                    samples.append(s)
+                    calls.append(c)
+                    break
+            else:
+                break
+        if len(calls) < 2:
+            return None
+        texts = [samples[0].text] + [_lower_first(s.text) for s in samples[1:]]
+        if len(texts) == 2:
+            text = rng.choice(self.join).format(first=texts[0], second=texts[1])
+        else:
+            text = rng.choice(_LIST_JOIN)(texts, rng)
+        return self._row(self._remark(self.augment(text)), calls, "two_actions", samples)
+
+    def _shared_example(self) -> JsonDict | None:
+        """One request said over two or three names of the same parameter: "turn off the den
+        and hall lights" is two calls that differ only in the room."""
+        rng = self.rng
+        for _ in range(10):
+            s, c = self.positive()
+            keys = [
+                k
+                for k in self.shared
+                if isinstance(c["arguments"].get(k), str)
+                and s.spans.get(k)
+                and len(re.findall(rf"\b{re.escape(s.spans[k])}\b", s.text)) == 1
+            ]
+            if keys:
+                break
+        else:
+            return None
+        key = rng.choice(keys)
+        n = rng.choice([2, 2, 2, 3])
+        spoken, calls = [s.spans[key]], [c]
+        for _ in range(20):
+            if len(calls) == n:
+                break
+            said, value = self.slot_value(c["name"], key)
+            if all(value != d["arguments"][key] for d in calls) and said not in spoken:
+                spoken.append(said)
+                calls.append({"name": c["name"], "arguments": {**c["arguments"], key: value}})
+        if len(calls) < 2:
+            return None
+        if len(spoken) == 2:
+            names = rng.choice(["{} and {}", "{} and the {}", "{} and also {}", "{}, and {}"])
+            said = names.format(*spoken)
+        else:
+            last = rng.choice([" and ", ", and ", " and the "])
+            said = ", ".join(spoken[:-1]) + last + spoken[-1]
+        span = re.compile(rf"\b{re.escape(s.spans[key])}\b")
+        text = span.sub(lambda _m: said, s.text, count=1)
+        return self._row(self._remark(self.augment(text)), calls, "two_actions", [s] * len(calls))
+
+    def _remark(self, text: str) -> str:
+        """Sometimes a remark before or after the request that asks for nothing."""
+        rng = self.rng
+        if not self.remark_share or rng.random() >= self.remark_share:
+            return text
+        remark = rng.choice(_REMARKS)
+        if text.isupper():
+            remark = remark.upper()
+        if rng.random() < 0.5:
+            first = text if text.isupper() else _lower_first(text)
+            return remark + rng.choice([", ", ". ", " - ", ": "]) + first
+        body = text.rstrip(".!?")
+        return body + rng.choice([", ", ". ", " - "]) + remark + text[len(body) :]
 
     def _row(
         self, query: str, answers: list[JsonDict], category: str, samples: list[Sample]

@@ -449,12 +449,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--data-version",
         type=int,
-        choices=(1, 2, 3, 4, 5),
+        choices=(1, 2, 3, 4, 5, 6, 7),
         default=1,
         help="with --homes: 2 redraws the demo home's unsupported rooms and invents names; 3 "
         "invents more of them, in three homes of four, with colours, speeds and tool names, and "
         "adds short phrasings; 4 is version 2 with those phrasings; 5 is version 2 with look-alike "
-        "tools (two lights, covers, plugs or relays in one home)",
+        "tools (two lights, covers, plugs or relays in one home); 6 is version 2 with more "
+        "multi-action requests, lists of three and four among them; 7 adds lists over shared "
+        "names and remarks that ask nothing",
     )
     p.add_argument(
         "--from-scratch",
