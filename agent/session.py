@@ -626,6 +626,9 @@ class Session:
             )
             kept = conforming(with_halves_joined(kept, schemas, text), kept, schemas)
             res.calls = conforming([without_unsaid(c, schemas, text) for c in kept], kept, schemas)
+            # a setting nobody said, once dropped, can leave two calls the same ("trainer on
+            # and fan to medium" -> the fan on at medium, then the fan at medium)
+            res.calls = without_repeats(res.calls)
             if text:
                 # a small model writing three calls sometimes writes them out of order
                 # ("wet room 3 light off, nap room light off and the fan off too" -> the nap

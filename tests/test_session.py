@@ -353,6 +353,29 @@ def test_a_thing_a_call_list_leaves_out_gets_its_call() -> None:
     ]
 
 
+def test_calls_left_the_same_by_dropping_unsaid_settings_are_served_once() -> None:
+    """The model answers "trainer on and fan to medium" with the fan switched on at medium and
+    then the fan at medium; once the unsaid "on" goes, the two fan calls are one request."""
+    from agent.bundled import GENERAL
+    from agent.session import Session
+    from agent.train.homes import home_tools
+
+    home = {
+        "lights": {"kind": "simulated_lights", "rooms": ["bike room", "stair head"]},
+        "fan": {"kind": "simulated_fan"},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"turbo trainer": "t", "drying rack heater": "d", "burr grinder": "b"},
+        },
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("trainer on and fan to medium")
+    assert env["function_calls"] == [
+        {"name": "set_switch", "arguments": {"device": "turbo trainer", "action": "ON"}},
+        {"name": "set_fan", "arguments": {"speed": "medium"}},
+    ]
+
+
 def test_a_later_call_for_the_same_thing_that_sets_nothing_said_is_dropped() -> None:
     """ "quiet room lights to marigold please, too harsh in there" written with the quiet room
     white after it: the same room again, set to what nobody said."""
