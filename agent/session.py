@@ -45,6 +45,7 @@ from .grammar.calllist import (
     without_no_ops,
     without_repeats,
     without_unsaid,
+    without_unsaid_choices,
 )
 from .grammar.grounding import (
     grounded,
@@ -509,7 +510,9 @@ class Session:
             env["timings"]["total_ms"] = one.get("timings", {}).get(
                 "total_ms", env["timings"]["total_ms"]
             )
-            calls = one.get("function_calls") or []
+            calls = [
+                without_unsaid_choices(c, schemas, clause) for c in one.get("function_calls") or []
+            ]
             # what the call sets must be said in its clause; the whole list is judged below
             tool = next((t for t in schemas if t.get("name") == calls[0].get("name")), None)
             if (

@@ -376,6 +376,61 @@ def test_calls_left_the_same_by_dropping_unsaid_settings_are_served_once() -> No
     ]
 
 
+def test_a_left_out_things_call_loses_a_choice_its_clause_never_says() -> None:
+    """The missing look decodes the laundry bay's light off with a colour nobody said, and a
+    remark before the list ("locking up") kept the habit rule from dropping it; the colour goes,
+    the switch (its only said setting) stays, and a lone setting is never dropped."""
+    from agent.bundled import GENERAL
+    from agent.grammar.calllist import without_unsaid_choices
+    from agent.session import Session
+
+    rooms = ["warden's cubby", "common room", "reading nook 2", "laundry bay", "porch vestibule"]
+    colours = ["white", "warm white", "red", "orange", "yellow", "green", "blue", "purple", "pink"]
+    light = {
+        "name": "set_light",
+        "description": "Switch a room's light on or off, and set its brightness or colour.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "room": {"type": "string", "enum": rooms},
+                "on": {"type": "boolean"},
+                "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
+                "color": {"type": "string", "enum": colours},
+            },
+            "required": ["room"],
+        },
+    }
+    heating = {
+        "name": "set_thermostat",
+        "parameters": {
+            "type": "object",
+            "properties": {"mode": {"type": "string", "enum": ["heat", "cool", "off"]}},
+        },
+    }
+    made_up = {
+        "name": "set_light",
+        "arguments": {"room": "laundry bay", "on": False, "color": "purple"},
+    }
+    clause = "locking up light off in the common room reading nook 2 and the laundry bay"
+    assert without_unsaid_choices(made_up, [light], clause)["arguments"] == {
+        "room": "laundry bay",
+        "on": False,
+    }
+    said = {"name": "set_light", "arguments": {"room": "laundry bay", "color": "warm white"}}
+    assert without_unsaid_choices(said, [light], "the laundry bay warm white") == said
+    heat = {"name": "set_thermostat", "arguments": {"mode": "heat"}}
+    assert without_unsaid_choices(heat, [heating], "and the heating on") == heat
+
+    s = Session(GENERAL, [light], threads=1)
+    env = s.complete(
+        "locking up: lights off in the common room, reading nook 2 and the laundry bay"
+    )
+    assert env["function_calls"] == [
+        {"name": "set_light", "arguments": {"room": r, "on": False}}
+        for r in ("common room", "reading nook 2", "laundry bay")
+    ]
+
+
 def test_a_later_call_for_the_same_thing_that_sets_nothing_said_is_dropped() -> None:
     """ "quiet room lights to marigold please, too harsh in there" written with the quiet room
     white after it: the same room again, set to what nobody said."""

@@ -29,6 +29,7 @@ from .nfa import Automaton
 from .reading import (
     clause_numbers,
     command_clauses,
+    enum_strings,
     is_telling,
     kind_synonyms,
     mended,
@@ -123,6 +124,33 @@ def without_unsaid(call: Any, schemas: list[dict[str, Any]], text: str) -> Any:
     if not drop:
         return call
     return {**call, "arguments": {k: v for k, v in call["arguments"].items() if k not in drop}}
+
+
+def without_unsaid_choices(call: Any, schemas: Sequence[Mapping[str, Any]], clause: str) -> Any:
+    """A left-out thing's call without the optional named choices (a colour, a mode) its clause
+    never says: decoded for a thing that only shares the list's sense ("..., reading nook 2 and
+    the laundry bay" after "lights off"), a colour it carries is made up."""
+    tool = next((t for t in schemas if t.get("name") == call.get("name")), None)
+    args = call.get("arguments") if isinstance(call, dict) else None
+    if tool is None or not isinstance(args, dict):
+        return call
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    required = set((tool.get("parameters") or {}).get("required") or ())
+    said = f" {' '.join(words(clause))} "
+    drop = {
+        k
+        for k, v in args.items()
+        if k not in required
+        and isinstance(v, str)
+        and enum_strings(props.get(k))
+        and not picks_a_thing(k, props.get(k))
+        and f" {' '.join(words(v))} " not in said
+    }
+    kept = {k: v for k, v in args.items() if k not in drop}
+    # (never its only setting: "and the heating on" is the heat mode, in words of its own)
+    if not drop or not any(not picks_a_thing(k, props.get(k)) for k in kept):
+        return call
+    return {**call, "arguments": kept}
 
 
 def _repeats_a_thing(call: Mapping[str, Any], before: Sequence[Any], things: Sequence[str]) -> bool:
