@@ -126,17 +126,28 @@ def without_unsaid(call: Any, schemas: list[dict[str, Any]], text: str) -> Any:
     return {**call, "arguments": {k: v for k, v in call["arguments"].items() if k not in drop}}
 
 
+def _tool_and_args(
+    call: Any, schemas: Sequence[Mapping[str, Any]]
+) -> tuple[Mapping[str, Any], dict[str, Any]] | None:
+    """A call's tool schema and its arguments; None when the call is not a dict with
+    arguments or names no tool."""
+    if not isinstance(call, dict) or not isinstance(call.get("arguments"), dict):
+        return None
+    tool = next((t for t in schemas if t.get("name") == call.get("name")), None)
+    return None if tool is None else (tool, call["arguments"])
+
+
 def without_unsaid_choices(call: Any, schemas: Sequence[Mapping[str, Any]], clause: str) -> Any:
     """A left-out thing's call without the optional named choices (a colour, a mode) its clause
     never says: decoded for a thing that only shares the list's sense ("..., reading nook 2 and
     the laundry bay" after "lights off"), a colour it carries is made up."""
-    tool = next((t for t in schemas if t.get("name") == call.get("name")), None)
-    args = call.get("arguments") if isinstance(call, dict) else None
-    if tool is None or not isinstance(args, dict):
+    found = _tool_and_args(call, schemas)
+    if found is None:
         return call
+    tool, args = found
     props = (tool.get("parameters") or {}).get("properties") or {}
     required = set((tool.get("parameters") or {}).get("required") or ())
-    said = f" {' '.join(words(clause))} "
+    q = words(clause)
     drop = {
         k
         for k, v in args.items()
@@ -144,7 +155,7 @@ def without_unsaid_choices(call: Any, schemas: Sequence[Mapping[str, Any]], clau
         and isinstance(v, str)
         and enum_strings(props.get(k))
         and not picks_a_thing(k, props.get(k))
-        and f" {' '.join(words(v))} " not in said
+        and not starts_at(words(v), q)
     }
     kept = {k: v for k, v in args.items() if k not in drop}
     # (never its only setting: "and the heating on" is the heat mode, in words of its own)
@@ -421,10 +432,10 @@ def _settings_of(call: Mapping[str, Any], things: Sequence[str]) -> dict[str, An
 def all_unsaid(call: Any, schemas: list[dict[str, Any]], text: str) -> bool:
     """Whether the request says nothing of a call: no room or device it picks (in full or in
     part) and no setting it sets."""
-    tool = next((t for t in schemas if t.get("name") == call.get("name")), None)
-    args = call.get("arguments") if isinstance(call, dict) else None
-    if tool is None or not isinstance(args, dict):
+    found = _tool_and_args(call, schemas)
+    if found is None:
         return False
+    tool, args = found
     props = (tool.get("parameters") or {}).get("properties") or {}
     q = words(text)
     things = [k for k in args if picks_a_thing(k, props.get(k))]

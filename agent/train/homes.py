@@ -54,6 +54,17 @@ LIST_ACTIONS = {2: 0.6, 3: 0.32, 4: 0.08}
 # Data version 7 adds lists said over shared names ("lights off in the den and the hall") and
 # remarks that ask nothing ("I'm off to bed, ...") around commands.
 SHARED_PARAMS = ("room", "device", "relay", "led", "zone", "camera", "area", "recipient", "pet")
+# What each data version asks of the generator beyond its home and seed.
+_GENERATOR_SETTINGS: dict[int, dict[str, Any]] = {
+    6: {"mix": LIST_MIX, "actions": LIST_ACTIONS},
+    7: {
+        "mix": LIST_MIX,
+        "actions": LIST_ACTIONS,
+        "shared": SHARED_PARAMS,
+        "shared_share": 0.3,
+        "remark_share": 0.12,
+    },
+}
 
 # ----------------------------------------------------------------------------------------------
 # name pools
@@ -1381,6 +1392,7 @@ def synthesize_homes(
     invented_homes = {1: 0.0, 2: 0.5, 3: 0.75, 4: 0.5, 5: 0.5, 6: 0.5, 7: 0.5}[data_version]
     invented = {1: 0.0, 2: 0.5, 3: 0.6, 4: 0.5, 5: 0.5, 6: 0.5, 7: 0.5}[data_version]
     lookalike = 0.4 if data_version == 5 else 0.0
+    settings = _GENERATOR_SETTINGS.get(data_version, {"mix": HOME_MIX})
     rng = random.Random(seed)
     held = heldout_names()
     split = name_split(held)
@@ -1443,21 +1455,7 @@ def synthesize_homes(
             for s in t["parameters"].get("properties", {}).values():
                 max_enum = max(max_enum, len(s.get("enum", [])))
         sf = parse_sentences(text, f"<home {h}>")
-        if data_version == 7:
-            gen = Generator(
-                tools,
-                sf,
-                seed=hseed,
-                mix=LIST_MIX,
-                actions=LIST_ACTIONS,
-                shared=SHARED_PARAMS,
-                shared_share=0.3,
-                remark_share=0.12,
-            )
-        elif data_version == 6:
-            gen = Generator(tools, sf, seed=hseed, mix=LIST_MIX, actions=LIST_ACTIONS)
-        else:
-            gen = Generator(tools, sf, seed=hseed, mix=HOME_MIX)
+        gen = Generator(tools, sf, seed=hseed, **settings)
         rows.extend(gen.generate(per_home))
     record = {
         "kinds": sorted(kinds_seen),
@@ -1471,7 +1469,9 @@ def synthesize_homes(
         "invented_names": invented,
         "invented_homes": invented_homes,
         "lookalike_homes": lookalike,
-        "list_actions": {str(k): v for k, v in LIST_ACTIONS.items()} if data_version >= 6 else None,
+        "list_actions": (
+            {str(k): v for k, v in settings["actions"].items()} if "actions" in settings else None
+        ),
         "name_split": {
             k: {"train": len(v["train"]), "eval": len(v["eval"]), "eval_names": v["eval"]}
             for k, v in split.items()
