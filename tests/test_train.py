@@ -322,19 +322,20 @@ def test_finetune_lora_tiny(tmp_path: Path) -> None:
 # trainer
 
 
-def _micro_train(tmp_path: Path, name: str, **kw):
+def _micro_train(tmp_path: Path, name: str, steps: int = 3, budget: float | None = None, **kw):
     from agent.train.trainer import TrainConfig, train
 
     geo = {k: getattr(MICRO, k) for k in MICRO.__dataclass_fields__}
     cfg = TrainConfig(
         geometry=geo,
         examples=150,
-        steps=3,
+        steps=steps,
         qat_steps=2,
         batch=4,
         checkpoint_every=100,
         bits="embedding=4,mhc=4,default=2",
         warmup=2,
+        time_budget=budget,
     )
     out = tmp_path / f"{name}.cact"
     rep = train(
@@ -379,6 +380,25 @@ def test_trainer_warm_start_keeps_tokenizer_and_records_the_first_run(tmp_path: 
     fresh = json.loads(Path(str(a) + ".report.json").read_text())
     # it starts where the first run ended, not from random weights
     assert rep["loss_first"] < fresh["loss_first"]
+
+
+@needs_torch
+@pytest.mark.slow
+def test_time_budget_cuts_the_run_once_and_a_resume_keeps_the_cut(tmp_path: Path) -> None:
+    # A budget already spent by the data: the run stops its FP32 phase at the 20 steps it times
+    # and keeps one QAT step, instead of the 40 + 2 asked for.
+    a, rep = _micro_train(tmp_path, "a", steps=40, budget=1.0)
+    assert rep is not None and rep["steps"] == 21
+    assert (rep["config"]["steps"], rep["config"]["qat_steps"]) == (20, 1)
+    # Paused after the cut, resumed with no budget: the cut holds, and the file is the same.
+    ck = tmp_path / "b.ckpt"
+    assert _micro_train(tmp_path, "b", steps=40, budget=1.0, checkpoint=ck, stop_after=20) == (
+        tmp_path / "b.cact",
+        None,
+    )
+    b, rep_b = _micro_train(tmp_path, "b", steps=40, checkpoint=ck, resume=True)
+    assert rep_b is not None and rep_b["steps"] == 21
+    assert b.read_bytes() == a.read_bytes()
 
 
 @needs_torch

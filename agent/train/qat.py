@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 
 import torch
@@ -27,6 +28,15 @@ def _ste(x: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
     return x + (q - x).detach()
 
 
+@functools.lru_cache(maxsize=32)
+def _grid(bits: int, group: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+    """The rotation and codebook of a width, made once per device (a copy to a GPU per matrix
+    per step would cost more than the quantization itself)."""
+    hg = torch.from_numpy(cq.hadamard(group).copy()).to(device)
+    cb = torch.from_numpy(cq.codebook(bits, group).copy()).to(device)
+    return hg, cb
+
+
 def cq_quant_dequant(w: torch.Tensor, bits: int, group: int = 128) -> torch.Tensor:
     """`dequantize(quantize(w))` of an `[out, in]` matrix in torch (no gradient semantics)."""
     rows, cols = w.shape
@@ -34,8 +44,7 @@ def cq_quant_dequant(w: torch.Tensor, bits: int, group: int = 128) -> torch.Tens
     x = w.detach().float()
     if in_pad != cols:
         x = torch.nn.functional.pad(x, (0, in_pad - cols))
-    hg = torch.from_numpy(cq.hadamard(group).copy()).to(x.device)
-    cb = torch.from_numpy(cq.codebook(bits, group).copy()).to(x.device)
+    hg, cb = _grid(bits, group, x.device)
     rot = x.view(rows, in_pad // group, group) @ hg
     norm = rot.pow(2).sum(-1, keepdim=True).sqrt()
     unit = rot / norm.clamp_min(1e-12)

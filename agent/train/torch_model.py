@@ -268,7 +268,7 @@ class Needle(nn.Module):
         B, T = ids.shape
         d, lanes, L = g.d_model, g.mhc_lanes, g.num_layers
         off = past.length if past is not None else 0
-        pos = torch.arange(off, off + T, dtype=torch.float32)
+        pos = torch.arange(off, off + T, dtype=torch.float32, device=ids.device)
         W = {s.name: self.weight(s.name) for s in self.specs if s.quantized}
 
         x0 = math.sqrt(d) * F.embedding(ids, W["embedding"])  # [B, T, d]
@@ -286,10 +286,10 @@ class Needle(nn.Module):
         new_v: list[torch.Tensor] = []
         new_vraw: dict[int, torch.Tensor] = {}
         hidden = []
-        mask = self._mask(T, off, window, sinks)
+        mask = self._mask(T, off, window, sinks).to(ids.device)
         for li in range(L):
             sel = li % lanes
-            on = torch.arange(lanes) == sel
+            on = torch.arange(lanes, device=ids.device) == sel
             pre_off = torch.where(on, 4.0, -4.0)
             post_off = torch.where(on, 0.0, -4.0)
             nx = rms_unit(X.reshape(B, T, lanes * d))
@@ -399,7 +399,7 @@ class Needle(nn.Module):
             rows[b], valid[b] = engram_rows(
                 hist[b], pos, g.engram_orders, g.engram_heads, g.engram_slots
             )
-        return torch.from_numpy(rows), torch.from_numpy(valid)
+        return torch.from_numpy(rows).to(ids.device), torch.from_numpy(valid).to(ids.device)
 
     def _engram(
         self,

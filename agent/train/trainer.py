@@ -84,6 +84,11 @@ class TrainConfig:
     # `cases_repeat` times, read as the session reads a request (grammar/remarks.py)
     cases: str | None = None
     cases_repeat: int = 1
+    # "cpu", or a PyTorch device such as "cuda": the same arithmetic, not bit-identical to CPU
+    device: str = "cpu"
+    # seconds for the whole run (data included): the FP32 step count is cut, once the first
+    # steps have been timed, so that the run and its QAT phase end inside it (`steps` is the cap)
+    time_budget: float | None = None
     extra: dict = field(default_factory=dict)
 
     def geometry_obj(self) -> Geometry:
@@ -118,7 +123,8 @@ class Batches:
 
 def batch_loss(model: Needle, prefix: Sequence[int], items: Sequence[Encoded]) -> torch.Tensor:
     """Mean next-token cross-entropy over the target tokens of a batch sharing one prefix."""
-    pre = model(torch.tensor([list(prefix)]), keep_past=True, skip_logits=True).past
+    dev = model.params["embedding"].device
+    pre = model(torch.tensor([list(prefix)], device=dev), keep_past=True, skip_logits=True).past
     T = max(len(e.suffix) for e in items) - 1
     ids = torch.zeros(len(items), T, dtype=torch.long)
     labels = torch.full((len(items), T), -100, dtype=torch.long)
@@ -128,6 +134,7 @@ def batch_loss(model: Needle, prefix: Sequence[int], items: Sequence[Encoded]) -
         tgt = torch.tensor(e.suffix[1:])
         # Position p predicts suffix[p + 1]: targets start at target_start, so inputs at - 1.
         labels[b, e.target_start - 1 : n] = tgt[e.target_start - 1 :]
+    ids, labels = ids.to(dev), labels.to(dev)
     select = labels >= 0
     out = model(ids, past=pre, select=select)
     return F.cross_entropy(out.logits, labels[select])
@@ -235,7 +242,7 @@ def train(
     sp_model: bytes | None = None
     blob: bytes | None = None
     if resume and ckpt_path.exists():
-        state = torch.load(ckpt_path, weights_only=False)
+        state = torch.load(ckpt_path, weights_only=False, map_location="cpu")
         sp_model, blob = state["tokenizer"], state.get("tokenizer_blob")
     elif init is not None:
         init_state = _load_init(Path(init), g)
@@ -249,13 +256,16 @@ def train(
     batches = Batches(encoded, cfg.batch, cfg.seed)
     t_data = time.perf_counter() - t_start
 
+    device = torch.device(cfg.device)
     model = Needle(g)
-    model.init_weights(cfg.seed)
+    model.init_weights(cfg.seed)  # on the CPU generator, so every device starts alike
+    model.to(device)
     total = cfg.steps + cfg.qat_steps
     opt = _optimizer(model, cfg.lr, cfg.weight_decay)
     losses: list[float] = []
     step = 0
     train_seconds = 0.0
+    step_times: list[float] = []
     tokens = 0  # tokens through the model: each batch's shared prefix once, plus its suffixes
     init_record: dict[str, Any] | None = None
     if init_state is not None:
@@ -274,6 +284,12 @@ def train(
         losses = state["losses"]
         train_seconds = state.get("train_seconds", 0.0)
         tokens = state.get("tokens", 0)
+        saved = state.get("config") or {}
+        if saved.get("time_budget"):
+            # the cut made by the first invocation's budget holds for the whole run
+            cfg.steps, cfg.qat_steps = saved["steps"], saved["qat_steps"]
+            cfg.time_budget = None
+            total = cfg.steps + cfg.qat_steps
         if step > cfg.steps:
             enable_qat(model, cfg.bits)
             opt = _optimizer(model, cfg.qat_lr, 0.0)
@@ -300,6 +316,7 @@ def train(
 
     bar = Progress(total, "train", quiet)
     model.train()
+    budget_probe = step + 20 if cfg.time_budget and step < cfg.steps else None
     while step < total:
         if step == cfg.steps:
             # Phase 2: the forward now sees the shipped weights and int8 activations.
@@ -324,9 +341,22 @@ def train(
         opt.step()
         lv = loss.item()
         losses.append(lv)
-        train_seconds += time.perf_counter() - t0
+        step_times.append(time.perf_counter() - t0)
+        train_seconds += step_times[-1]
         bar.update(step, lv)
         step += 1
+        if step == budget_probe:
+            # Seconds per step from the last 15 (the first ones pay for start-up); a QAT step
+            # is counted as two, and a minute is kept for the checkpoints and the export.
+            per = float(np.mean(step_times[-15:]))
+            left = cfg.time_budget - (time.perf_counter() - t_start) - 60.0
+            fit = step + max(0, int((left - 2 * per * cfg.qat_steps) / per))
+            if fit < cfg.steps:
+                cfg.steps = fit
+                # a budget too small even for the QAT phase shortens that too
+                cfg.qat_steps = min(cfg.qat_steps, max(1, int(left / (2 * per))))
+                total = cfg.steps + cfg.qat_steps
+                bar.total = total
         if step % cfg.checkpoint_every == 0 or step == total or step == stop_after:
             save()
         if stop_after is not None and step >= stop_after and step < total:
@@ -359,6 +389,7 @@ def train(
         "wall_seconds": round(time.perf_counter() - t_start, 1),
         "torch": torch.__version__,
         "threads": cfg.threads,
+        "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
         "loss_curve": str(png),
     }
     if command is not None:
@@ -406,7 +437,7 @@ def _load_init(path: Path, g: Geometry) -> dict[str, Any]:
     if any, is not part of the language model and is left out: it is fitted again afterwards.
     """
     if path.suffix != ".cact":
-        return torch.load(path, weights_only=False)
+        return torch.load(path, weights_only=False, map_location="cpu")
     cf = read_cact(path)
     try:
         if cf.geometry != g:
@@ -474,6 +505,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--bits", default=DEMO_BITS, help="CQ bits map of the exported file")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, default=TrainConfig.threads)
+    p.add_argument(
+        "--device", default="cpu", help="PyTorch device to train on (cpu, cuda; default cpu)"
+    )
+    p.add_argument(
+        "--time-budget",
+        type=float,
+        help="seconds for the whole run: fewer FP32 steps than --steps if the first ones show "
+        "that --steps would not fit",
+    )
     p.add_argument("--checkpoint-every", type=int, default=100)
     p.add_argument("--checkpoint", help="checkpoint file (default OUT.ckpt)")
     p.add_argument("--resume", action="store_true", help="continue from the checkpoint")
@@ -552,6 +592,8 @@ def train_main(args: argparse.Namespace) -> int:
         data_version=args.data_version,
         cases=args.cases,
         cases_repeat=args.cases_repeat,
+        device=args.device,
+        time_budget=args.time_budget,
     )
     tools = tools_from_args(args)
     report = train(
