@@ -61,7 +61,7 @@ from .grammar.grounding import (
     request_kind,
     says_a_setting,
 )
-from .grammar.leftout import left_out, only_thing, tools_left_out
+from .grammar.leftout import kinds_left_out, left_out, only_thing, tools_left_out
 from .grammar.mention import MentionPrior
 from .grammar.reading import (
     clause_numbers,
@@ -486,14 +486,25 @@ class Session:
         says it. Kept when the whole list is then `grounded`; else the answer stands. A small
         model writing three calls often drops one, most of all the first or the middle."""
         schemas = [t.to_schema() for t in tools]
-        missing = left_out(text, schemas, env["function_calls"])
-        missing += tools_left_out(text, schemas, env["function_calls"])
+        calls_in = env["function_calls"]
+        missing: list[tuple[str, str, str | None]] = [
+            (name, clause, None)
+            for name, clause in left_out(text, schemas, calls_in)
+            + tools_left_out(text, schemas, calls_in)
+        ]
+        # (a room the other looks found already is not looked for twice)
+        missing += [
+            m
+            for m in kinds_left_out(text, schemas, calls_in)
+            if m[0] not in {n for n, _, _ in missing}
+        ]
         if not missing or len(missing) > 2:
             return env
         added = []
         confidence = env.get("confidence")
-        for name, clause in missing:
-            grammar = only_thing(schemas, name)
+        for name, clause, kind in missing:
+            # (a room's call for one kind of device: only that kind's tool)
+            grammar = only_thing([t for t in schemas if kind in (None, t.get("name"))], name)
             ids = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(clause))
             self._back_to_prefix(pre, ids)
             new = ids[len(pre.ids) :] if ids[: len(pre.ids)] == pre.ids else ids

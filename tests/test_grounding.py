@@ -793,6 +793,39 @@ def test_a_tool_named_in_its_own_clause_with_no_call_is_left_out() -> None:
     ]
 
 
+def test_a_rooms_kind_with_no_call_in_its_own_clause_is_left_out() -> None:
+    """ "blind down in the nursery and nursery light off" answered for the blind: the nursery
+    is said twice and already picked, so `left_out` passes it by; its light's clause names
+    the light's kind, and no light call picks the nursery."""
+    from agent.grammar.leftout import kinds_left_out, left_out, only_thing
+
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["twins' nursery", "hall"]},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["twins' nursery", "hall"]},
+            "plugs": {"kind": "tasmota", "switches": {"white noise": "w"}},
+        }
+    )
+    noise = {"name": "set_switch", "arguments": {"device": "white noise", "action": "ON"}}
+    blind = {"name": "set_blinds", "arguments": {"room": "twins' nursery", "position": 0}}
+    said = "white noise on, blind down in the nursery and nursery light off"
+    assert left_out(said, home, [noise, blind]) == []
+    assert kinds_left_out(said, home, [noise, blind]) == [
+        ("twins' nursery", "and nursery light off", "set_light")
+    ]
+    # the light's call is there: nothing is left out
+    assert kinds_left_out(said, home, [noise, blind, light(room="twins' nursery", on=False)]) == []
+    # a clause naming no kind, or one that is no command, is left alone
+    assert kinds_left_out("blind down in the nursery and the nursery too", home, [blind]) == []
+    assert (
+        kinds_left_out("blind down in the nursery, but not the nursery light", home, [blind]) == []
+    )
+    # its grammar: that kind's tool alone, with that room alone
+    grammar = only_thing([t for t in home if t["name"] == "set_light"], "twins' nursery")
+    assert [t["name"] for t in grammar] == ["set_light"]
+    assert grammar[0]["parameters"]["properties"]["room"]["enum"] == ["twins' nursery"]
+
+
 @pytest.mark.parametrize(
     ("said", "kind"),
     [

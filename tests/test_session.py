@@ -321,6 +321,30 @@ def test_a_trailing_call_to_a_tool_nothing_points_at_is_dropped() -> None:
     assert without_no_ops([blinds, cool], tools, both) == [blinds, cool]
 
 
+def test_a_rooms_light_left_out_beside_its_blind_gets_its_call() -> None:
+    """The nursery's blind and its light in one request: the model answers the blind and
+    stops; the light's clause names the nursery and a light, and the missing look decodes
+    that call from it with the light tool alone."""
+    from agent.bundled import GENERAL
+    from agent.session import Session
+    from agent.train.homes import home_tools
+
+    home = {
+        "lights": {"kind": "simulated_lights", "rooms": ["twins' nursery", "galley kitchen"]},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["twins' nursery"]},
+        "plugs": {"kind": "tasmota", "switches": {"white noise": "w", "milk warmer": "m"}},
+        "leds": {"kind": "gpio_leds", "leds": {"Orla's cot": 20, "Cian's cot": 21}},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("white noise on, blind down in the nursery and nursery light off")
+    assert env["function_calls"] == [
+        {"name": "set_switch", "arguments": {"device": "white noise", "action": "ON"}},
+        {"name": "set_blinds", "arguments": {"room": "twins' nursery", "position": 0}},
+        {"name": "set_light", "arguments": {"room": "twins' nursery", "on": False}},
+    ]
+    assert env["missing_look"]
+
+
 def test_a_thing_a_call_list_leaves_out_gets_its_call() -> None:
     """Three things in one request: the general model writes two calls and drops one; the
     missing look decodes the left-out thing's call from its clause and puts it where the

@@ -13,6 +13,7 @@ from agent.rangecheck import said_numbers
 from .grounding import (
     _all_enums,
     _described,
+    _kind_words,
     _no_order,
     _partly_named,
     _props,
@@ -100,6 +101,64 @@ def left_out(
         if is_command(text, tools):
             out.append((name, text))
     return out
+
+
+def kinds_left_out(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> list[tuple[str, str, str]]:
+    """The rooms the request names with a kind of device (a light, a cover) in a clause of
+    their own that no call of that kind's tool picks, each with the words of its clause and
+    the tool: "white noise on, blind down in the nursery and nursery light off" answered for
+    the noise and the blind leaves ("twins' nursery", "and nursery light off", "set_light").
+    `left_out` misses these when the room is said twice or one call already picks it. A
+    clause naming two things, or no kind, or one that is no command, is left alone."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    unnamed = without_names(q, names)
+    if len(clause) != len(q) or len(unnamed) != len(q) or len(set(clause)) < 2:
+        return []
+    done = {
+        (str(c.get("name")), str(v).lower())
+        for c in calls
+        for v in (c.get("arguments") or {}).values()
+        if isinstance(v, str)
+    }
+    out: list[tuple[str, str, str]] = []
+    for k in sorted(set(clause)):
+        ws = [w for w, c in zip(q, clause, strict=True) if c == k]
+        bare = {w for w, c in zip(unnamed, clause, strict=True) if c == k and w}
+        said = [n for n in sorted(names) if _said_in(words(n), ws)]
+        if len(said) != 1:
+            continue
+        name = said[0]
+        holders = [
+            t
+            for t in tools
+            if any(
+                picks_a_thing(p, sch) and name in enum_strings(sch) for p, sch in _props(t).items()
+            )
+        ]
+        kinds = [t for t in holders if _kind_words(t) & bare]
+        if len(kinds) != 1 or (str(kinds[0].get("name")), name.lower()) in done:
+            continue
+        text = " ".join(ws)
+        if is_command(text, tools):
+            out.append((name, text, str(kinds[0].get("name"))))
+    return out
+
+
+def _said_in(ws: Sequence[str], clause: Sequence[str]) -> bool:
+    """Whether a clause says a name in full, or by a telling end of it that is no kind's noun
+    ("nursery" for the twins' nursery)."""
+    if starts_at(list(ws), clause):
+        return True
+    return any(
+        starts_at(list(ws[-n:]), clause)
+        and all(is_telling(w) and w not in KIND_NOUNS for w in ws[-n:])
+        for n in range(len(ws) - 1, 0, -1)
+    )
 
 
 def _part_at(
