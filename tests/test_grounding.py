@@ -793,6 +793,24 @@ def test_a_tool_named_in_its_own_clause_with_no_call_is_left_out() -> None:
     ]
 
 
+def test_a_names_possessive_said_alone_names_it() -> None:
+    """ "zofia's, nkechi's and bartek's rooms": each possessive is its room's, so the one the
+    model dropped is left out and found; "hugo's light" is Hugo's bathroom's. Before a head
+    word the name lacks it names another place: "Hugo's room" is not Hugo's bathroom."""
+    from agent.grammar.leftout import left_out
+
+    rooms = ["Zofia's room", "Nkechi's room", "Bartek's room", "Hugo's bathroom"]
+    home = home_tools({"lights": {"kind": "simulated_lights", "rooms": rooms}})
+    said = "lights off in zofia's, nkechi's and bartek's rooms"
+    two = [light(room="Zofia's room", on=False), light(room="Bartek's room", on=False)]
+    assert left_out(said, home, two) == [
+        ("Nkechi's room", "light off in zofia's nkechi's and bartek's room")
+    ]
+    hugo = [light(room="Hugo's bathroom", on=False)]
+    assert grounded("hugo's light off", home, hugo)
+    assert not grounded("the Hugo's room light off", home, hugo)
+
+
 def test_a_rooms_kind_with_no_call_in_its_own_clause_is_left_out() -> None:
     """ "blind down in the nursery and nursery light off" answered for the blind: the nursery
     is said twice and already picked, so `left_out` passes it by; its light's clause names

@@ -490,10 +490,24 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
     known |= kind_synonyms(k.words)  # "the extractor" is a fan the home has
     if any(takes_temperature(t.get("parameters") or {}) for t in tools):
         known |= WARMTH_WORDS  # "the heating" is the thermostat
-    return any(
-        is_telling(bare) and w not in NUMBER_WORDS and w not in _ALONGSIDE and bare not in known
-        for w, bare in ((w, w.split("'")[0]) for w in q)
-    )
+    # a name's possessive said alone is that name's ("zofia's, nkechi's and bartek's rooms"),
+    # but not before a head word the name lacks ("Hugo's room" beside Hugo's bathroom)
+    after = {}
+    for v in k.things:
+        for i, w in enumerate(v):
+            if w.endswith("'s"):
+                after.setdefault(w.split("'")[0], set()).add(v[i + 1] if i + 1 < len(v) else "")
+
+    def unknown(i: int, w: str) -> bool:
+        bare = w.split("'")[0]
+        if not is_telling(bare) or w in NUMBER_WORDS or w in _ALONGSIDE or bare in known:
+            return False
+        if w.endswith("'s") and bare in after:
+            nxt = q[i + 1] if i + 1 < len(q) else ""
+            return nxt in HEAD_WORDS and nxt not in after[bare]
+        return True
+
+    return any(unknown(i, w) for i, w in enumerate(q))
 
 
 def _leaves_a_thing(
