@@ -39,6 +39,7 @@ from .grammar.calllist import (
     conforming,
     picks_again,
     tidied,
+    with_choice_said,
     with_halves_joined,
     with_number_said,
     with_stand_ins_replaced,
@@ -649,7 +650,9 @@ class Session:
                 # room, the fan, then the wet room); a list is done in the order said
                 res.calls = tidied(res.calls, schemas, text)
                 numbered = with_number_said(res.calls, schemas, text)
-                # the model's probability was for the number it wrote, not the one mended in
+                # a choice said and left out is added ("Marnie's room to beeswax at 40")
+                numbered = with_choice_said(numbered, schemas, text)
+                # the model's probability was for the call it wrote, not the one mended
                 renumbered = numbered != res.calls
                 res.calls = numbered
         confidence = None

@@ -617,6 +617,56 @@ def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
     assert with_number_said([wrote], tools, "bedsit to 150") == [wrote]
 
 
+def test_a_choice_said_and_left_out_is_added_to_its_call() -> None:
+    from agent.grammar.calllist import with_choice_said
+    from agent.train.homes import home_tools
+
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["Marnie's room", "honey store"],
+            "colors": ["white", "beeswax", "red"],
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["sleep", "low", "high"]},
+    }
+    tools = home_tools(home)
+    wrote = {"name": "set_light", "arguments": {"room": "Marnie's room", "brightness": 40}}
+    meant = {**wrote, "arguments": {**wrote["arguments"], "color": "beeswax"}}
+    assert with_choice_said([wrote], tools, "Marnie's room to beeswax at 40 percent") == [meant]
+    # already there, or not said, or said in another call's clause: nothing to add
+    assert with_choice_said([meant], tools, "Marnie's room to beeswax at 40 percent") == [meant]
+    assert with_choice_said([wrote], tools, "Marnie's room to 40 percent") == [wrote]
+    fan_off = {"name": "set_fan", "arguments": {"on": False}}
+    # a call that turns its thing off takes no choice: "going to sleep" orders no speed
+    assert with_choice_said([fan_off], tools, "going to sleep, fan off") == [fan_off]
+    fan_on = {"name": "set_fan", "arguments": {"on": True}}
+    text = "honey store light to red, and the fan on"
+    light = {"name": "set_light", "arguments": {"room": "honey store", "color": "red"}}
+    assert with_choice_said([light, fan_on], tools, text) == [light, fan_on]
+    # two choices said for the one call: which is meant is not for this step to guess
+    two = "Marnie's room to beeswax or red at 40 percent"
+    assert with_choice_said([wrote], tools, two) == [wrote]
+    # a choice inside a longer one said is not said: "warm white" is no white
+    warm = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["den"],
+                "colors": ["white", "warm white"],
+            }
+        }
+    )
+    on = {"name": "set_light", "arguments": {"room": "den", "on": True}}
+    tint = {"name": "set_light", "arguments": {"room": "den", "color": "warm white"}}
+    assert with_choice_said([on, tint], warm, "den light on; warm white in the den") == [on, tint]
+    # a heating's mode said as what it does is no mode; said as the mode, it is
+    heat = home_tools({"heating": {"kind": "simulated_thermostat"}})
+    to21 = {"name": "set_thermostat", "arguments": {"temperature": 21}}
+    assert with_choice_said([to21], heat, "heat to 21") == [to21]
+    on_heat = {"name": "set_thermostat", "arguments": {"temperature": 21, "mode": "heat"}}
+    assert with_choice_said([to21], heat, "put the heating on heat at 21") == [on_heat]
+
+
 def test_a_call_after_the_first_that_sets_nothing_for_a_thing_unsaid_goes() -> None:
     from agent.grammar.calllist import without_no_ops
     from agent.train.homes import home_tools

@@ -27,6 +27,8 @@ from .grounding import (
 from .leftout import tools_left_out
 from .nfa import Automaton
 from .reading import (
+    SETTING_NOUNS,
+    VALUE_SENSE,
     clause_numbers,
     command_clauses,
     enum_strings,
@@ -35,6 +37,7 @@ from .reading import (
     mended,
     picks_a_thing,
     starts_at,
+    takes_temperature,
     thing_names,
     unnamed_arguments,
     without_names,
@@ -422,6 +425,87 @@ def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
     out = list(calls)
     out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: value}}
     return conforming(out, calls, schemas)
+
+
+def with_choice_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The calls with a named choice the request says and no call took (a colour, a mode, a
+    speed of the called tool) added where it fits: "Marnie's room to beeswax at 40 percent"
+    written with the brightness alone. Only where exactly one such value is said, outside the
+    names, in the clause of the one call whose tool has it and lacks it, and that call turns
+    nothing off ("going to sleep, fan off" gives the fan no sleep speed). A choice inside a
+    longer one said is not said ("warm white" is no white), nor a heating's mode said as what
+    it does ("heat to 21")."""
+    read = mended(text, schemas)
+    q = words(read)
+    unnamed = without_names(q, thing_names(schemas)[0])
+    if len(unnamed) != len(q):
+        return calls
+    used = {
+        str(v).lower()
+        for c in calls
+        if isinstance(c, dict)
+        for v in (c.get("arguments") or {}).values()
+        if isinstance(v, str)
+    }
+    # where a longer choice is said, a shorter one inside it is not ("warm white" says no white)
+    spans = {
+        (a, len(words(v)))
+        for t in schemas
+        for v in _all_choices(t)
+        for a in starts_at(words(v), unnamed)
+    }
+    spots = []
+    for i, call in enumerate(calls):
+        found = _tool_and_args(call, schemas)
+        if found is None:
+            continue
+        tool, args = found
+        if any(v is False or str(v).lower() in ("off", "close") for v in args.values()):
+            continue
+        props = (tool.get("parameters") or {}).get("properties") or {}
+        mine = clause_of(read, q, schemas, tool, args)
+        for k, sch in props.items():
+            if k in args or picks_a_thing(k, sch):
+                continue
+            for v in enum_strings(sch):
+                if v.lower() in used or v.lower() in VALUE_SENSE:
+                    continue
+                ws = words(v)
+                at = [
+                    a
+                    for a in starts_at(ws, unnamed)
+                    if not any(n > len(ws) and b <= a and a + len(ws) <= b + n for b, n in spans)
+                ]
+                if at and (mine is None or all(a in mine for a in at)):
+                    if not all(_said_as_a_choice(q, a, len(words(v)), tool) for a in at):
+                        continue
+                    spots.append((i, k, v))
+    if len(spots) != 1:
+        return calls
+    i, k, v = spots[0]
+    out = list(calls)
+    out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: v}}
+    return conforming(out, calls, schemas)
+
+
+def _all_choices(tool: Mapping[str, Any]) -> list[str]:
+    """The enum values of a tool's settings (not of what picks its room or device)."""
+    props = (tool.get("parameters") or {}).get("properties") or {}
+    return [v for k, sch in props.items() if not picks_a_thing(k, sch) for v in enum_strings(sch)]
+
+
+# words a heating's mode shares with what it does: "heat to 21" asks for a temperature
+_WARMING_MODES = frozenset({"heat", "cool", "dry"})
+
+
+def _said_as_a_choice(q: Sequence[str], at: int, n: int, tool: Mapping[str, Any]) -> bool:
+    """Whether a mode word of a temperature tool is said as the mode ("on heat", "to cool",
+    "heat mode"), not as what the heating does ("heat to 21", "glasshouse heat to 24")."""
+    if not takes_temperature(tool.get("parameters") or {}) or q[at] not in _WARMING_MODES:
+        return True
+    before = q[at - 1] if at else ""
+    after = q[at + n] if at + n < len(q) else ""
+    return before in ("on", "to") or after in SETTING_NOUNS
 
 
 def _settings_of(call: Mapping[str, Any], things: Sequence[str]) -> dict[str, Any]:
