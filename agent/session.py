@@ -543,6 +543,9 @@ class Session:
             schemas,
             text,
         )
+        # a stand-in that lent the added call its number can be left the same as another
+        # ("the spare bedroom 2 lamp on and set the heating to 22" -> the lamp on twice)
+        merged = without_repeats(merged)
         if not grounded(text, schemas, merged):
             return env
         if confidence is not None:

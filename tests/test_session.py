@@ -345,6 +345,42 @@ def test_a_rooms_light_left_out_beside_its_blind_gets_its_call() -> None:
     assert env["missing_look"]
 
 
+def test_a_call_the_missing_look_leaves_the_same_as_another_is_served_once() -> None:
+    """The model wrote the lamp twice, the second time with the heating's 22 as a brightness;
+    the missing look adds the heating's call and takes the 22 back, leaving two lamp calls
+    the same: the lamp is switched on once."""
+    from agent.bundled import GENERAL
+    from agent.session import Session
+    from agent.train.homes import home_tools
+
+    rooms = ["sitting room", "Mum's room", "spare bedroom 2", "back porch", "sunroom"]
+    home = {
+        "lamps": {
+            "kind": "simulated_lights",
+            "tool": "lamps",
+            "description": "The bungalow's lamps, one per room: on or off, brightness in "
+            "percent, colour.",
+            "rooms": rooms,
+        },
+        "shades": {"kind": "simulated_blinds", "tool": "shades", "rooms": rooms[:1] + rooms[3:]},
+        "heating": {"kind": "simulated_thermostat"},
+        "fan": {"kind": "simulated_fan", "speeds": ["hush", "cruise", "gust"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"radio": "r", "foot bath": "f", "lap warmer": "l"},
+        },
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete(
+        "she's sleeping in spare bedroom 2 tonight, so turn the spare bedroom 2 lamp on and set "
+        "the heating to 22"
+    )
+    assert env["function_calls"] == [
+        {"name": "lamps", "arguments": {"room": "spare bedroom 2", "on": True}},
+        {"name": "set_thermostat", "arguments": {"temperature": 22}},
+    ]
+
+
 def test_a_thing_a_call_list_leaves_out_gets_its_call() -> None:
     """Three things in one request: the general model writes two calls and drops one; the
     missing look decodes the left-out thing's call from its clause and puts it where the
