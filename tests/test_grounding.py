@@ -793,6 +793,34 @@ def test_a_tool_named_in_its_own_clause_with_no_call_is_left_out() -> None:
     ]
 
 
+def test_ac_names_the_air_conditioner_left_out() -> None:
+    """ "AC off and open the lounge blinds" answered for the blinds: "ac" is the kind of the
+    tool called aircon (beside an underfloor heating that takes a temperature too), so its
+    call is left out and looked for."""
+    from agent.grammar.leftout import tools_left_out
+
+    home = home_tools(
+        {
+            "floor": {
+                "kind": "simulated_thermostat",
+                "tool": "floor_heating",
+                "description": "Underfloor heating: target temperature, or mode.",
+            },
+            "ac": {
+                "kind": "simulated_thermostat",
+                "tool": "aircon",
+                "description": "The air conditioner (AC): target temperature in degrees Celsius, "
+                "or mode.",
+            },
+            "blinds": {"kind": "simulated_blinds", "rooms": ["lounge", "hall"]},
+        }
+    )
+    blinds = [{"name": "set_blinds", "arguments": {"room": "lounge", "position": 100}}]
+    assert tools_left_out("AC off and open the lounge blinds", home, blinds) == [
+        ("aircon", "ac off")
+    ]
+
+
 def test_a_names_possessive_said_alone_names_it() -> None:
     """ "zofia's, nkechi's and bartek's rooms": each possessive is its room's, so the one the
     model dropped is left out and found; "hugo's light" is Hugo's bathroom's. Before a head

@@ -56,7 +56,9 @@ COVER_WORDS = frozenset("blind shade shading curtain shutter awning screen louvr
 FAN_WORDS = frozenset("fan extractor ventilator".split())
 # The words beside a thing in a clause that only names it ("..., and the fan too").
 BARE_CLAUSE = frozenset("and the then also too as well plus n my our a".split())
-_KINDS = (LIGHT_WORDS, COVER_WORDS, FAN_WORDS)
+# and for an air conditioner ("AC off" is the tool called aircon)
+AIRCON_WORDS = frozenset("aircon ac conditioner conditioning".split())
+_KINDS = (LIGHT_WORDS, COVER_WORDS, FAN_WORDS, AIRCON_WORDS)
 
 
 def kind_synonyms(ws: Iterable[str]) -> set[str]:
