@@ -476,9 +476,11 @@ def with_choice_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
                     for a in starts_at(ws, unnamed)
                     if not any(n > len(ws) and b <= a and a + len(ws) <= b + n for b, n in spans)
                 ]
-                if at and (mine is None or all(a in mine for a in at)):
-                    if not all(_said_as_a_choice(q, a, len(words(v)), tool) for a in at):
-                        continue
+                if (
+                    at
+                    and (mine is None or all(a in mine for a in at))
+                    and all(_said_as_a_choice(q, a, len(ws), tool) for a in at)
+                ):
                     spots.append((i, k, v))
     if len(spots) != 1:
         return calls
