@@ -17,9 +17,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from .errors import CactError  # noqa: E402
-from .logsetup import LEVELS as LOG_LEVELS  # noqa: E402
-from .logsetup import parse_level, setup_logging  # noqa: E402
+from agent.model.errors import CactError  # noqa: E402
+from agent.service.logsetup import LEVELS as LOG_LEVELS  # noqa: E402
+from agent.service.logsetup import parse_level, setup_logging  # noqa: E402
 
 Handler = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, Handler] = {}
@@ -35,11 +35,11 @@ def _command(name: str) -> Callable[[Handler], Handler]:
 
 def default_model(path: str | None, tools: Sequence[Mapping[str, Any]] | None = None) -> str:
     """The model to run: the given path, else the bundled model for `tools`
-    (:func:`agent.bundled.bundled_model`: the demo home's own model on its tools, the general
+    (:func:`agent.model.bundled.bundled_model`: the demo home's own model on its tools, the general
     model otherwise)."""
     if path:
         return path
-    from .bundled import bundled_model
+    from agent.model.bundled import bundled_model
 
     bundled = bundled_model(tools)
     if not bundled.exists():
@@ -59,8 +59,8 @@ def _parse_ids(text: str) -> list[int]:
 # ------------------------------------------------------------------------------------------
 @_command("inspect")
 def _inspect(a: argparse.Namespace) -> int:
-    from .cact import read_cact
-    from .modelinfo import format_table, summarize
+    from agent.model.cact import read_cact
+    from agent.model.modelinfo import format_table, summarize
 
     with read_cact(a.model) as cf:
         s = summarize(cf)
@@ -70,8 +70,8 @@ def _inspect(a: argparse.Namespace) -> int:
 
 @_command("make-model")
 def _make_model(a: argparse.Namespace) -> int:
-    from .cact import write_file
-    from .makemodel import make_model
+    from agent.model.cact import write_file
+    from agent.model.makemodel import make_model
 
     data = make_model(a.geometry, seed=a.seed, kv_window=a.kv_window)
     write_file(a.out, data)
@@ -81,8 +81,8 @@ def _make_model(a: argparse.Namespace) -> int:
 
 @_command("logits")
 def _logits(a: argparse.Namespace) -> int:
-    from .cact import read_cact
-    from .runner import run_logits
+    from agent.model.cact import read_cact
+    from agent.model.runner import run_logits
 
     ids = a.ids
     if not ids:
@@ -108,9 +108,9 @@ def session_factory(
     """The daemon's completer factory: a warm model session over the configured tools (it
     first warns about tools whose shape the model's training did not cover)."""
 
-    def factory(cfg, tool_schemas):  # noqa: ANN001 - signature fixed by agent.daemon
-        from .coverage import coverage_warnings
-        from .session import Session, SessionCompleter
+    def factory(cfg, tool_schemas):  # noqa: ANN001 - signature fixed by agent.service.daemon
+        from agent.calling.session import Session, SessionCompleter
+        from agent.model.coverage import coverage_warnings
 
         model = default_model(cfg.model.path or None, tool_schemas)
         logging.getLogger("needled").info("model %s", model)
@@ -136,7 +136,7 @@ def session_factory(
 
 def _config_errors(e: Exception) -> int:
     """Print every config problem, one per line; the exit status for a config error."""
-    from .config import EX_CONFIG
+    from agent.service.config import EX_CONFIG
 
     for p in getattr(e, "problems", [e]):
         print(f"config error: {p}", file=sys.stderr)
@@ -145,8 +145,8 @@ def _config_errors(e: Exception) -> int:
 
 @_command("run")
 def _run(a: argparse.Namespace) -> int:
-    from .config import ConfigError, load_run_config
-    from .daemon import run_daemon
+    from agent.service.config import ConfigError, load_run_config
+    from agent.service.daemon import run_daemon
 
     try:
         # the daemon validates the model as it maps it, and exits EX_CONFIG if it does not read
@@ -166,12 +166,11 @@ def _run(a: argparse.Namespace) -> int:
 
 @_command("transcribe")
 def _transcribe(a: argparse.Namespace) -> int:
+    from agent.service.config import load_config
+    from agent.service.voice.audio import AudioError, read_wav
+    from agent.service.voice.grammar import load_sentences
+    from agent.service.voice.sphinx import SphinxRecognizer
     from devices import build_registry
-
-    from .config import load_config
-    from .voice.audio import AudioError, read_wav
-    from .voice.grammar import load_sentences
-    from .voice.sphinx import SphinxRecognizer
 
     cfg = load_config(a.config)
     try:
@@ -191,7 +190,7 @@ def _transcribe(a: argparse.Namespace) -> int:
 
 @_command("check-config")
 def _check_config(a: argparse.Namespace) -> int:
-    from .config import ConfigError, load_run_config
+    from agent.service.config import ConfigError, load_run_config
 
     try:
         load_run_config(a.file)
@@ -205,7 +204,7 @@ def _check_config(a: argparse.Namespace) -> int:
 def _info(a: argparse.Namespace) -> int:
     import platform
 
-    from .engine import default_threads, native_available
+    from agent.model.engine import default_threads, native_available
 
     info: dict[str, object] = {
         "machine": platform.machine(),
@@ -224,7 +223,7 @@ def _info(a: argparse.Namespace) -> int:
 
 @_command("selftest")
 def _selftest(a: argparse.Namespace) -> int:
-    from .selftest import format_table, run_checks
+    from agent.offline.selftest import format_table, run_checks
 
     checks = run_checks(a.config, a.model, a.pid or None)
     print(format_table(checks))
@@ -233,8 +232,8 @@ def _selftest(a: argparse.Namespace) -> int:
 
 @_command("tokenize")
 def _tokenize(a: argparse.Namespace) -> int:
-    from .cact import read_cact
-    from .tokenizer import Tokenizer
+    from agent.model.cact import read_cact
+    from agent.model.tokenizer import Tokenizer
 
     with read_cact(a.model) as cf:
         tok = Tokenizer(bytes(cf.tokenizer_blob))
@@ -245,8 +244,8 @@ def _tokenize(a: argparse.Namespace) -> int:
 
 @_command("ask")
 def _ask(a: argparse.Namespace) -> int:
-    from .session import Session
-    from .tools import load_tools
+    from agent.calling.session import Session
+    from agent.calling.tools import load_tools
 
     tools = load_tools(a.tools)
     s = Session(
@@ -264,7 +263,7 @@ def _ask(a: argparse.Namespace) -> int:
     return 0
 
 
-# The model toolkit (agent/train) is loaded only when one of its commands runs: some of it
+# The model toolkit (agent/offline/train) is loaded only when one of its commands runs: some of it
 # needs PyTorch, which the daemon must never import.
 _TOOLKIT = {
     "train": ("trainer", "train_main", "train a small model from tool schemas and sentences"),
@@ -284,7 +283,7 @@ def _toolkit(name: str, argv: list[str]) -> int:
     import importlib
 
     module, fn, text = _TOOLKIT[name]
-    mod = importlib.import_module(f"agent.train.{module}")
+    mod = importlib.import_module(f"agent.offline.train.{module}")
     p = argparse.ArgumentParser(prog=f"needled {name}", description=text)
     mod.add_arguments(p)
     setup_logging(logging.INFO)
@@ -293,7 +292,7 @@ def _toolkit(name: str, argv: list[str]) -> int:
 
 # ------------------------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from agent import __version__
 
     p = argparse.ArgumentParser(
         prog="needled", description="Needle 2 tool-calling agent daemon and model tools"
@@ -382,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["bench"]:  # the benchmark parses its own options
-        from .bench import main as bench_main
+        from agent.offline.bench import main as bench_main
 
         return bench_main(argv[1:])
     if argv[:1] and argv[0] in _TOOLKIT:

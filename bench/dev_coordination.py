@@ -13,7 +13,7 @@ import importlib.util
 from pathlib import Path
 from typing import Any
 
-from agent.train.homes import home_tools
+from agent.offline.train.homes import home_tools
 
 
 def _handwritten() -> Any:

@@ -16,7 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from agent.train.homes import home_tools
+from agent.offline.train.homes import home_tools
 
 CONFIG = """\
 # Development custom home (bench/dev_custom_home.py): a harbour cafe. Every tool is renamed and

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from agent.train.homes import home_tools
+from agent.offline.train.homes import home_tools
 
 HOMES: dict[str, dict[str, Any]] = {
     "mill_cottage": {

@@ -5,8 +5,8 @@
 `dev_generated.jsonl`: 60 generated homes x 10 requests with training-side names (seed 4242).
 `dev_unseen_names.jsonl`: 60 homes x 10 with names from the evaluation side of the split that
 the hand-written held-out homes do not use, and no demo home (seed 4244). Both come from the
-generator (agent/train/homes.py), so they measure choices (prior weight, model stage), never the
-final score: that is the hand-written held-out set's job.
+generator (agent/offline/train/homes.py), so they measure choices (prior weight, model
+stage), never the final score: that is the hand-written held-out set's job.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import argparse
 import json
 from pathlib import Path
 
-from agent.train.homes import synthesize_homes
+from agent.offline.train.homes import synthesize_homes
 
 SETS = {
     "dev_generated.jsonl": {"seed": 4242, "names": "train", "demo_share": 0.1},

@@ -26,10 +26,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from agent.train.evaluate import evaluate_file  # noqa: E402
-from agent.train.synth import tools_from_config  # noqa: E402
-from agent.train.torch_model import Needle  # noqa: E402
-from agent.train.trainer import DEMO, TrainConfig, train  # noqa: E402
+from agent.offline.train.evaluate import evaluate_file  # noqa: E402
+from agent.offline.train.synth import tools_from_config  # noqa: E402
+from agent.offline.train.torch_model import Needle  # noqa: E402
+from agent.offline.train.trainer import DEMO, TrainConfig, train  # noqa: E402
 
 # Candidates around the demo geometry: half the width, the demo, and wider and deeper.
 CANDIDATES: dict[str, dict[str, Any]] = {

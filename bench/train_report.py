@@ -79,7 +79,7 @@ def main() -> int:
     old = json.loads(out_path.read_text()) if out_path.exists() else {}
     report: dict[str, Any] = {
         "description": (
-            "The bundled general model: trained on generated homes (agent/train/homes.py), "
+            "The bundled general model: trained on generated homes (agent/offline/train/homes.py), "
             "evaluated through needled eval (Session.complete(), grammar-constrained, native "
             "int8 engine, 1 thread) on hand-written cases the templates did not produce."
         ),

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from agent import wirejson
+from agent.service import wirejson
 
 log = logging.getLogger("needled.devices")
 

@@ -17,8 +17,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from agent import wirejson
-from agent.topics import topic_problem
+from agent.service import wirejson
+from agent.service.topics import topic_problem
 from devices.registry import (
     DeviceConfigError,
     DeviceUnavailable,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from agent.rangecheck import said_numbers
+from agent.calling.rangecheck import said_numbers
 from devices.registry import validate
 
 Row = dict[str, Any]

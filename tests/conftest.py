@@ -44,14 +44,14 @@ def golden_json(name: str) -> dict:
 
 @pytest.fixture(scope="session")
 def tiny_cact():
-    from agent.cact import read_cact
+    from agent.model.cact import read_cact
 
     return read_cact(GOLDEN / "tiny.cact")
 
 
 @pytest.fixture(scope="session")
 def release_cact():
-    from agent.cact import read_cact
+    from agent.model.cact import read_cact
 
     return read_cact(GOLDEN / f"{RELEASE}.cact")
 
@@ -59,8 +59,8 @@ def release_cact():
 @pytest.fixture(scope="session")
 def release_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A random-weight release-geometry model written by `make-model` (about 3 s)."""
-    from agent.cact import write_file
-    from agent.makemodel import make_model
+    from agent.model.cact import write_file
+    from agent.model.makemodel import make_model
 
     path = tmp_path_factory.mktemp("models") / "release_seed7.cact"
     write_file(path, make_model("release", seed=7))

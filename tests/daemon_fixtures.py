@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from agent.config import Config, default_config_text, parse_config  # noqa: E402
-from agent.pipeline import error_envelope  # noqa: E402
+from agent.service.config import Config, default_config_text, parse_config  # noqa: E402
+from agent.service.pipeline import error_envelope  # noqa: E402
 
 MOSQUITTO = os.environ.get("MOSQUITTO", "/usr/sbin/mosquitto")
 MOSQUITTO_PASSWD = os.environ.get("MOSQUITTO_PASSWD", "/usr/bin/mosquitto_passwd")
@@ -376,14 +376,14 @@ class MqttClient:
 
 
 class RunningDaemon:
-    """An in-process :class:`agent.daemon.Daemon` serving on a background thread."""
+    """An in-process :class:`agent.service.daemon.Daemon` serving on a background thread."""
 
     def __init__(
         self, config: Config, *, delay: float = 0.0, console_io: Any = None, factory: Any = None
     ) -> None:
         """``factory``: another completer factory (e.g. the real model session's) instead of
         the phrase table."""
-        from agent.daemon import Daemon, Notifier
+        from agent.service.daemon import Daemon, Notifier
 
         self.completers: list[PhraseCompleter] = []
         self.daemon = Daemon(
@@ -422,8 +422,8 @@ class RunningDaemon:
 
 def child_main(argv: list[str]) -> int:
     """Daemon child for subprocess tests: ``daemon_fixtures.py CONFIG [DELAY [WARMUP]]``."""
-    from agent.config import load_config
-    from agent.daemon import run_daemon
+    from agent.service.config import load_config
+    from agent.service.daemon import run_daemon
 
     delay = float(argv[1]) if len(argv) > 1 else 0.0
     warmup = float(argv[2]) if len(argv) > 2 else 0.0

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent.bench import concurrent_read_bandwidth
+from agent.offline.bench import concurrent_read_bandwidth
 from kernels import _native
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from agent import bundled
 from agent.cli import default_model
-from agent.config import load_config, run_model, with_overrides
-from agent.train.synth import tools_from_config
+from agent.model import bundled
+from agent.offline.train.synth import tools_from_config
+from agent.service.config import load_config, run_model, with_overrides
 
 ROOT = Path(__file__).resolve().parents[1]
 # bench/train_report.json has the bundled model at 96.4% and 98.1% on the first (studied) set of
@@ -58,7 +58,7 @@ def test_the_general_model_keeps_its_recorded_accuracy_on_unseen_homes() -> None
     """The 385 hand-written cases of 13 homes never seen in training, through the daemon's
     path (prior, range refusal; min_confidence as the daemon's default for the refusals).
     Floors a little under bench/train_report.json, so decoding changes cannot slip by."""
-    from agent.train.evaluate import evaluate_file
+    from agent.offline.train.evaluate import evaluate_file
 
     cases = ROOT / "tests" / "data" / "heldout_homes.jsonl"
     raw = evaluate_file(bundled.GENERAL, cases)["summary"]
@@ -85,7 +85,7 @@ def test_the_general_model_keeps_its_recorded_accuracy_on_later_sets(
     which: int, raw_floor: tuple[float, float], guarded_floor: tuple[float, float, float]
 ) -> None:
     """Floors a little under the recorded reports, so decoding changes cannot slip by."""
-    from agent.train.evaluate import evaluate_file
+    from agent.offline.train.evaluate import evaluate_file
 
     cases = ROOT / "tests" / "data" / f"heldout_homes{which}.jsonl"
     raw = evaluate_file(bundled.GENERAL, cases)["summary"]

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agent import cact
-from agent.errors import CactError
-from agent.tokenizer import tokenizer_blob_from_sentencepiece
+from agent.model import cact
+from agent.model.errors import CactError
+from agent.model.tokenizer import tokenizer_blob_from_sentencepiece
 from tests.conftest import GOLDEN, golden_json
 
 TINY = (GOLDEN / "tiny.cact").read_bytes()

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from agent import cact
-from agent.errors import CactError
+from agent.model import cact
+from agent.model.errors import CactError
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "agent" / "models" / "demo.cact"
@@ -126,8 +126,8 @@ def _child(code: str, timeout: float = 300) -> subprocess.CompletedProcess:
 def test_engine_settings_beyond_its_budget_raise_instead_of_crashing():
     r = _child(
         f"""
-        from agent.cact import read_cact
-        from agent.engine import NativeEngine
+        from agent.model.cact import read_cact
+        from agent.model.engine import NativeEngine
         cf = read_cact({str(DEMO)!r})
         for kw in ({{"window": 1 << 22}}, {{"window": None, "capacity": 1 << 24}}):
             try:
@@ -156,8 +156,8 @@ def test_failed_allocation_raises_memory_error():
     r = _child(
         f"""
         import resource
-        from agent.cact import read_cact
-        from agent.engine import NativeEngine
+        from agent.model.cact import read_cact
+        from agent.model.engine import NativeEngine
         cf = read_cact({str(DEMO)!r})
         NativeEngine(cf, mode="int8", window=256, threads=1).prefill([1, 2])
         resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
@@ -178,11 +178,11 @@ def test_failed_allocation_raises_memory_error():
 
 FUZZ_CHILD = """
 import collections, json, random, struct, sys
-from agent import cact
-from agent.engine import NativeEngine
-from agent.errors import CactError
-from agent.modelinfo import format_table, summarize
-from agent.tokenizer import Tokenizer
+from agent.model import cact
+from agent.model.engine import NativeEngine
+from agent.model.errors import CactError
+from agent.model.modelinfo import format_table, summarize
+from agent.model.tokenizer import Tokenizer
 
 demo_path, out_path, seed, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 src = open(demo_path, "rb").read()

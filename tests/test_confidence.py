@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("torch")
 
-from agent.cact import base_layout, read_cact  # noqa: E402
-from agent.session import Session  # noqa: E402
-from agent.train.confidence import train_head, with_confidence_head  # noqa: E402
-from agent.train.synth import tools_from_config  # noqa: E402
+from agent.calling.session import Session  # noqa: E402
+from agent.model.cact import base_layout, read_cact  # noqa: E402
+from agent.offline.train.confidence import train_head, with_confidence_head  # noqa: E402
+from agent.offline.train.synth import tools_from_config  # noqa: E402
 
 DEMO = Path(__file__).resolve().parents[1] / "agent" / "models" / "demo.cact"
 

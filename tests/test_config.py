@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from daemon_fixtures import config_dict, to_toml
 
-from agent.config import (
+from agent.service.config import (
     EX_CONFIG,
     ConfigError,
     default_config_text,

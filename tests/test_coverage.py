@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.config import load_config, parse_config
-from agent.coverage import coverage_warnings, read_trained_on
+from agent.model.coverage import coverage_warnings, read_trained_on
+from agent.service.config import load_config, parse_config
 from devices import build_registry
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,8 +159,8 @@ def test_daemon_factory_logs_each_warning_at_start(tmp_path: Path, caplog) -> No
 def test_single_home_model_warns_for_any_other_tool(tmp_path: Path) -> None:
     """The bundled demo model knows the demo home's exact tools: those pass, a renamed room
     is outside its training (it would be refused), and the warning says so with the fix."""
-    from agent.coverage import ConfiguredTool, coverage_problems
-    from agent.train.synth import tools_from_config
+    from agent.model.coverage import ConfiguredTool, coverage_problems
+    from agent.offline.train.synth import tools_from_config
 
     demo = ROOT / "agent" / "models" / "demo.cact"
     trained, why = read_trained_on(demo)

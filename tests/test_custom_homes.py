@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from agent.train.synth import tools_from_config
+from agent.offline.train.synth import tools_from_config
 from devices import build_registry
 from tests.case_checks import (
     check_answers,

@@ -25,7 +25,7 @@ from daemon_fixtures import (
 )
 from test_sdnotify import NotifySocket
 
-from agent.selftest import check_daemons, daemon_pids
+from agent.offline.selftest import check_daemons, daemon_pids
 
 ROOT = Path(__file__).resolve().parents[1]
 BUNDLED = ROOT / "agent" / "models" / "demo.cact"
@@ -148,9 +148,9 @@ def release_shaped_model(tmp_path_factory, golden_dir) -> Path:
     in the release geometry and scheme (27 layers, d 512, both probe heads) with the release
     tokenizer (`tok8192.model`). The tokenizer matters here: make-model's own 8,192 pieces,
     trained on a small corpus, cost the daemon about 3 MB more."""
-    from agent.cact import build_cact, write_file
-    from agent.makemodel import RELEASE, SCHEME, random_tensors
-    from agent.tokenizer import tokenizer_blob_from_sentencepiece
+    from agent.model.cact import build_cact, write_file
+    from agent.model.makemodel import RELEASE, SCHEME, random_tensors
+    from agent.model.tokenizer import tokenizer_blob_from_sentencepiece
 
     blob = tokenizer_blob_from_sentencepiece((golden_dir / "tok8192.model").read_bytes())
     path = tmp_path_factory.mktemp("models") / "release_tok8192.cact"

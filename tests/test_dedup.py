@@ -1,6 +1,6 @@
 """Resent command ids: answered again (marked replay), never run twice, across restarts too.
 
-The window of ids lives in the state directory (agent.dedup). The process tests kill a real
+The window of ids lives in the state directory (agent.service.dedup). The process tests kill a real
 daemon child with SIGKILL or SIGTERM on a real broker and count executions where they happen:
 the Tasmota plug's ``cmnd/`` topic, which the daemon publishes once per execution.
 """
@@ -33,9 +33,9 @@ from paho.mqtt.properties import Properties
 from test_pipeline import Inbox, make_pipeline
 from test_serial import Wire, serial_daemon  # noqa: F401 - fixture "serial_daemon"
 
-from agent import wirejson
-from agent.dedup import DONE, STARTED, DedupWindow, command_key
-from agent.pipeline import Command, Pipeline, Submit
+from agent.service import wirejson
+from agent.service.dedup import DONE, STARTED, DedupWindow, command_key
+from agent.service.pipeline import Command, Pipeline, Submit
 from devices import build_registry
 
 # --- the window on disk -------------------------------------------------------------------------

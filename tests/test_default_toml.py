@@ -9,7 +9,7 @@ import tomllib
 import pytest
 
 import devices as devices_pkg
-from agent.config import default_config_text, load_config
+from agent.service.config import default_config_text, load_config
 from devices import registry
 
 TEXT = default_config_text()

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agent.train.synth import tools_from_config
+from agent.offline.train.synth import tools_from_config
 from tests.case_checks import check_answers
 
 ROOT = Path(__file__).resolve().parents[1]

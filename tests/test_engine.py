@@ -15,9 +15,9 @@ import pytest
 from conftest import GOLDEN as CONF_GOLDEN
 from conftest import RELEASE
 
-from agent.cact import read_cact
+from agent.model.cact import read_cact
 
-engine_mod = pytest.importorskip("agent.engine")
+engine_mod = pytest.importorskip("agent.model.engine")
 if not engine_mod.native_available():
     pytest.skip("compiled kernels not built", allow_module_level=True)
 NativeEngine = engine_mod.NativeEngine
@@ -322,7 +322,7 @@ def test_sinks_switch_without_rebuilding() -> None:
 _RSS_SCRIPT = r"""
 import sys
 import numpy as np
-import agent.engine as E
+import agent.model.engine as E
 
 def rss_mb():
     for line in open("/proc/self/status"):
@@ -330,7 +330,7 @@ def rss_mb():
             return int(line.split()[1]) / 1024.0
 
 base = rss_mb()
-from agent.cact import read_cact
+from agent.model.cact import read_cact
 cf = read_cact(sys.argv[1])
 e = E.NativeEngine(cf, "int8", window=256, sinks=512, threads=1)
 ids = ((np.arange(1000, dtype=np.int64) * 2654435761) % (cf.geometry.vocab - 16) + 16)
@@ -369,7 +369,7 @@ def test_probe_pooling_on_the_workers_gives_the_same_bits_for_any_thread_count()
     # With workers, the cells go into the probe pool as a side job while the caller goes on to
     # the next layer (the probes split over the workers); the head must not see a cell missing,
     # a cell of the next layer, or a different order, whatever the threads and chunking.
-    from agent.backend import NativeSessionEngine
+    from agent.model.backend import NativeSessionEngine
 
     cf, g = _load("tiny")
     tok = [int(t) for t in g["tokens"]]
@@ -391,7 +391,7 @@ def test_session_engine_heads_match_golden_when_fed_token_by_token() -> None:
     # The session engine pools the confidence head inside the native engine, into the pool's
     # own arrays (which save/restore copy in place); fed one token at a time past a chunk, with
     # a save/restore of a longer run in between, the head still matches the reference's.
-    from agent.backend import NativeSessionEngine
+    from agent.model.backend import NativeSessionEngine
 
     cf, g = _load("tiny")
     tok = [int(t) for t in g["tokens"][: int(g["prompt_len"])]]

@@ -13,7 +13,7 @@ from conftest import GOLDEN as CONF_GOLDEN
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from agent.grammar import (
+from agent.calling.grammar import (
     DEAD,
     END,
     SchemaError,
@@ -24,7 +24,7 @@ from agent.grammar import (
     validate_schema,
     vocab_from_sentencepiece,
 )
-from agent.grammar.regex import RegexError, compile_pattern
+from agent.calling.grammar.regex import RegexError, compile_pattern
 
 GOLDEN = CONF_GOLDEN
 FORMAT_CHECKER = jsonschema.Draft202012Validator.FORMAT_CHECKER
@@ -749,7 +749,7 @@ def test_cached_mask_is_fast(vocab: tuple[list[bytes], list[int]]) -> None:
 
 
 def test_text_logprob_sums_the_spellings_of_the_written_text() -> None:
-    from agent.grammar.decode import _text_logprob
+    from agent.calling.grammar.decode import _text_logprob
 
     token_bytes = [b"g", b"gr", b"een", b"reen", b"x", b""]
     end = 5

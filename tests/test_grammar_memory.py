@@ -21,11 +21,11 @@ from typing import Any
 
 import pytest
 
-from agent.bench import tool_set
-from agent.grammar import DEAD, SchemaError, compile_calls, compile_value
-from agent.grammar import nfa as N
-from agent.grammar import schema as S
-from agent.tools import load_tools
+from agent.calling.grammar import DEAD, SchemaError, compile_calls, compile_value
+from agent.calling.grammar import nfa as N
+from agent.calling.grammar import schema as S
+from agent.calling.tools import load_tools
+from agent.offline.bench import tool_set
 
 TOOLS = [
     {
@@ -236,7 +236,7 @@ def test_automaton_agrees_with_a_naive_simulation():
 
 
 def _demo_tools() -> list:
-    from agent.config import default_config_text, parse_config
+    from agent.service.config import default_config_text, parse_config
     from devices import build_registry
 
     cfg = parse_config(tomllib.loads(default_config_text()), source="test")

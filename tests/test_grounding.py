@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from agent.grammar.grounding import (
+from agent.calling.grammar.grounding import (
     grounded,
     is_command,
     names_an_unknown_setting,
     request_kind,
     unsaid_arguments,
 )
-from agent.train.homes import home_tools
+from agent.offline.train.homes import home_tools
 
 TOOLS = home_tools(
     {
@@ -153,8 +153,8 @@ def test_free_text_must_say_more_than_the_tools_name() -> None:
 
 
 def test_a_refusal_gets_a_second_look_that_must_be_grounded() -> None:
-    from agent.bundled import GENERAL
-    from agent.session import Session
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
 
     s = Session(GENERAL, TOOLS, threads=1, second_look=False)
     assert s.complete("make the sunroom teal")["function_calls"] == []  # the model refuses
@@ -174,8 +174,8 @@ def test_a_first_answer_the_request_says_in_full_is_served_at_the_default_thresh
     """The head, fitted on generated phrasing, doubts plain commands worded otherwise; a call
     list the request says every part of is lifted to GROUNDED_CONFIDENCE, one that leaves a
     part unsaid keeps the head's word."""
-    import agent.session as session
-    from agent.bundled import GENERAL
+    import agent.calling.session as session
+    from agent.model.bundled import GENERAL
 
     s = session.Session(GENERAL, TOOLS, threads=1)
 
@@ -339,7 +339,7 @@ def test_closed_is_a_close() -> None:
 
 
 def test_a_call_to_a_tool_nothing_points_at_while_another_is_named() -> None:
-    from agent.grammar.grounding import points_elsewhere
+    from agent.calling.grammar.grounding import points_elsewhere
 
     fan_on = [{"name": "set_fan", "arguments": {"on": True}}]
     # "lights" names the light tool; nothing names the fan
@@ -527,8 +527,8 @@ def test_a_described_word_of_another_kind_does_not_point_at_the_tool() -> None:
 def test_a_doubted_call_gets_a_look_with_only_the_names_said() -> None:
     """A call that picks a room the request never names is decoded again with only the named
     rooms and devices in the grammar, and kept only when grounded."""
-    from agent.bundled import GENERAL
-    from agent.session import Session
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
 
     tools = home_tools(
         {
@@ -591,8 +591,8 @@ def test_a_tools_only_room_needs_no_saying() -> None:
 def test_the_named_look_makes_one_call_per_clause() -> None:
     """Told only the names said, the model may still trail its call with a made-up one; the
     look, like the second look, writes no more calls than the request has clauses."""
-    from agent.bundled import GENERAL
-    from agent.session import Session
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
 
     barn = {
         "lights": {
@@ -663,7 +663,7 @@ def test_on_before_a_place_word_is_no_unknown_setting() -> None:
 def test_a_thing_no_tool_has_points_a_call_nowhere() -> None:
     """ "turn on the heater" to a home without one is no call to a tool nothing in the request
     points at; a state ("it's stuffy in here") or a word of the tool's own names no thing."""
-    from agent.grammar.grounding import points_nowhere
+    from agent.calling.grammar.grounding import points_nowhere
 
     home = home_tools(
         {
@@ -732,7 +732,7 @@ def test_a_thing_said_only_inside_a_longer_name_is_not_said() -> None:
 def test_left_out_finds_things_named_in_full_that_no_call_picks() -> None:
     """Only a name said once, in full, in a clause that is a command, and neither a word of a
     tool's name said as written nor an order's word."""
-    from agent.grammar.leftout import left_out, only_thing
+    from agent.calling.grammar.leftout import left_out, only_thing
 
     home = home_tools(
         {
@@ -758,7 +758,7 @@ def test_a_tool_named_in_its_own_clause_with_no_call_is_left_out() -> None:
     """ "..., and the fan on steady": the fan, a tool with no rooms, is named once in a command
     clause of its own; a word a called tool's description has ("the underfloor heating") or
     two tools' names share says no left-out tool."""
-    from agent.grammar.leftout import left_out, tools_left_out
+    from agent.calling.grammar.leftout import left_out, tools_left_out
 
     home = home_tools(
         {
@@ -797,7 +797,7 @@ def test_ac_names_the_air_conditioner_left_out() -> None:
     """ "AC off and open the lounge blinds" answered for the blinds: "ac" is the kind of the
     tool called aircon (beside an underfloor heating that takes a temperature too), so its
     call is left out and looked for."""
-    from agent.grammar.leftout import tools_left_out
+    from agent.calling.grammar.leftout import tools_left_out
 
     home = home_tools(
         {
@@ -825,7 +825,7 @@ def test_a_names_possessive_said_alone_names_it() -> None:
     """ "zofia's, nkechi's and bartek's rooms": each possessive is its room's, so the one the
     model dropped is left out and found; "hugo's light" is Hugo's bathroom's. Before a head
     word the name lacks it names another place: "Hugo's room" is not Hugo's bathroom."""
-    from agent.grammar.leftout import left_out
+    from agent.calling.grammar.leftout import left_out
 
     rooms = ["Zofia's room", "Nkechi's room", "Bartek's room", "Hugo's bathroom"]
     home = home_tools({"lights": {"kind": "simulated_lights", "rooms": rooms}})
@@ -843,7 +843,7 @@ def test_a_rooms_kind_with_no_call_in_its_own_clause_is_left_out() -> None:
     """ "blind down in the nursery and nursery light off" answered for the blind: the nursery
     is said twice and already picked, so `left_out` passes it by; its light's clause names
     the light's kind, and no light call picks the nursery."""
-    from agent.grammar.leftout import kinds_left_out, left_out, only_thing
+    from agent.calling.grammar.leftout import kinds_left_out, left_out, only_thing
 
     home = home_tools(
         {
@@ -912,7 +912,7 @@ BOAT = home_tools(
 def test_a_word_of_a_kind_names_a_tool_of_that_kind() -> None:
     """ "the extractor" is the fan, as "the lamp" is the light; but a kind's word inside a
     thing's name is that thing's."""
-    from agent.grammar.grounding import points_elsewhere
+    from agent.calling.grammar.grounding import points_elsewhere
 
     fan_on = [{"name": "set_fan", "arguments": {"on": True}}]
     assert grounded("switch the extractor on", BOAT, fan_on)
@@ -933,7 +933,7 @@ def test_a_word_of_a_kind_names_a_tool_of_that_kind() -> None:
 
 
 def test_a_number_word_inside_a_setting_is_no_number_said() -> None:
-    from agent.rangecheck import said_numbers
+    from agent.calling.rangecheck import said_numbers
 
     assert said_numbers("the extractor to half ahead", ["half ahead", "dead slow"]) == []
     assert grounded(
@@ -962,7 +962,7 @@ def test_the_named_grammar_keeps_only_tools_something_points_at() -> None:
     """After a doubted call, the grammar of names said drops a tool of no rooms nothing points
     at, and a tool pointed at only by a bare number when a word points at another; a tool's
     one room stays when its tool is pointed at."""
-    from agent.grammar.grounding import named_only
+    from agent.calling.grammar.grounding import named_only
 
     def names(query: str) -> list[str]:
         return [str(t["name"]) for t in named_only(BOAT, query)]
@@ -973,7 +973,7 @@ def test_the_named_grammar_keeps_only_tools_something_points_at() -> None:
 
 
 def test_left_out_finds_a_thing_named_by_the_end_of_its_name() -> None:
-    from agent.grammar.leftout import left_out
+    from agent.calling.grammar.leftout import left_out
 
     blinds = [{"name": "set_blinds", "arguments": {"room": "chart table", "position": 0}}]
     assert left_out("floodlight off and close the blinds", BOAT, blinds) == [
@@ -1001,7 +1001,7 @@ def test_an_order_no_tool_carries_out_is_no_command(said: str, kind: str) -> Non
 
 
 def test_a_tools_only_room_taken_while_another_place_is_named_is_doubted() -> None:
-    from agent.grammar.grounding import implied_elsewhere
+    from agent.calling.grammar.grounding import implied_elsewhere
 
     lamp = [{"name": "set_light", "arguments": {"room": "chart table", "on": True}}]
     assert not implied_elsewhere("turn the lamp on", BOAT, lamp)
@@ -1012,7 +1012,7 @@ def test_a_tools_only_room_taken_while_another_place_is_named_is_doubted() -> No
 def test_a_part_of_a_name_then_another_kind_of_device_is_another_thing() -> None:
     """ "the deck heater" is not the deck floodlight; "the deck light" may be (a light's kind)
     and the end of the name said after a part still names it."""
-    from agent.grammar.grounding import unnamed_arguments
+    from agent.calling.grammar.grounding import unnamed_arguments
 
     heater = [{"name": "set_relay", "arguments": {"relay": "deck floodlight", "on": True}}]
     assert unnamed_arguments("switch the deck heater on", BOAT, heater)
@@ -1041,7 +1041,7 @@ def test_a_switch_is_said_in_the_calls_own_clause() -> None:
 
 
 def test_a_one_room_light_said_by_its_kind_word_is_left_out() -> None:
-    from agent.grammar.leftout import tools_left_out
+    from agent.calling.grammar.leftout import tools_left_out
 
     bedsit = home_tools(
         {
@@ -1082,7 +1082,7 @@ def test_a_word_after_a_clause_break_is_no_setting() -> None:
 
 
 def test_a_name_only_clause_shares_the_sense_of_the_order_clauses_back() -> None:
-    from agent.grammar.leftout import left_out
+    from agent.calling.grammar.leftout import left_out
 
     home = home_tools(
         {
@@ -1121,7 +1121,7 @@ def test_a_unit_of_time_names_no_thing() -> None:
 
 
 def test_a_name_said_alone_before_an_order_shares_its_settings() -> None:
-    from agent.grammar.grounding import with_settings_shared
+    from agent.calling.grammar.grounding import with_settings_shared
 
     def light(room: str, **args: object) -> dict:
         return {"name": "set_light", "arguments": {"room": room, **args}}
@@ -1140,7 +1140,7 @@ def test_a_name_said_alone_before_an_order_shares_its_settings() -> None:
 
 
 def test_plus_and_the_heating_name_nothing_the_home_lacks() -> None:
-    from agent.grammar.reading import words
+    from agent.calling.grammar.reading import words
 
     assert words("plus the status lights") == ["plus", "the", "status", "light"]
     home = home_tools(
@@ -1157,7 +1157,7 @@ def test_plus_and_the_heating_name_nothing_the_home_lacks() -> None:
 
 
 def test_a_room_said_beside_another_kind_of_device_is_not_this_ones() -> None:
-    from agent.grammar.grounding import of_another_kind
+    from agent.calling.grammar.grounding import of_another_kind
 
     blinds = {"name": "set_blinds", "arguments": {"room": "attic", "position": 0}}
     light = {"name": "set_light", "arguments": {"room": "attic", "on": False}}
@@ -1171,7 +1171,7 @@ def test_a_room_said_beside_another_kind_of_device_is_not_this_ones() -> None:
 
 
 def test_a_thing_said_only_inside_another_things_name_is_not_named() -> None:
-    from agent.grammar.reading import unnamed_arguments
+    from agent.calling.grammar.reading import unnamed_arguments
 
     home = home_tools(
         {
@@ -1194,7 +1194,7 @@ def test_a_light_where_only_blinds_are_said_is_doubted_and_left_out_of_the_names
     """ "open the blinds in the sunroom and the attic": a light in the attic is of a kind
     nobody said; the grammar of names said keeps only the blinds there. An LED's "light" or
     a plug's "switch" says nothing of this."""
-    from agent.grammar.grounding import kind_unsaid, named_only
+    from agent.calling.grammar.grounding import kind_unsaid, named_only
 
     said = "open the blinds in the sunroom and the attic"
     light = {"name": "set_light", "arguments": {"room": "attic", "on": True}}
@@ -1225,7 +1225,7 @@ def test_a_setting_said_with_on_and_its_is_no_switch_and_habits_are_per_clause()
 
 def test_a_value_said_only_in_a_statement_is_not_asked_for() -> None:
     """ "attic light back to white, the teal is giving me a headache": one call, white."""
-    from agent.grammar.calllist import without_no_ops
+    from agent.calling.grammar.calllist import without_no_ops
 
     said = "attic light back to white, the teal is giving me a headache"
     white = light(room="attic", color="white")
@@ -1239,7 +1239,7 @@ def test_a_value_said_only_in_a_statement_is_not_asked_for() -> None:
 
 def test_a_lights_verb_says_its_kind() -> None:
     """ "dim the sunroom to 35" is no blind at 35."""
-    from agent.grammar.grounding import kind_unsaid
+    from agent.calling.grammar.grounding import kind_unsaid
 
     blinds = {"name": "set_blinds", "arguments": {"room": "sunroom", "position": 35}}
     lit = {"name": "set_light", "arguments": {"room": "sunroom", "brightness": 35}}
@@ -1251,8 +1251,8 @@ def test_a_lights_verb_says_its_kind() -> None:
 def test_a_heating_word_names_the_thermostat_left_out_and_keeps_its_number() -> None:
     """ "..., attic light on and heating to eighteen" written as the attic at 18: the number
     is the heating's, so it leaves the light and the thermostat is left out."""
-    from agent.grammar.calllist import tidied
-    from agent.grammar.leftout import tools_left_out
+    from agent.calling.grammar.calllist import tidied
+    from agent.calling.grammar.leftout import tools_left_out
 
     home = home_tools(
         {
@@ -1292,7 +1292,7 @@ def test_a_possessive_name_is_no_statement() -> None:
 def test_a_thing_named_by_a_tools_word_in_its_name_points_at_no_other_tool() -> None:
     """ "hot tub off" beside an underfloor heating: "hot" of the hot tub is no warmth word; a
     call to the heating while the request names the tub is doubted."""
-    from agent.grammar.grounding import names_another_tools_thing
+    from agent.calling.grammar.grounding import names_another_tools_thing
 
     home = home_tools(
         {
@@ -1320,7 +1320,7 @@ def test_an_off_said_for_another_clause_is_no_mode() -> None:
 
 
 def test_lights_out_there_is_a_place_not_off() -> None:
-    from agent.grammar.reading import switch_senses, words
+    from agent.calling.grammar.reading import switch_senses, words
 
     def senses(said: str) -> list[set[str]]:
         return [set(s) for _, s in switch_senses(words(said))]
@@ -1344,7 +1344,7 @@ def test_a_part_said_before_its_tools_kind_word_names_that_tools_thing() -> None
 
 
 def test_a_room_said_as_a_room_names_its_owners_bedroom() -> None:
-    from agent.grammar.reading import names_it, words
+    from agent.calling.grammar.reading import names_it, words
 
     rooms = ["twins' bedroom", "Pat's front room"]
     assert names_it("twins' bedroom", rooms, words("twins' room light on"), set())
@@ -1352,7 +1352,7 @@ def test_a_room_said_as_a_room_names_its_owners_bedroom() -> None:
 
 
 def test_a_names_number_orders_nothing_for_the_clause_a_left_out_thing_shares() -> None:
-    from agent.grammar.leftout import left_out
+    from agent.calling.grammar.leftout import left_out
 
     home = home_tools(
         {
@@ -1369,7 +1369,7 @@ def test_a_names_number_orders_nothing_for_the_clause_a_left_out_thing_shares() 
 
 
 def test_a_number_no_call_holds_is_left() -> None:
-    from agent.grammar.grounding import leaves_a_number
+    from agent.calling.grammar.grounding import leaves_a_number
 
     off = [light(room="attic", on=False)]
     assert leaves_a_number("fade the attic light out over fifteen minutes", TOOLS, off)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from agent.train.synth import tools_from_config
+from agent.offline.train.synth import tools_from_config
 from tests.case_checks import (
     check_answers,
     check_invalid,
@@ -129,7 +129,7 @@ def test_names_file_lists_every_chosen_name_and_no_demo_name(which: int) -> None
 def test_a_later_set_uses_no_earlier_name_nor_one_of_training(which: int) -> None:
     """Written while the set before it was studied, a set shares no name with the earlier
     ones, and none of its names is one the recorded training split trains on."""
-    from agent.train.homes import name_split
+    from agent.offline.train.homes import name_split
 
     names = set(json.loads(SETS[which][1].read_text(encoding="utf-8")))
     earlier = set().union(

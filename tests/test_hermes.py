@@ -331,7 +331,7 @@ def test_queries_sent_while_needled_was_away_or_retained_are_never_acted_on(
 
 
 def test_hermes_max_age_and_site_ids_are_checked_config() -> None:
-    from agent.config import ConfigError
+    from agent.service.config import ConfigError
 
     with pytest.raises(ConfigError, match="mqtt.hermes_max_age"):
         make_config(mqtt={"hermes_max_age": 0})

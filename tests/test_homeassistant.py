@@ -19,7 +19,7 @@ from daemon_fixtures import (
     wait_for,
 )
 
-from agent.config import ConfigError
+from agent.service.config import ConfigError
 
 pytestmark = pytest.mark.mqtt
 
@@ -329,8 +329,8 @@ def test_a_damaged_record_never_clears_topics_needled_does_not_own(
 
 
 def test_a_command_refused_for_low_confidence_is_refused_not_an_error() -> None:
-    from agent.envelope import error_envelope
-    from agent.transports.homeassistant import outcome
+    from agent.calling.envelope import error_envelope
+    from agent.service.transports.homeassistant import outcome
 
     env = error_envelope("low_confidence", "not run: confidence 0.21 is below 0.5")
     assert outcome({"envelope": env, "results": []}) == "refused"

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from agent.train import homes as H
-from agent.train.synth import parse_sentences
+from agent.offline.train import homes as H
+from agent.offline.train.synth import parse_sentences
 from devices.registry import validate
 
 ROWS, RECORD = H.synthesize_homes(160, 24, seed=3)
@@ -129,7 +129,7 @@ def test_requests_use_the_word_a_renamed_tool_chose() -> None:
     text = H.home_sentences(devices, tools, rng, pools)
     sf = parse_sentences(text)
     assert "(thermostat | radiator)" in text
-    from agent.train.synth import Generator
+    from agent.offline.train.synth import Generator
 
     rows = Generator(tools, sf, seed=1, mix={"positive": 1.0}).generate(300)
     assert any("radiator" in r["query"] for r in rows)
@@ -137,7 +137,7 @@ def test_requests_use_the_word_a_renamed_tool_chose() -> None:
 
 
 def test_adapting_a_notes_tool_speaks_the_owners_description() -> None:
-    from agent.train.synth import Generator
+    from agent.offline.train.synth import Generator
 
     rng = random.Random(4)
     pools = {k: v["train"] for k, v in H.name_split().items()}
@@ -192,7 +192,7 @@ def test_version_1_is_the_recorded_data() -> None:
 
 
 def test_version_2_keeps_held_out_names_out_of_the_demo_homes_refusals() -> None:
-    from agent.train.synth import tools_from_config
+    from agent.offline.train.synth import tools_from_config
 
     held = H.heldout_names()
     text = H.DEMO_SENTENCES.read_text(encoding="utf-8")
@@ -416,7 +416,7 @@ def test_version_6_teaches_lists_of_three_and_four_on_version_2_homes() -> None:
 
 
 def test_version_7_says_one_request_over_several_names() -> None:
-    from agent.train.synth import Generator
+    from agent.offline.train.synth import Generator
 
     pools = {k: v["train"] for k, v in H.name_split().items()}
     rng = random.Random(2)
@@ -445,7 +445,7 @@ def test_version_7_says_one_request_over_several_names() -> None:
 
 
 def test_version_7_remarks_ask_nothing() -> None:
-    from agent.train.synth import _REMARKS
+    from agent.offline.train.synth import _REMARKS
 
     remarked = [r for r in ROWS_V7 if any(m.lower() in r["query"].lower() for m in _REMARKS)]
     assert len(remarked) >= 40

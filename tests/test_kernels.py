@@ -51,7 +51,7 @@ GOLDEN = str(CONF_GOLDEN)
 
 @pytest.fixture(scope="module")
 def tiny():
-    from agent.cact import read_cact
+    from agent.model.cact import read_cact
 
     return read_cact(f"{GOLDEN}/tiny.cact")
 
@@ -100,7 +100,7 @@ def test_cq_row_subsets_equal_full_product(tiny) -> None:
 def test_ternary_and_odd_widths_fall_back_exactly() -> None:
     # ternary (crumbs 3, 0, 1) takes the 2-bit fast path with a crumb table; a group of 64
     # takes the generic path; both must equal the NumPy product
-    from agent.cact import CQView
+    from agent.model.cact import CQView
 
     rng = np.random.default_rng(5)
     w = rng.standard_normal((24, 200)).astype(np.float32)

@@ -168,7 +168,7 @@ def test_config_log_level_filters_stderr(tmp_path: Path) -> None:
 def test_journal_handler_only_for_the_stream_systemd_set_up(monkeypatch) -> None:
     from systemd.journal import JournalHandler
 
-    from agent.logsetup import setup_logging
+    from agent.service.logsetup import setup_logging
 
     root = logging.getLogger()
     saved, level = root.handlers[:], root.level
@@ -193,7 +193,7 @@ def test_journal_handler_only_for_the_stream_systemd_set_up(monkeypatch) -> None
 
 
 def test_unknown_log_level_is_a_config_error() -> None:
-    from agent.config import ConfigError, parse_config, with_overrides
+    from agent.service.config import ConfigError, parse_config, with_overrides
 
     with pytest.raises(ConfigError, match="log.level: must be one of debug, info"):
         parse_config({"mqtt": {"enabled": False}, "log": {"level": "loud"}})

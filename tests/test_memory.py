@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 _SCRIPT = """
-from agent.daemon import trim_heap
+from agent.service.daemon import trim_heap
 
 def anon_kb():
     for line in open("/proc/self/status"):

@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 from conftest import GOLDEN
 
-from agent.grammar import TokenMasker, compile_calls, decode_call
-from agent.grammar.masker import vocab_from_sentencepiece
-from agent.grammar.mention import (
+from agent.calling.grammar import TokenMasker, compile_calls, decode_call
+from agent.calling.grammar.masker import vocab_from_sentencepiece
+from agent.calling.grammar.mention import (
     ONLY_NAME,
     TOOL_BOOST,
     MentionPrior,
     _unheld,
 )
-from agent.grammar.reading import (
+from agent.calling.grammar.reading import (
     clause_numbers,
     mended,
     resolve_there,
@@ -29,7 +29,7 @@ from agent.grammar.reading import (
     with_typos_mended,
     words,
 )
-from agent.rangecheck import Said
+from agent.calling.rangecheck import Said
 
 
 def _tool(
@@ -811,8 +811,8 @@ def _home_tools(home: str) -> list[dict]:
 
 
 def test_the_bundled_general_model_takes_the_named_device() -> None:
-    from agent.bundled import GENERAL
-    from agent.session import Session
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
 
     # manor_house: a pool pump on a smart plug, a koi pond pump on a relay, an alarm LED
     s = Session(GENERAL, _home_tools("manor_house"), threads=1)
@@ -828,8 +828,8 @@ def test_the_bundled_general_model_takes_the_named_device() -> None:
 
 
 def test_a_call_for_a_room_the_home_lacks_is_flagged_and_doubted() -> None:
-    from agent.bundled import GENERAL
-    from agent.session import UNNAMED_CONFIDENCE, Session
+    from agent.calling.session import UNNAMED_CONFIDENCE, Session
+    from agent.model.bundled import GENERAL
 
     s = Session(GENERAL, _home_tools("ana_flat"), threads=1)
     # ana_flat's blinds are in Ana's room and the study; a call must name one of them
@@ -1688,9 +1688,9 @@ def test_request_readings_survive_odd_names_and_larger_numbers() -> None:
 
 
 def test_seconds_said_go_to_a_transition_and_a_percentage_to_the_brightness() -> None:
-    from agent.bundled import GENERAL
-    from agent.session import Session
-    from agent.train.homes import home_tools
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
 
     # a transition's unit is in its name only (zigbee2mqtt's schema has no description)
     tools = home_tools({"lights": {"kind": "zigbee2mqtt_lights", "devices": {"tack room": "t1"}}})
@@ -1706,7 +1706,7 @@ def test_seconds_said_go_to_a_transition_and_a_percentage_to_the_brightness() ->
 
 
 def test_a_joining_word_inside_a_name_starts_no_clause() -> None:
-    from agent.grammar.reading import (
+    from agent.calling.grammar.reading import (
         clause_numbers,
         words,
     )
@@ -1838,9 +1838,9 @@ def test_a_thing_said_outranks_a_colour_and_a_light_word(
 def test_of_two_tools_with_the_room_the_one_named_more_fully_is_chosen() -> None:
     """ "the back stairs strip light": both light tools have the back stairs and both names
     are said ("light"), but only set_strip_light's name says "strip" too."""
-    from agent.bundled import GENERAL
-    from agent.session import Session
-    from agent.train.homes import home_tools
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
 
     home = {
         "lights": {
@@ -1868,9 +1868,9 @@ def test_of_two_tools_with_the_room_the_one_named_more_fully_is_chosen() -> None
 def test_a_tool_name_s_head_noun_names_it() -> None:
     """ "open the vents in bay 3": bay 3 has lights and vents; "vents" is the head of
     roof_vents, so the vents are meant, though "roof" is never said."""
-    from agent.bundled import GENERAL
-    from agent.session import Session
-    from agent.train.homes import home_tools
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
 
     home = {
         "vents": {
@@ -1896,9 +1896,9 @@ def test_a_tool_name_s_head_noun_names_it() -> None:
 def test_a_tool_name_said_as_written_takes_the_room_inside_it() -> None:
     """ "playroom heater to 19 degrees": the playroom is a room of the lights too, but the
     request says set_playroom_heater's whole name, so the heater is meant."""
-    from agent.bundled import GENERAL
-    from agent.session import Session
-    from agent.train.homes import home_tools
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
 
     home = {
         "lights": {"kind": "simulated_lights", "rooms": ["playroom", "den", "bedroom 6"]},

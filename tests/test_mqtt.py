@@ -25,7 +25,7 @@ from daemon_fixtures import (
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from agent.daemon import rss_mb
+from agent.service.daemon import rss_mb
 
 pytestmark = pytest.mark.mqtt
 

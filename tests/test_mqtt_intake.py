@@ -29,8 +29,8 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from agent.config import ConfigError, parse_config
-from agent.transports.mqtt import end_session
+from agent.service.config import ConfigError, parse_config
+from agent.service.transports.mqtt import end_session
 
 pytestmark = pytest.mark.mqtt
 
@@ -164,7 +164,7 @@ def test_watchdog_pings_stop_when_acknowledgements_are_lost(
     acknowledgement is injected: every real path acknowledges now."""
     from test_sdnotify import NotifySocket
 
-    from agent.transports.mqtt import MqttTransport
+    from agent.service.transports.mqtt import MqttTransport
 
     addr = str(tmp_path / "notify")
     ns = NotifySocket(addr)
@@ -294,7 +294,7 @@ def test_reload_changing_mqtt_answers_every_queued_command_once(
     they named when they came in): the same session (keepalive changed) gets its redeliveries
     bound to the queued commands, a new client id leaves nothing behind in the old session to
     run again."""
-    from agent.config import load_config
+    from agent.service.config import load_config
 
     node = f"r{uuid.uuid4().hex[:6]}"
     mqtt = {"enabled": True, "port": broker.port, "node_id": node, "reconnect_max": 2}
@@ -435,7 +435,7 @@ def test_a_switch_away_from_a_broker_never_reached_does_not_wait_on_it(
     """Ending the old session takes a connection to the old broker; when the daemon never
     reached it (the usual reason to change the host), the switch does not try, and serves
     from the new broker."""
-    import agent.transports.mqtt as transport
+    import agent.service.transports.mqtt as transport
 
     tried: list[Any] = []
     monkeypatch.setattr(transport, "end_session", lambda *a, **k: tried.append(a) or True)

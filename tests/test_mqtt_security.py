@@ -42,8 +42,8 @@ from daemon_fixtures import (
 )
 from paho.mqtt.enums import CallbackAPIVersion
 
-from agent.config import Config
-from agent.pipeline import Command
+from agent.service.config import Config
+from agent.service.pipeline import Command
 
 pytestmark = pytest.mark.mqtt
 

@@ -14,8 +14,7 @@ import sys
 
 import pytest
 
-from agent.config import load_config
-from agent.selftest import (
+from agent.offline.selftest import (
     check_gpio,
     check_isa,
     check_kernels,
@@ -23,6 +22,7 @@ from agent.selftest import (
     check_serial,
     has_gpio,
 )
+from agent.service.config import load_config
 
 pytestmark = pytest.mark.ondevice
 
@@ -44,7 +44,7 @@ def test_model_answers_a_command_within_the_memory_budget() -> None:
     # whole suite's imports
     cfg = load_config(CONFIG)
     code = (
-        "import json, sys; from agent.selftest import check_model; "
+        "import json, sys; from agent.offline.selftest import check_model; "
         "print(json.dumps(check_model(sys.argv[1] or None, None)))"
     )
     out = subprocess.run(

@@ -8,7 +8,7 @@ from collections import Counter
 
 from daemon_fixtures import PhraseCompleter, make_config
 
-from agent.pipeline import Command, Pipeline, Submit
+from agent.service.pipeline import Command, Pipeline, Submit
 from devices import build_registry
 
 
@@ -273,7 +273,7 @@ def test_a_refusal_for_an_unnamed_room_says_which_name_was_never_said() -> None:
 
 
 def test_below_confidence_is_the_one_rule_for_daemon_and_eval() -> None:
-    from agent.envelope import below_confidence
+    from agent.calling.envelope import below_confidence
 
     assert below_confidence(0.39, 0.4) and not below_confidence(0.4, 0.4)
     assert not below_confidence(0.0, 0.0)  # 0: refuse nothing

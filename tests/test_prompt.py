@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import GOLDEN as CONF_GOLDEN
 
-from agent.prompt import (
+from agent.calling.prompt import (
     render_assistant_turn,
     render_calls_json,
     render_prompt,
@@ -18,7 +18,7 @@ from agent.prompt import (
     tools_prefix,
     user_turn,
 )
-from agent.tools import render_tools_json, tool_from_dict
+from agent.calling.tools import render_tools_json, tool_from_dict
 
 TOOLS_JSON = '[{"name":"f","parameters":{"type":"object","properties":{}}}]'
 

@@ -1,4 +1,4 @@
-"""Numbers the user said against the numbers in the call (agent.rangecheck)."""
+"""Numbers the user said against the numbers in the call (agent.calling.rangecheck)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 from daemon_fixtures import make_config
 
-from agent.rangecheck import Said, find_remapped, said_numbers
-from agent.train.synth import number_words
+from agent.calling.rangecheck import Said, find_remapped, said_numbers
+from agent.offline.train.synth import number_words
 from devices import build_registry
 
 TOOLS = {t["name"]: t for t in build_registry(make_config().devices).tools()}

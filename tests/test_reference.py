@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agent.reference import ReferenceModel
+from agent.model.reference import ReferenceModel
 from tests.conftest import RELEASE, golden_npz
 
 REL_TOL = 1e-4
@@ -96,7 +96,7 @@ def test_rejects_bad_ids(tiny_cact):
 
 
 def test_random_release_model_stays_finite(release_model):
-    from agent.cact import read_cact
+    from agent.model.cact import read_cact
 
     m = ReferenceModel(read_cact(release_model))
     out = m.forward([2, 4, 100, 200, 300, 5, 7])

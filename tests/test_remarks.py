@@ -1,12 +1,12 @@
 """Courtesies and remarks around a command are dropped before the model and the rules read it
-(agent/grammar/remarks.py), and a thing named ahead of its clause is moved into it."""
+(agent/calling/grammar/remarks.py), and a thing named ahead of its clause is moved into it."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.grammar.remarks import plain_command
-from agent.train.homes import home_tools
+from agent.calling.grammar.remarks import plain_command
+from agent.offline.train.homes import home_tools
 
 HOME = home_tools(
     {
@@ -187,8 +187,8 @@ def test_a_request_that_may_dictate_a_free_text_is_left_whole() -> None:
 
 
 def test_the_bundled_model_serves_a_command_wrapped_in_courtesy() -> None:
-    from agent.bundled import GENERAL
-    from agent.session import Session
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
 
     s = Session(GENERAL, HOME, threads=1)
     env = s.complete("Please switch the heating off, it is warm enough now.")
@@ -201,8 +201,8 @@ def test_the_bundled_model_serves_a_command_wrapped_in_courtesy() -> None:
 
 
 def test_the_bundled_model_doubts_calls_for_a_reminder_and_drops_an_unsaid_mode() -> None:
-    from agent.bundled import GENERAL
-    from agent.session import UNNAMED_CONFIDENCE, Session
+    from agent.calling.session import UNNAMED_CONFIDENCE, Session
+    from agent.model.bundled import GENERAL
 
     s = Session(GENERAL, HOME, threads=1)
     env = s.complete("remind me to switch the sawdust collector on at six")
@@ -214,7 +214,7 @@ def test_the_bundled_model_doubts_calls_for_a_reminder_and_drops_an_unsaid_mode(
 def test_a_reader_kept_for_its_tools_reads_as_a_fresh_one() -> None:
     # a session keeps one reader for its fixed tools; reuse must not carry one request into
     # the next
-    from agent.grammar.remarks import PlainReader
+    from agent.calling.grammar.remarks import PlainReader
 
     reader = PlainReader(HOME)
     said = [
@@ -241,7 +241,7 @@ def test_a_name_with_a_word_of_a_state_in_it_is_still_said_ahead() -> None:
 def test_a_setting_numbered_by_digits_is_read_as_its_digits() -> None:
     """ "speed three" to a fan whose speeds are "1" to "4" is speed 3; a number the setting
     lacks, or one said without the setting's name, stays as said."""
-    from agent.grammar.remarks import PlainReader
+    from agent.calling.grammar.remarks import PlainReader
 
     fan = home_tools({"fan": {"kind": "simulated_fan", "speeds": ["1", "2", "3", "4"]}})
     reader = PlainReader(fan)
@@ -271,7 +271,7 @@ def test_a_setting_numbered_by_digits_is_read_as_its_digits() -> None:
 def test_a_request_that_takes_itself_back_is_seen_and_kept_whole(
     said: str, takes_back: bool
 ) -> None:
-    from agent.grammar.remarks import PlainReader, cancels
+    from agent.calling.grammar.remarks import PlainReader, cancels
 
     assert cancels(said) == takes_back
     if takes_back:  # the taking back is no remark to drop
@@ -279,7 +279,7 @@ def test_a_request_that_takes_itself_back_is_seen_and_kept_whole(
 
 
 def test_a_typed_2_before_a_setting_is_to_but_not_inside_a_name() -> None:
-    from agent.grammar.remarks import PlainReader
+    from agent.calling.grammar.remarks import PlainReader
 
     tools = home_tools(
         {

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from daemon_fixtures import ROOT, config_dict, to_toml
 
-from agent.daemon import Notifier, _builtin_notify
+from agent.service.daemon import Notifier, _builtin_notify
 
 
 class NotifySocket:
@@ -146,7 +146,7 @@ def test_daemon_lifecycle_ready_watchdog_reload_stop(tmp_path: Path) -> None:
 # a signal's handler runs, for two seconds; then it prints how many signals it handled and exits.
 SIGNAL_STORM = r"""
 import signal, sys, time
-from agent.daemon import Wakeup
+from agent.service.daemon import Wakeup
 {setup}
 hits = 0
 def on_signal(*_):

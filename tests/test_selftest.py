@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from agent.selftest import Check, check_daemons, check_notify, check_serial, format_table
+from agent.offline.selftest import Check, check_daemons, check_notify, check_serial, format_table
 
 ROOT = Path(__file__).resolve().parents[1]
 

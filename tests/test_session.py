@@ -12,9 +12,9 @@ import json
 import jsonschema
 import pytest
 
-from agent import cact
-from agent.grammar.calllist import without_no_ops, without_repeats
-from agent.session import Session
+from agent.calling.grammar.calllist import without_no_ops, without_repeats
+from agent.calling.session import Session
+from agent.model import cact
 from tests.conftest import GOLDEN
 
 LIGHT = {
@@ -135,7 +135,7 @@ def test_extract_always_returns_one_conforming_record(session):
 
 
 def test_no_confidence_head_reports_none(tmp_path):
-    from agent.train.slice import drop_heads
+    from agent.offline.train.slice import drop_heads
 
     img = drop_heads(cact.read_cact(GOLDEN / "tiny.cact"), {1, 2})
     path = tmp_path / "nohead.cact"
@@ -186,7 +186,7 @@ def test_conversation_continues_and_stays_bounded(tiny_cact):
 
 
 def test_tools_prefix_is_persisted_and_reused_across_processes(tmp_path, tiny_cact, monkeypatch):
-    from agent.backend import NativeSessionEngine
+    from agent.model.backend import NativeSessionEngine
 
     first = Session(tiny_cact, [LIGHT, HEAT], backend="native", mode="fp32", cache_dir=tmp_path)
     want = first.complete("dim the hall to 30", require_call=True)
@@ -304,8 +304,8 @@ def test_odd_schemas_do_not_break_the_dropping_of_empty_calls() -> None:
 def test_a_trailing_call_to_a_tool_nothing_points_at_is_dropped() -> None:
     """ "close the blinds in the sun lounge, would you?" written with a cool mode after it:
     nothing in the request points at the thermostat, and it sets nothing said."""
-    from agent.grammar.calllist import without_no_ops
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import without_no_ops
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools(
         {
@@ -325,9 +325,9 @@ def test_a_rooms_light_left_out_beside_its_blind_gets_its_call() -> None:
     """The nursery's blind and its light in one request: the model answers the blind and
     stops; the light's clause names the nursery and a light, and the missing look decodes
     that call from it with the light tool alone."""
-    from agent.bundled import GENERAL
-    from agent.session import Session
-    from agent.train.homes import home_tools
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
 
     home = {
         "lights": {"kind": "simulated_lights", "rooms": ["twins' nursery", "galley kitchen"]},
@@ -349,9 +349,9 @@ def test_a_call_the_missing_look_leaves_the_same_as_another_is_served_once() -> 
     """The model wrote the lamp twice, the second time with the heating's 22 as a brightness;
     the missing look adds the heating's call and takes the 22 back, leaving two lamp calls
     the same: the lamp is switched on once."""
-    from agent.bundled import GENERAL
-    from agent.session import Session
-    from agent.train.homes import home_tools
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
 
     rooms = ["sitting room", "Mum's room", "spare bedroom 2", "back porch", "sunroom"]
     home = {
@@ -385,9 +385,9 @@ def test_a_thing_a_call_list_leaves_out_gets_its_call() -> None:
     """Three things in one request: the general model writes two calls and drops one; the
     missing look decodes the left-out thing's call from its clause and puts it where the
     request says it."""
-    from agent.bundled import GENERAL
-    from agent.session import Session
-    from agent.train.homes import home_tools
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
 
     home = {
         "lights": {
@@ -416,9 +416,9 @@ def test_a_thing_a_call_list_leaves_out_gets_its_call() -> None:
 def test_calls_left_the_same_by_dropping_unsaid_settings_are_served_once() -> None:
     """The model answers "trainer on and fan to medium" with the fan switched on at medium and
     then the fan at medium; once the unsaid "on" goes, the two fan calls are one request."""
-    from agent.bundled import GENERAL
-    from agent.session import Session
-    from agent.train.homes import home_tools
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
 
     home = {
         "lights": {"kind": "simulated_lights", "rooms": ["bike room", "stair head"]},
@@ -440,9 +440,9 @@ def test_a_left_out_things_call_loses_a_choice_its_clause_never_says() -> None:
     """The missing look decodes the laundry bay's light off with a colour nobody said, and a
     remark before the list ("locking up") kept the habit rule from dropping it; the colour goes,
     the switch (its only said setting) stays, and a lone setting is never dropped."""
-    from agent.bundled import GENERAL
-    from agent.grammar.calllist import without_unsaid_choices
-    from agent.session import Session
+    from agent.calling.grammar.calllist import without_unsaid_choices
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
 
     rooms = ["warden's cubby", "common room", "reading nook 2", "laundry bay", "porch vestibule"]
     colours = ["white", "warm white", "red", "orange", "yellow", "green", "blue", "purple", "pink"]
@@ -494,7 +494,7 @@ def test_a_left_out_things_call_loses_a_choice_its_clause_never_says() -> None:
 def test_a_later_call_for_the_same_thing_that_sets_nothing_said_is_dropped() -> None:
     """ "quiet room lights to marigold please, too harsh in there" written with the quiet room
     white after it: the same room again, set to what nobody said."""
-    from agent.train.homes import home_tools
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools(
         {
@@ -517,8 +517,8 @@ def test_a_later_call_for_the_same_thing_that_sets_nothing_said_is_dropped() -> 
 
 
 def test_calls_are_put_in_the_order_the_request_says_them() -> None:
-    from agent.grammar.calllist import _in_request_order
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import _in_request_order
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools(
         {
@@ -549,8 +549,8 @@ def test_a_call_that_repeats_a_thing_gives_way_to_the_thing_left_out() -> None:
     """ "electric blanket on and the kiln off": the general model writes the blanket twice, on
     and off; the missing look finds the kiln said and left out, and its call takes the place
     of the repeat that set what it sets."""
-    from agent.bundled import GENERAL
-    from agent.train.homes import home_tools
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
 
     home = {
         "outlets": {
@@ -572,8 +572,8 @@ def test_a_call_that_repeats_a_thing_gives_way_to_the_thing_left_out() -> None:
 
 
 def test_a_number_said_in_one_clause_is_not_borrowed_by_the_next_call() -> None:
-    from agent.grammar.calllist import without_borrowed_numbers
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import without_borrowed_numbers
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools(
         {
@@ -594,8 +594,8 @@ def test_a_number_said_in_one_clause_is_not_borrowed_by_the_next_call() -> None:
 
 
 def test_a_borrowed_number_becomes_the_one_its_own_clause_says() -> None:
-    from agent.grammar.calllist import without_borrowed_numbers
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import without_borrowed_numbers
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools(
         {
@@ -615,8 +615,8 @@ def test_a_borrowed_number_becomes_the_one_its_own_clause_says() -> None:
 def test_two_halves_of_one_call_are_joined_only_after_a_bare_setting() -> None:
     """ "put the fan on, on lullaby": the fan on, then the fan at lullaby, is one call; a
     clause with an order of its own ("and turn the heating to 28") keeps its call."""
-    from agent.grammar.calllist import with_halves_joined
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import with_halves_joined
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools(
         {
@@ -639,8 +639,8 @@ def test_two_halves_of_one_call_are_joined_only_after_a_bare_setting() -> None:
 
 
 def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
-    from agent.grammar.calllist import with_number_said
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import with_number_said
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["bedsit", "hall"]}})
     wrote = {"name": "set_light", "arguments": {"room": "bedsit", "brightness": 95}}
@@ -654,8 +654,8 @@ def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
 
 
 def test_a_choice_said_and_left_out_is_added_to_its_call() -> None:
-    from agent.grammar.calllist import with_choice_said
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import with_choice_said
+    from agent.offline.train.homes import home_tools
 
     home = {
         "lights": {
@@ -704,8 +704,8 @@ def test_a_choice_said_and_left_out_is_added_to_its_call() -> None:
 
 
 def test_a_call_after_the_first_that_sets_nothing_for_a_thing_unsaid_goes() -> None:
-    from agent.grammar.calllist import without_no_ops
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import without_no_ops
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools(
         {
@@ -722,8 +722,8 @@ def test_a_call_after_the_first_that_sets_nothing_for_a_thing_unsaid_goes() -> N
 
 
 def test_a_courtesy_or_a_statement_asks_for_no_second_call() -> None:
-    from agent.grammar.calllist import without_no_ops
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import without_no_ops
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools({"heat": {"kind": "simulated_thermostat"}})
     warm = {"name": "set_thermostat", "arguments": {"temperature": 21}}
@@ -737,8 +737,8 @@ def test_a_courtesy_or_a_statement_asks_for_no_second_call() -> None:
 def test_a_made_up_call_that_says_nothing_said_is_noise() -> None:
     """A dropped trailing call whose thing and setting nobody said leaves the rest in no
     doubt; one that says a setting of the request stood in for something."""
-    from agent.grammar.calllist import all_unsaid
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import all_unsaid
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools(
         {
@@ -756,7 +756,7 @@ def test_a_made_up_call_that_says_nothing_said_is_noise() -> None:
 
 def test_a_mended_number_keeps_to_the_parameters_schema() -> None:
     # "an integer or one of these words": a range check alone would let 21.5 in
-    from agent.grammar.calllist import conforming, with_number_said
+    from agent.calling.grammar.calllist import conforming, with_number_said
 
     either = {"anyOf": [{"enum": ["low", "high"]}, {"type": "integer", "minimum": 0}]}
     tools = [
@@ -780,8 +780,8 @@ def test_a_mended_number_keeps_to_the_parameters_schema() -> None:
 
 
 def test_a_number_said_once_stays_with_the_call_it_was_said_for() -> None:
-    from agent.grammar.calllist import without_number_twice
-    from agent.train.homes import home_tools
+    from agent.calling.grammar.calllist import without_number_twice
+    from agent.offline.train.homes import home_tools
 
     tools = home_tools(
         {

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, reject, settings
 from hypothesis import strategies as st
 
-from agent.grammar import SchemaError
-from agent.session import Session
+from agent.calling.grammar import SchemaError
+from agent.calling.session import Session
 from tests.test_grammar import schemas
 
 QUERIES = (
@@ -56,7 +56,7 @@ def tool_sets(draw: st.DrawFn) -> list[dict]:
 
 @pytest.fixture(scope="module")
 def engine_model(tiny_cact):
-    from agent.engine import native_available
+    from agent.model.engine import native_available
 
     assert native_available(), "the native kernels must be built for this test"
     return tiny_cact

@@ -1,11 +1,11 @@
-"""Speech and texting noise is mended before a request is read (agent/grammar/spoken.py), and
-nothing else is touched."""
+"""Speech and texting noise is mended before a request is read
+(agent/calling/grammar/spoken.py), and nothing else is touched."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.grammar.spoken import as_written
+from agent.calling.grammar.spoken import as_written
 
 NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitchen"]
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from agent.train.synth import (
+from agent.offline.train.synth import (
     Generator,
     TemplateError,
     number_words,
@@ -240,7 +240,7 @@ def test_demo_sentences_cover_every_tool() -> None:
 def test_synth_cli(tmp_path: Path) -> None:
     import argparse
 
-    from agent.train.synth import add_arguments, read_jsonl, synth_main
+    from agent.offline.train.synth import add_arguments, read_jsonl, synth_main
 
     p = argparse.ArgumentParser()
     add_arguments(p)

@@ -23,8 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sentencepiece import sentencepiece_model_pb2 as sp_pb2
 
-from agent.errors import CactError
-from agent.tokenizer import (
+from agent.model.errors import CactError
+from agent.model.tokenizer import (
     BOS_ID,
     CHAT_MARKERS,
     EOS_ID,
@@ -834,7 +834,7 @@ def test_no_protobuf_at_run_time(tmp_path: Path, small_blob: bytes) -> None:
         [
             sys.executable,
             "-c",
-            "import agent.tokenizer, sys; print('google.protobuf' in sys.modules)",
+            "import agent.model.tokenizer, sys; print('google.protobuf' in sys.modules)",
         ],
         cwd=ROOT,
         capture_output=True,
@@ -846,7 +846,7 @@ def test_no_protobuf_at_run_time(tmp_path: Path, small_blob: bytes) -> None:
     code = (
         "import sys\n"
         "import numpy, sentencepiece\n"
-        "import agent.tokenizer as t\n"
+        "import agent.model.tokenizer as t\n"
         "tok = t.Tokenizer(open(sys.argv[1], 'rb').read())\n"
         "tok.decode(tok.encode(' turn on') + tok.encode_continuation('\\nthe light'))\n"
         "tok.token_bytes()\n"

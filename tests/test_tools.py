@@ -12,8 +12,8 @@ from typing import Annotated, Any, Literal, Optional
 
 import pytest
 
-from agent.grammar import compile_calls
-from agent.tools import (
+from agent.calling.grammar import compile_calls
+from agent.calling.tools import (
     Field,
     SchemaError,
     Tool,

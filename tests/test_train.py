@@ -11,20 +11,20 @@ import pytest
 from conftest import GOLDEN as CONF_GOLDEN
 from conftest import RELEASE
 
-from agent.cact import CQ, Geometry, parse, read_cact
-from agent.reference import ReferenceModel
+from agent.model.cact import CQ, Geometry, parse, read_cact
+from agent.model.reference import ReferenceModel
 
 try:  # PyTorch is the optional `.[train]` extra: without it only the torch-free tests run
     import torch
 
-    from agent.train.qat import (
+    from agent.offline.train.qat import (
         a8_fake_quant,
         cq_fake_quant,
         cq_quant_dequant,
         disable_qat,
         enable_qat,
     )
-    from agent.train.torch_model import Needle, set_threads
+    from agent.offline.train.torch_model import Needle, set_threads
 except ImportError:  # pragma: no cover - depends on the environment
     torch = None
 
@@ -174,7 +174,11 @@ MICRO = Geometry(
 
 
 def _tok_blob(vocab: int) -> bytes:
-    from agent.tokenizer import synthetic_corpus, tokenizer_blob_from_sentencepiece, train_tokenizer
+    from agent.model.tokenizer import (
+        synthetic_corpus,
+        tokenizer_blob_from_sentencepiece,
+        train_tokenizer,
+    )
 
     return tokenizer_blob_from_sentencepiece(train_tokenizer(synthetic_corpus(0, 400), vocab))
 
@@ -229,7 +233,7 @@ def test_lora_merge_preserves_forward() -> None:
 
 @pytest.mark.parametrize("layers", [1, 2, 4])
 def test_slice_keeps_the_first_layers(layers: int) -> None:
-    from agent.train.slice import slice_layers
+    from agent.offline.train.slice import slice_layers
 
     cf, z = _golden("tiny")
     sc = parse(slice_layers(cf, layers))
@@ -252,7 +256,7 @@ def test_slice_keeps_the_first_layers(layers: int) -> None:
 def test_slice_cli(tmp_path: Path) -> None:
     import argparse
 
-    from agent.train.slice import add_arguments, slice_main
+    from agent.offline.train.slice import add_arguments, slice_main
 
     _golden("tiny")
     p = argparse.ArgumentParser()
@@ -267,7 +271,7 @@ def test_slice_cli(tmp_path: Path) -> None:
 
 
 def _demo_tools() -> list[dict]:
-    from agent.train.synth import tools_from_config
+    from agent.offline.train.synth import tools_from_config
 
     return tools_from_config()
 
@@ -275,7 +279,7 @@ def _demo_tools() -> list[dict]:
 @needs_torch
 @pytest.mark.slow
 def test_finetune_lora_tiny(tmp_path: Path) -> None:
-    from agent.train.finetune import finetune
+    from agent.offline.train.finetune import finetune
 
     cf, _ = _golden("tiny")
     rows = [
@@ -323,7 +327,7 @@ def test_finetune_lora_tiny(tmp_path: Path) -> None:
 
 
 def _micro_train(tmp_path: Path, name: str, steps: int = 3, budget: float | None = None, **kw):
-    from agent.train.trainer import TrainConfig, train
+    from agent.offline.train.trainer import TrainConfig, train
 
     geo = {k: getattr(MICRO, k) for k in MICRO.__dataclass_fields__}
     cfg = TrainConfig(
@@ -417,7 +421,7 @@ def test_trainer_warm_starts_from_a_shipped_model_file(tmp_path: Path) -> None:
 def test_png_encoder(tmp_path: Path) -> None:
     import zlib
 
-    from agent.train.plot import _raster
+    from agent.offline.train.plot import _raster
 
     data = _raster([3.0, 2.0, 1.5, 1.0, 0.5, 0.4], phase_split=4, w=64, h=48)
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -433,7 +437,7 @@ def test_png_encoder(tmp_path: Path) -> None:
 
 
 def test_calls_match_semantics() -> None:
-    from agent.train.evaluate import calls_match, score
+    from agent.offline.train.evaluate import calls_match, score
 
     a = {"name": "set_light", "arguments": {"room": "kitchen", "on": True}}
     b = {"name": "set_light", "arguments": {"on": True, "room": "kitchen"}}
@@ -458,7 +462,7 @@ def test_calls_match_semantics() -> None:
 
 
 def test_evaluate_end_to_end_tiny() -> None:
-    from agent.train.evaluate import evaluate, table
+    from agent.offline.train.evaluate import evaluate, table
 
     _golden("tiny")
     cases = [
@@ -479,7 +483,7 @@ def test_evaluate_end_to_end_tiny() -> None:
 
 
 def test_heldout_set_is_valid() -> None:
-    from agent.train.synth import read_jsonl
+    from agent.offline.train.synth import read_jsonl
     from devices.registry import validate
 
     rows = read_jsonl(HELDOUT)
@@ -502,7 +506,7 @@ def test_heldout_set_is_valid() -> None:
 
 def test_demo_model_meets_targets() -> None:
     """The bundled demo model on the held-out set, through the daemon path."""
-    from agent.train.evaluate import evaluate_file
+    from agent.offline.train.evaluate import evaluate_file
 
     assert DEMO_MODEL.exists(), "the bundled demo model is part of the package"
     cf = read_cact(DEMO_MODEL)
@@ -519,7 +523,7 @@ def test_demo_model_meets_targets() -> None:
 def test_evaluate_scores_the_daemons_range_refusal() -> None:
     """The grammar fits "99 degrees" to the range (9); the daemon refuses that call before it
     runs, so the evaluation counts what the daemon answers: a refusal."""
-    from agent.train.evaluate import evaluate
+    from agent.offline.train.evaluate import evaluate
 
     cases = [
         {"query": "set the thermostat to 99 degrees", "category": "invalid", "answers": []},
@@ -540,7 +544,7 @@ def test_eval_cli_scores_the_daemons_min_confidence_unless_told(tmp_path: Path) 
     import subprocess
     import sys
 
-    from agent.bundled import GENERAL
+    from agent.model.bundled import GENERAL
 
     cases = tmp_path / "cases.jsonl"
     home = tmp_path / "home.toml"
@@ -570,7 +574,7 @@ def test_eval_cli_scores_the_daemons_min_confidence_unless_told(tmp_path: Path) 
 @needs_torch
 @pytest.mark.slow
 def test_finetune_retrain_head_keeps_confidence(tmp_path: Path) -> None:
-    from agent.train.finetune import finetune
+    from agent.offline.train.finetune import finetune
 
     _golden("tiny")
     fan = [t for t in _demo_tools() if t["name"] == "set_fan"]
@@ -603,10 +607,10 @@ def test_finetune_retrain_head_keeps_confidence(tmp_path: Path) -> None:
 def test_training_ids_are_the_session_prompt() -> None:
     """The prompt part of a training example is token for token what `Session.complete()`
     feeds the engine, and the target starts with `<tool_call>` as the decode driver emits."""
-    from agent import prompt as P
-    from agent.tokenizer import Tokenizer
-    from agent.tools import render_tools_json
-    from agent.train.data import encode_example
+    from agent.calling import prompt as P
+    from agent.calling.tools import render_tools_json
+    from agent.model.tokenizer import Tokenizer
+    from agent.offline.train.data import encode_example
 
     cf, _ = _golden("tiny")
     tok = Tokenizer(bytes(cf.tokenizer_blob))
@@ -637,7 +641,7 @@ def test_train_config_adapts_the_bundled_model(tmp_path: Path) -> None:
     few steps): renamed tools and a kind the base never saw get examples from their
     templates, a calibrated confidence head is fitted, and the training record gains the
     home's kinds."""
-    from agent.train.adapt import adapt, home_rows
+    from agent.offline.train.adapt import adapt, home_rows
 
     home = ROOT / "tests" / "data" / "custom_homes" / "lake_lodge.toml"
     base = tmp_path / "base.cact"
@@ -681,8 +685,8 @@ def test_train_config_takes_its_steps_from_adapt_steps(tmp_path: Path) -> None:
 
 
 def test_hand_written_cases_are_read_as_the_session_reads_them(tmp_path: Path) -> None:
-    from agent.train.homes import home_tools
-    from agent.train.trainer import hand_written_rows
+    from agent.offline.train.homes import home_tools
+    from agent.offline.train.trainer import hand_written_rows
 
     tools = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["attic", "den"]}})
     cases = [

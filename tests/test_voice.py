@@ -17,9 +17,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agent.config import ConfigError, load_config
-from agent.voice.audio import AudioError, read_wav, wav_bytes
-from agent.voice.grammar import build_grammar, normalize_words
+from agent.service.config import ConfigError, load_config
+from agent.service.voice.audio import AudioError, read_wav, wav_bytes
+from agent.service.voice.grammar import build_grammar, normalize_words
 from devices import build_registry
 from tests.daemon_fixtures import config_dict, to_toml
 from tests.voice_testset import speak
@@ -34,7 +34,7 @@ def tools_of(path: Path | None = None) -> list[dict]:
 
 @pytest.fixture(scope="module", name="demo_rec")
 def demo_rec_fixture():
-    from agent.voice.sphinx import SphinxRecognizer
+    from agent.service.voice.sphinx import SphinxRecognizer
 
     return SphinxRecognizer(tools_of())
 
@@ -128,7 +128,7 @@ def test_grammar_leaves_out_refusal_lines() -> None:
 
 
 def test_tools_without_templates_get_phrasings_from_their_schema() -> None:
-    from agent.voice.grammar import load_sentences
+    from agent.service.voice.grammar import load_sentences
 
     tool = {
         "name": "set_garden_pump",
@@ -147,7 +147,7 @@ def test_normalize_words() -> None:
 
 
 def test_missing_words_get_a_pronunciation_and_are_logged(caplog, tmp_path) -> None:
-    from agent.voice.sphinx import SphinxRecognizer
+    from agent.service.voice.sphinx import SphinxRecognizer
 
     tools = tools_of(HOME2)
     tools[0]["parameters"]["properties"]["room"]["enum"] = ["study", "zorblatt", "playroom"]
@@ -157,8 +157,8 @@ def test_missing_words_get_a_pronunciation_and_are_logged(caplog, tmp_path) -> N
     assert "'zorblatt' is not in the bundled dictionary" in logged
     assert set(rec.guessed) >= {"zorblatt"}
     # a compound of dictionary words is pronounced as its parts
-    from agent.voice.g2p import Lexicon
-    from agent.voice.sphinx import model_path
+    from agent.service.voice.g2p import Lexicon
+    from agent.service.voice.sphinx import model_path
 
     prons, guessed = Lexicon(model_path() / "cmudict-en-us.dict").pronounce(["snugroom", "play"])
     assert guessed == {"snugroom"}
@@ -207,7 +207,7 @@ def test_silence_and_noise_are_rejected(demo_rec) -> None:
 
 
 def test_grammar_is_regenerated_for_new_tools(tmp_path) -> None:
-    from agent.voice.sphinx import SphinxRecognizer
+    from agent.service.voice.sphinx import SphinxRecognizer
 
     audio = read_wav(said(tmp_path, "turn on the nursery light"))
     rec = SphinxRecognizer(tools_of())
@@ -221,7 +221,7 @@ def test_grammar_is_regenerated_for_new_tools(tmp_path) -> None:
 
 
 def test_endpointer_cuts_one_utterance_from_a_stream(tmp_path) -> None:
-    from agent.voice.sphinx import SphinxEndpointer
+    from agent.service.voice.sphinx import SphinxEndpointer
 
     speech = read_wav(said(tmp_path, "turn on the kitchen light"))
     silence = b"\0\0" * 16000
@@ -271,8 +271,9 @@ def test_voice_config_is_validated(tmp_path) -> None:
 
 def test_daemon_without_voice_never_loads_pocketsphinx() -> None:
     code = (
-        "import sys; import agent.cli, agent.daemon, agent.transports.mqtt, agent.config;"
-        "agent.config.load_config();"
+        "import sys; import agent.cli, agent.service.daemon, agent.service.transports.mqtt;"
+        "import agent.service.config;"
+        "agent.service.config.load_config();"
         "assert 'pocketsphinx' not in sys.modules and 'wyoming' not in sys.modules"
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -281,7 +282,7 @@ def test_daemon_without_voice_never_loads_pocketsphinx() -> None:
 
 
 def test_selftest_holds_a_voice_daemon_to_the_voice_budget(tmp_path) -> None:
-    from agent.selftest import run_checks
+    from agent.offline.selftest import run_checks
 
     path = tmp_path / "c.toml"
     path.write_text(to_toml(config_dict(voice={"enabled": True})))
@@ -298,7 +299,7 @@ def test_overlong_audio_is_refused() -> None:
 
 
 def test_two_requests_are_heard_only_when_asked_for() -> None:
-    from agent.voice.sphinx import SphinxRecognizer
+    from agent.service.voice.sphinx import SphinxRecognizer
 
     both = "turn on the kitchen light and turn on the fan"
     one = SphinxRecognizer(tools_of())
@@ -317,10 +318,10 @@ def test_wyoming_survives_bad_audio_and_empty_transcripts(demo_rec, tmp_path) ->
     from wyoming.handle import NotHandled
     from wyoming.info import Describe, Info
 
-    from agent.config import LimitsConfig, SecurityConfig
-    from agent.pipeline import Pipeline
-    from agent.voice.service import VoiceService
-    from agent.voice.wyoming_server import WyomingServer
+    from agent.service.config import LimitsConfig, SecurityConfig
+    from agent.service.pipeline import Pipeline
+    from agent.service.voice.service import VoiceService
+    from agent.service.voice.wyoming_server import WyomingServer
     from tests.daemon_fixtures import PhraseCompleter, free_port
 
     registry = build_registry(load_config().devices)

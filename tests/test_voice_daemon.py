@@ -19,8 +19,8 @@ from daemon_fixtures import (
 from test_daemon_e2e import served
 from voice_testset import speak
 
-from agent.daemon import rss_mb
-from agent.voice.audio import read_wav, wav_bytes
+from agent.service.daemon import rss_mb
+from agent.service.voice.audio import read_wav, wav_bytes
 
 pytestmark = pytest.mark.mqtt
 
@@ -205,9 +205,9 @@ def test_hermes_audio_with_hermes_nlu_only_captures_text(tmp_path, broker) -> No
     once there; the audio path must not run it a second time."""
     from daemon_fixtures import PhraseCompleter, make_config
 
-    from agent.pipeline import Pipeline
-    from agent.transports.mqtt import MqttTransport
-    from agent.voice.runtime import VoiceRuntime
+    from agent.service.pipeline import Pipeline
+    from agent.service.transports.mqtt import MqttTransport
+    from agent.service.voice.runtime import VoiceRuntime
     from devices import build_registry
 
     cfg = make_config(

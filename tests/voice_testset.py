@@ -51,8 +51,8 @@ def _words_known(text: str, dictionary: set[str]) -> bool:
 
 def spoken_form(text: str) -> str:
     """What a speaker says for ``text``: digits as words, the recognizer's word forms."""
-    from agent.train.synth import number_words
-    from agent.voice.grammar import normalize_words
+    from agent.offline.train.synth import number_words
+    from agent.service.voice.grammar import normalize_words
 
     text = re.sub(r"\d+(?:\.\d+)?", lambda m: number_words(float(m.group())), text)
     return " ".join(normalize_words(text))
@@ -193,9 +193,9 @@ def _config_path(home: str) -> Path | None:
 
 def _transcribe_all(jobs: list[tuple[str, str]]) -> list[dict[str, Any]]:
     """(home, wav path) -> transcript dicts, in a worker process with its own recognizers."""
-    from agent.config import load_config
-    from agent.voice.audio import read_wav
-    from agent.voice.sphinx import SphinxRecognizer
+    from agent.service.config import load_config
+    from agent.service.voice.audio import read_wav
+    from agent.service.voice.sphinx import SphinxRecognizer
     from devices import build_registry
 
     recs: dict[str, Any] = {}
@@ -228,7 +228,7 @@ def evaluate(utts: list[Utterance], transcripts: list[dict[str, Any]]) -> dict[s
     a command is right when its calls are exactly the expected ones; a non-command is rejected
     when it leads to no call (refused by the recognizer or answered without a call)."""
     from agent.cli import session_factory
-    from agent.config import load_config
+    from agent.service.config import load_config
     from devices import build_registry
 
     completers: dict[str, Any] = {}
@@ -294,9 +294,9 @@ def run(out_dir: Path) -> dict[str, Any]:
     import platform
     import time
 
-    from agent.bundled import DEMO
-    from agent.config import load_config
-    from agent.voice.sphinx import SphinxRecognizer, model_path
+    from agent.model.bundled import DEMO
+    from agent.service.config import load_config
+    from agent.service.voice.sphinx import SphinxRecognizer, model_path
     from devices import build_registry
 
     t0 = time.perf_counter()

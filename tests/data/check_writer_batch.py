@@ -22,8 +22,8 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from agent.train.homes import name_split  # noqa: E402
-from agent.train.synth import tools_from_config  # noqa: E402
+from agent.offline.train.homes import name_split  # noqa: E402
+from agent.offline.train.synth import tools_from_config  # noqa: E402
 
 KINDS = {
     "gpio_leds",

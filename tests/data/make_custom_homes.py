@@ -44,7 +44,7 @@ def homes() -> list[str]:
 
 def home_tools(home: str) -> list[dict[str, Any]]:
     """The tool schemas the home's config produces through needled's device kinds."""
-    from agent.train.synth import tools_from_config
+    from agent.offline.train.synth import tools_from_config
 
     return tools_from_config(HOMES / f"{home}.toml")
 

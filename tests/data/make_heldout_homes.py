@@ -81,7 +81,7 @@ _ARG = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
 def home_tools(home: str, folder: Path = HOMES) -> list[dict[str, Any]]:
     """The tool schemas the home's config produces through needled's device kinds."""
     sys.path.insert(0, str(ROOT))
-    from agent.train.synth import tools_from_config
+    from agent.offline.train.synth import tools_from_config
 
     return tools_from_config(folder / f"{home}.toml")
 

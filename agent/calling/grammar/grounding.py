@@ -1,0 +1,1521 @@
+"""Whether a call list is wholly said by the request: every argument, every tool, nothing left.
+
+A small general model refuses many plain commands to homes it has never seen ("make the
+sunroom teal" -> no call), mostly when a name or a value is unfamiliar. When it refuses, the
+session asks it once more with a call required (`Session`, "second look") and keeps that
+answer only when `grounded` finds the request says all of it:
+
+- the request is a command: not negated ("don't", "never", "leave ... alone") and not a
+  question ("is the fan on", "what's the best setting for the fan");
+- each call sets something (an argument besides the room or device it picks), and its tool
+  is named: by a room or device argument said in full, or by a word of the tool's name;
+- a room or device is said in full (one typo per word allowed);
+- any other enum value (a colour, a speed, a mode) is said in full, or is a switch value
+  (``ON``/``OFF``/``blink``...) backed by a word of that sense ("turn on", "kill", "flash");
+- a boolean is backed by such a word of the same sense;
+- a number is one the request says (digits or words), or a position's minimum or maximum
+  backed by "close" or "open";
+- free text is a piece of the request, and more than words of the tool's name;
+- and nothing said is left out: every number the request says, and every value of the called
+  tools' settings it says in full, is in some call, and so is every setting of theirs it names
+  ("run the fan at mid speed" is not ``{"on": true}`` when the fan has no mid speed).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from agent.calling.grammar.reading import (
+    COVER_WORDS,
+    DETERMINERS,
+    DEVICE_NOUNS,
+    FULL_WORDS,
+    GENERIC,
+    HEAD_WORDS,
+    KIND_NOUNS,
+    LIGHT_WORDS,
+    NAMED_SETTINGS,
+    NEGATIONS,
+    OPENS_BY_SWITCHING,
+    SETTING_NOUNS,
+    SETTING_VALUES,
+    SWITCH_KEYS,
+    SWITCH_VERBS,
+    VALUE_SENSE,
+    WARMTH_WORDS,
+    clause_numbers,
+    count_of,
+    enum_strings,
+    flag_value,
+    is_telling,
+    kind_synonyms,
+    mended,
+    names_it,
+    only_inside,
+    param_words,
+    picks_a_thing,
+    said_near,
+    said_with_units,
+    sense_words,
+    starts_at,
+    switch_senses,
+    takes_temperature,
+    telling_words,
+    thing_names,
+    unnamed_arguments,
+    without_names,
+    without_parts,
+    words,
+)
+from agent.calling.grammar.remarks import _COURTESY, _ORDER_VERBS, known_words, states
+from agent.calling.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
+from agent.calling.rangecheck import fmt_number as _fmt
+
+# Units that tie a said number to the parameter whose description names them.
+_UNITS = frozenset(words("degrees celsius fahrenheit minutes seconds hours percent"))
+# First words of a question about the home rather than a command to it.
+_QUESTIONS = frozenset(
+    "is are was were why what how who when where which does did what's how's who's when's "
+    "where's why's isn't aren't".split()
+)
+# First words of a request for something later, which needs a tool no home has.
+_LATER = frozenset("remind remember".split())
+# Orders no device kind carries out ("play some white noise in Maya's nursery", "sing her a
+# lullaby"): asked of tools that never say them, they are requests for something else.
+_OTHER_ACTIONS = frozenset(
+    "play sing read call phone text email message order buy book record stream cast search "
+    "google translate spell tell".split()
+)
+# Words that may come before the request proper ("hey needle, is the fan on?").
+_OPENERS = frozenset("hey hi hello ok okay needle please kindly so and um uh well right".split())
+# Polite lead-ins before either a command or a question: "could you turn on ...", "could you
+# tell me why ...", "would you is the fan on?". What follows them decides.
+_LEAD_INS = frozenset("could would can will".split())
+
+
+def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
+    """ "question", "later" (a reminder), "other" (an order no tool carries out), "negated" or
+    "command"; a negation inside a name of `tools` ("the do not disturb light") negates
+    nothing."""
+    q = words(query)
+    i = 0
+    while i < len(q) and (
+        q[i] in _OPENERS or (q[i] in _LEAD_INS and i + 1 < len(q) and q[i + 1] == "you")
+    ):
+        i += 1 + (q[i] in _LEAD_INS)
+    asked = i + 1 < len(q) and q[i] == "tell" and q[i + 1] in ("me", "us")
+    i += 2 * asked  # "tell me why ...", "tell me if ...": what is asked decides
+    first = q[i] if i < len(q) else None
+    if first is None or first in _QUESTIONS or (asked and first in ("if", "whether")):
+        return "question"
+    if first in _LATER:
+        return "later"  # "remind me to open the blinds at nine": a reminder, not a command
+    names = thing_names(tools)[0] if tools else set()
+    unnamed = without_names(q, names)
+    at_first = unnamed[i] if i < len(unnamed) else ""  # not "record player off"
+    if at_first in _OTHER_ACTIONS and not any(first in _described(t) for t in tools):
+        return "other"  # "play radio four in the dinette" is no light at 4 percent
+    if any(w in NEGATIONS for w in unnamed) and not _negation_only_in_statements(
+        query, unnamed, names, tools
+    ):
+        return "negated"
+    return "command"
+
+
+# Verbs of a statement about the world, not an order: "tonight is no frost".
+_STATEMENT_VERBS = frozenset("is are was were want wants need needs".split())
+
+
+def _negation_only_in_statements(
+    query: str, unnamed: Sequence[str], names: set[str], tools: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether every negation is in a clause after the first that states something (a
+    statement verb) and names no thing, no tool and no switching: "polytunnel heater off,
+    tonight is no frost", "calf pens light to red please, don't want to unsettle them"."""
+    clause = clause_numbers(query, names)
+    if len(clause) != len(unnamed):
+        return False
+    tool_words = {w for t in tools for w in _described(t)}
+    negated = {c for w, c in zip(unnamed, clause, strict=True) if w in NEGATIONS}
+    for k in negated:
+        ws = [w for w, c in zip(unnamed, clause, strict=True) if c == k]
+        full = [w for w, c in zip(words(query), clause, strict=True) if c == k]
+        # (a statement of how things are, "the washing's not drying", may say a tool's word)
+        stated = states(full)
+        if (
+            k == 0
+            or not (_STATEMENT_VERBS & set(ws) or stated)
+            or "" in ws  # a name said there
+            or (tool_words & set(ws) and not stated)
+            or switch_senses(full)
+        ):
+            return False
+    return True
+
+
+def is_command(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> bool:
+    """Neither negated nor a question (see `request_kind`)."""
+    return request_kind(query, tools) == "command"
+
+
+def grounded(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether the request says every part of `calls` and leaves nothing out (see the module
+    docstring); False for no calls, a negated request or a question."""
+    if not calls or not is_command(query, tools):
+        return False
+    # read as the prior reads it (a name's number in words, a typo in a name mended); a free
+    # text is still looked for in the request as said
+    read = mended(query, tools)
+    q = words(read)
+    names = [v for t in tools for v in _all_enums(t)]
+    said = said_numbers(read, names)
+    by_name = {str(t.get("name")): _props(t) for t in tools}
+    by_tool = {str(t.get("name")): t for t in tools}
+    unnamed = without_names(q, thing_names(tools)[0])
+    if COVER_WORDS & set(unnamed) and not any(
+        _is_cover(by_tool.get(str(c.get("name"))) or {}) for c in calls
+    ):
+        return False  # "open the bedroom 7 blinds" is no light at full
+    # a word another tool's name shares ("the fan" beside ceiling_fan and loft_fan) does not
+    # say which of them
+    called = {str(c.get("name")) for c in calls}
+    shared = {w for t in by_tool if t not in called for w in words(t.replace("_", " "))}
+    # a thing said only inside a longer thing's name ("tank" in "grey tank valve") is not said
+    inside = only_inside(sorted(thing_names(tools)[0]), q)
+    q_sense = _orders_only(read, q, tools)
+    # a setting said only in a statement is not asked for ("the mauve is giving me a headache")
+    asked = ordered(query, tools)
+    q_asked = words(asked) if asked != read else q
+    unnamed_asked = without_names(q_asked, thing_names(tools)[0])
+    for call in calls:
+        name = str(call.get("name"))
+        props = by_name.get(name)
+        args = call.get("arguments") or {}
+        if props is None or not isinstance(args, Mapping):
+            return False
+        picks = {k for k in args if picks_a_thing(k, props.get(k))}
+        if not set(args) - picks:
+            return False  # picks a room or device and sets nothing
+        if kind_unsaid(query, tools, call):
+            return False  # "shutters shut in the parlour" is no parlour light
+        if any(str(args[k]) in inside for k in picks):
+            return False
+        # a tool with one room (or one device) needs it said no more than a tool with none:
+        # "cabin light on" to a cabin light whose only room is the berth
+        implied = {
+            k
+            for k in picks
+            if len(enum_strings(props.get(k))) == 1
+            and not _value_said(query, q, said, props[k], args[k], k, unnamed)
+            # "the coop heater" names the one "coop door heater" in part
+            and not _partly_named(args[k], props.get(k), q, said, unnamed, tools)
+        }
+        if implied and _elsewhere(
+            q, unnamed, tools, calls, by_tool[name], [args[k] for k in implied]
+        ):
+            return False  # "Dmitri's bedroom light on" is not the one room's light
+        picks -= implied
+        tool_words = [w for w in words(name.replace("_", " ")) if w not in GENERIC]
+        if not picks and not _points_at(name, args, tools, read, q, said, unnamed, shared):
+            return False  # nothing in the request points at this tool
+        for key, value in args.items():
+            schema = props.get(key)
+            if key in implied:
+                continue
+            if key in picks and _partly_named(value, schema, q, said, unnamed, tools):
+                continue
+            text, q_value, u_value = query, q, unnamed
+            if isinstance(value, bool):
+                q_value = q_sense
+            elif (
+                isinstance(value, str)
+                and key not in picks
+                and enum_strings(schema)
+                and asked != read
+            ):
+                text, q_value, u_value = asked, q_asked, unnamed_asked
+            if not isinstance(schema, Mapping) or not _value_said(
+                text, q_value, said, schema, value, key, u_value
+            ):
+                return False
+            if isinstance(value, str) and not enum_strings(schema):
+                # free text that is only the tool's own words ("send a message to the carer"
+                # -> "carer") says nothing to send
+                if not [w for w in words(value) if w not in tool_words and w not in GENERIC]:
+                    return False
+    known = {w for v in names for w in words(str(v))}
+    clause = clause_numbers(read, thing_names(tools)[0])
+    # a number said in a statement beside the order is not asked for ("tunnel heater on,
+    # it's going down to minus two tonight"; "..., it's a mild one tonight")
+    if q_sense != q:
+        said = said_numbers(" ".join(w for w in q_sense if w), names)
+    # and a value said only in a statement is not left ("..., the mauve is giving me a
+    # headache")
+    return _nothing_left(unnamed_asked, said, calls, by_name) and not _unknown_setting(
+        unnamed, known, clause if len(clause) == len(unnamed) else None
+    )
+
+
+def implied_elsewhere(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call takes the one room or device of a tool that has only one, unsaid, while
+    the request names a place or thing elsewhere ("turn the deck light on" to a light whose
+    only room is the bed loft): as doubtful as a room the request never says."""
+    read = mended(query, tools)
+    q = words(read)
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    by_tool = {str(t.get("name")): t for t in tools}
+    for call in calls:
+        tool = by_tool.get(str(call.get("name")))
+        args = call.get("arguments") or {}
+        if tool is None or not isinstance(args, Mapping):
+            continue
+        props = _props(tool)
+        implied = [
+            str(v)
+            for k, v in args.items()
+            if picks_a_thing(k, props.get(k))
+            and len(enum_strings(props.get(k))) == 1
+            and not _value_said(query, q, said, props[k], v, k, unnamed)
+            and not _partly_named(v, props.get(k), q, said, unnamed, tools)
+        ]
+        if implied and _elsewhere(q, unnamed, tools, calls, tool, implied):
+            return True
+    return False
+
+
+def _elsewhere(
+    q: Sequence[str],
+    unnamed: Sequence[str],
+    tools: Sequence[Mapping[str, Any]],
+    calls: Sequence[Mapping[str, Any]],
+    tool: Mapping[str, Any],
+    implied: Sequence[Any],
+) -> bool:
+    """Whether the request names a place or thing other than the `implied` one room or device
+    of `tool`: a word the tools lack, a thing no call picks, or a word of another thing's
+    name before the tool's kind word."""
+    return (
+        _names_another_thing(unnamed, tools)
+        or _leaves_a_thing(q, tools, calls)
+        or _kind_of_another(q, tools, tool, [str(v) for v in implied])
+    )
+
+
+def _kind_of_another(
+    q: Sequence[str], tools: Sequence[Mapping[str, Any]], tool: Mapping[str, Any], own: list[str]
+) -> bool:
+    """Whether the request says the tool's kind ("light") only after a word of another thing's
+    name ("the aquarium light" beside the aquarium pump): that is another thing than the one
+    room or device of a tool that has only one. A kind's word inside a name said in full
+    ("the bunting lights") is that name's."""
+    mine = set(_described(tool)) | {w for v in own for w in words(v)}
+    kinds = (mine & DEVICE_NOUNS) | kind_synonyms(mine)
+    theirs = {w for v in thing_names(tools)[0] if v not in own for w in words(v)}
+    bare = without_names(q, thing_names(tools)[0])
+    at = [i for i, w in enumerate(bare) if w in kinds]
+    return bool(at) and all(i and q[i - 1] in theirs - mine and is_telling(q[i - 1]) for i in at)
+
+
+def _partly_named(
+    value: Any,
+    schema: Any,
+    q: Sequence[str],
+    said: Sequence[Said],
+    unnamed: Sequence[str],
+    tools: Sequence[Mapping[str, Any]],
+) -> bool:
+    """Whether the request names a thing by a part of its name that fits no other thing ("the
+    kettle" for the office kettle) and is more than a kind's word, while it says no word the
+    tools lack ("the hallway lamp" is not the grow lamp)."""
+    if not isinstance(value, str):
+        return False
+    numbers = {_fmt(s.value) for s in said}
+    # the part said as written (no typo: "room" is not "roof"), and fitting no other thing of
+    # any tool ("heater" beside a greenhouse heater and an oil heater names neither)
+    part = {w for w in words(value) if w in q or w in numbers}
+    others = [v for v in thing_names(tools)[0] if v != value]
+    # a part said before its own tool's kind word ("cabin light on" beside a cabin radiator)
+    # fits only that tool's things
+    own = next(
+        (t for t in tools for k, sch in _props(t).items() if value in enum_strings(sch)), None
+    )
+    kinds = _kind_words(own) if own is not None else set()
+    if kinds and any(w in part and i + 1 < len(q) and q[i + 1] in kinds for i, w in enumerate(q)):
+        others = [v for k, sch in _props(own).items() for v in enum_strings(sch) if v != value]
+    # nor a word of a kind or of a tool's name alone: "the light" is no fairy lights plug
+    kind_words = KIND_NOUNS | {
+        w for t in tools for w in words(str(t.get("name")).replace("_", " "))
+    }
+    return (
+        bool(part - kind_words)
+        and names_it(value, enum_strings(schema), q, numbers)
+        and not any(part <= set(words(v)) for v in others)
+        and not _names_another_thing(unnamed, tools)
+    )
+
+
+# Words that go with a command and name no thing: orders, courtesies, amounts.
+_ALONGSIDE = (
+    _ORDER_VERBS
+    | _COURTESY
+    | FULL_WORDS
+    | frozenset(
+        "half halfway way all bit little lot now again too degree celsius percent second "
+        "minute hour sec min plus".split()
+    )
+)
+
+
+def _points_at(
+    name: str,
+    args: Mapping[str, Any],
+    tools: Sequence[Mapping[str, Any]],
+    read: str,
+    q: Sequence[str],
+    said: Sequence[Said],
+    unnamed: Sequence[str],
+    shared: set[str],
+) -> bool:
+    """Whether something besides a room or device points at a call's tool: a word of its
+    name (not one `shared` with an uncalled tool), its name as written, what it sets, a value
+    only it has, or its description."""
+    tool = next(t for t in tools if str(t.get("name")) == name)
+    tool_words = [w for w in words(name.replace("_", " ")) if w not in GENERIC]
+    # a word of its kind, said outside a thing's name ("the extractor", not the relay
+    # called "extractor")
+    kin = kind_synonyms(tool_words) - set(tool_words) - _thing_words(tools)
+    return (
+        any(said_near(w, q) for w in tool_words if w not in shared)
+        or any(w in unnamed for w in kin - shared)
+        or _name_said(name, read)
+        or _setting_said_points(q, said, unnamed, tool, args, thing_names(tools)[0])
+        or _own_value_said(unnamed, tools, name, args)
+        or _only_described(unnamed, tools, name)
+    )
+
+
+def pointed_at(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]) -> bool:
+    """Whether anything in the request points at a call's tool: a room or device of it said,
+    or anything of `_points_at`."""
+    read = mended(query, tools)
+    q = words(read)
+    unnamed = without_names(q, thing_names(tools)[0])
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    name = str(call.get("name"))
+    tool = next((t for t in tools if str(t.get("name")) == name), None)
+    args = call.get("arguments") or {}
+    if tool is None or not isinstance(args, Mapping):
+        return True
+    props = _props(tool)
+    if any(
+        picks_a_thing(k, props.get(k)) and _value_said(query, q, said, props[k], v, k)
+        for k, v in args.items()
+    ):
+        return True
+    return _points_at(name, args, tools, read, q, said, unnamed, set())
+
+
+def names_another_tools_thing(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call goes to a tool nothing in the request points at while the request names
+    a room or device (in full, or by a part only it has) of a tool no call goes to: "hot tub
+    off" is no underfloor heating off beside the cedar hot tub."""
+    called = {str(c.get("name")) for c in calls}
+    if all(pointed_at(query, tools, c) for c in calls):
+        return False
+    read = mended(query, tools)
+    q = words(read)
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    for t in tools:
+        if str(t.get("name")) in called:
+            continue
+        for k, sch in _props(t).items():
+            if not picks_a_thing(k, sch):
+                continue
+            for v in enum_strings(sch):
+                if starts_at(words(v), q) or _partly_named(v, sch, q, said, unnamed, tools):
+                    return True
+    return False
+
+
+def points_nowhere(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call goes to a tool nothing in the request points at (no room or device of
+    it said, nothing of `_points_at`, none of what it sets) while the request names a thing
+    by a word no tool knows: "turn on the fan please" to a home without a fan is no
+    thermostat call."""
+    read = mended(query, tools)
+    q = words(read)
+    unnamed = without_names(q, thing_names(tools)[0])
+    # the unknown word names a thing ("the fan"), not a state ("it's stuffy in here")
+    things = [w for i, w in enumerate(unnamed) if i and unnamed[i - 1] in DETERMINERS]
+    if not _names_another_thing(things, tools):
+        return False
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    by_tool = {str(t.get("name")): t for t in tools}
+    for call in calls:
+        name = str(call.get("name"))
+        args = call.get("arguments") or {}
+        if name not in by_tool or not isinstance(args, Mapping):
+            continue
+        props = _props(by_tool[name])
+        if any(
+            picks_a_thing(k, props.get(k)) and _value_said(query, q, said, props[k], v, k)
+            for k, v in args.items()
+        ):
+            continue
+        if not _points_at(name, args, tools, read, q, said, unnamed, set()) and not (
+            says_a_setting(query, by_tool[name], args)
+        ):
+            return True
+    return False
+
+
+def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the request says a word no tool's name, description, argument or value has,
+    and no order, courtesy, number or amount: a place or thing the home lacks."""
+    k = known_words(tools)
+    known = k.words | {w for v in [*k.things, *k.settings] for w in v}
+    known |= kind_synonyms(k.words)  # "the extractor" is a fan the home has
+    if any(takes_temperature(t.get("parameters") or {}) for t in tools):
+        known |= WARMTH_WORDS  # "the heating" is the thermostat
+    # a name's possessive said alone is that name's ("zofia's, nkechi's and bartek's rooms"),
+    # but not before a head word the name lacks ("Hugo's room" beside Hugo's bathroom)
+    after = {}
+    for v in k.things:
+        for i, w in enumerate(v):
+            if w.endswith("'s"):
+                after.setdefault(w.split("'")[0], set()).add(v[i + 1] if i + 1 < len(v) else "")
+
+    def unknown(i: int, w: str) -> bool:
+        bare = w.split("'")[0]
+        if not is_telling(bare) or w in NUMBER_WORDS or w in _ALONGSIDE or bare in known:
+            return False
+        if w.endswith("'s") and bare in after:
+            nxt = q[i + 1] if i + 1 < len(q) else ""
+            return nxt in HEAD_WORDS and nxt not in after[bare]
+        return True
+
+    return any(unknown(i, w) for i, w in enumerate(q))
+
+
+def _leaves_a_thing(
+    q: Sequence[str], tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether the request names a room or device of the home in full that no call picks
+    ("lever room shutters up" is not the booth's shutters, though the lights have a lever
+    room)."""
+    used = {str(v).lower() for c in calls for v in (c.get("arguments") or {}).values()}
+    said = f" {' '.join(q)} "
+    return any(
+        f" {' '.join(words(n))} " in said and n.lower() not in used for n in thing_names(tools)[0]
+    )
+
+
+def _name_said(name: str, text: str) -> bool:
+    """Whether the request says a tool's name as it is written ("start the fans" to `fans`)."""
+    said = " ".join(re.findall(r"[a-z0-9']+", text.lower()))
+    return f" {name.replace('_', ' ').lower()} " in f" {said} "
+
+
+def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str, Any]]:
+    """The tools with only the rooms and devices the request names left in their enums (see
+    `unnamed_arguments`); a tool that must pick one and is left with none goes. The grammar
+    of a second decode after a guess (Session._named_look)."""
+    probes = [
+        {"name": t.get("name"), "arguments": {k: v}}
+        for t in tools
+        for k, sch in _props(t).items()
+        if picks_a_thing(k, sch) and isinstance(sch.get("enum"), list)
+        for v in sch["enum"]
+    ]
+    unnamed = {
+        (u["name"], u["argument"], u["value"]) for u in unnamed_arguments(query, tools, probes)
+    }
+    q = words(mended(query, tools))
+    out = []
+    weak = []  # tools kept with no room or device the request names
+    for tool in tools:
+        params = dict(tool.get("parameters") or {})
+        props = dict(params.get("properties") or {})
+        required = set(params.get("required") or ())
+        keep, named_any = True, False
+        for key, sch in list(props.items()):
+            if not picks_a_thing(key, sch) or not isinstance(sch.get("enum"), list):
+                continue
+            named = [v for v in sch["enum"] if (tool.get("name"), key, v) not in unnamed]
+            # nor one named only beside another kind of device that another tool has there
+            # ("vinery shading halfway, cold frame light on": no vinery light)
+            named = [
+                v
+                for v in named
+                if not (
+                    any(
+                        v in enum_strings(o_sch)
+                        for o in tools
+                        if o is not tool
+                        for o_k, o_sch in _props(o).items()
+                        if picks_a_thing(o_k, o_sch)
+                    )
+                    and kind_unsaid(query, tools, {"name": tool.get("name"), "arguments": {key: v}})
+                )
+            ]
+            # (one room of a tool of one room counts only when said)
+            named_any = named_any or any(
+                len(sch["enum"]) > 1 or count_of(words(str(v)), q) for v in named
+            )
+            if not named and len(sch["enum"]) == 1 and _pointing(tool, query, tools):
+                named = list(sch["enum"])  # "lamp to 70 percent": the one room of the lamp
+            if named:
+                props[key] = {**sch, "enum": named}
+            elif key in required:
+                keep = False
+            else:
+                del props[key]
+        if keep:
+            out.append({**tool, "parameters": {**params, "properties": props}})
+            if not named_any:
+                weak.append(out[-1])
+    # and without a tool of no room or device named that nothing in the request points at
+    # (or only a number does, while words point at another), while another tool is left:
+    # told the names, the model still often falls back on a thermostat mode ("switch the
+    # extractor on" -> cool) or the blinds ("lamp to 70 percent" -> position 70)
+    tiers = {id(t): _pointing(t, query, tools) for t in weak}
+    strong = len(out) > len(weak) or any(v == 2 for v in tiers.values())
+    floor = 2 if strong else 1
+    kept = [t for t in out if id(t) not in tiers or tiers[id(t)] >= floor]
+    return _of_kinds_said(kept, q, tools) or kept or out
+
+
+def _of_kinds_said(
+    tools: list[dict[str, Any]], q: Sequence[str], every: Sequence[Mapping[str, Any]]
+) -> list[dict[str, Any]]:
+    """`tools` without one of a kind the request does not say, while it says another's, whose
+    rooms said are all that other's too: "open the blinds in the eaves bedroom" is no light
+    there. A thing only it has ("the pond pump") keeps it."""
+    names = thing_names(every)[0]
+    bare = without_names(q, names)
+    kinds = set(bare) & _ROOM_KINDS
+    if not kinds:
+        return tools
+
+    def things(t: Mapping[str, Any]) -> set[str]:
+        return {
+            str(v)
+            for k, sch in _props(t).items()
+            if picks_a_thing(k, sch)
+            for v in enum_strings(sch)
+            if starts_at(words(str(v)), q)
+        }
+
+    said_kind = [t for t in tools if _kind_words(t) & kinds]
+    covered = set().union(*(things(t) for t in said_kind)) if said_kind else set()
+    return [
+        t
+        for t in tools
+        if not _kind_words(t) or _kind_words(t) & kinds or not (things(t) <= covered)
+    ]
+
+
+def _pointing(tool: Mapping[str, Any], query: str, tools: Sequence[Mapping[str, Any]]) -> int:
+    """How surely the request points at a tool by other than a room or device it names: 2 for
+    a word of its name (or of its kind) or description, a value of its said, a unit or a
+    warmth word for what it sets; 1 for a bare number it may take; 0 for nothing."""
+    read = mended(query, tools)
+    q = words(read)
+    unnamed = without_names(q, thing_names(tools)[0])
+    own = [w for w in words(str(tool.get("name")).replace("_", " ")) if w not in GENERIC]
+    own += sorted(w for w in kind_synonyms(own) - set(own) - _thing_words(tools) if w in unnamed)
+    props = _props(tool)
+    values = [v for v in _all_enums(tool) if len(v) >= 3 and not set(words(v)) <= SETTING_VALUES]
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    numeric = [
+        k
+        for k, sch in props.items()
+        if isinstance(sch, Mapping) and sch.get("type") in ("number", "integer")
+    ]
+    warm = takes_temperature(tool.get("parameters") or {}) and bool(
+        (WARMTH_WORDS | {"degree", "celsiu"}) & set(without_parts(q, thing_names(tools)[0]))
+    )
+    if (
+        any(said_near(w, q) for w in own)
+        or bool(_described(tool) & set(unnamed))
+        or any(count_of(words(v), unnamed) for v in values)
+        or warm
+        or any(param_words(k, props[k]) & said_with_units(q, said) & _UNITS for k in numeric)
+    ):
+        return 2
+    return 1 if numeric and said else 0
+
+
+def _is_cover(tool: Mapping[str, Any]) -> bool:
+    """Whether a tool moves a blind, shade or curtain (by its name, description or a position
+    it takes)."""
+    return bool(_described(tool) & COVER_WORDS) or "position" in _props(tool)
+
+
+def _value_said(
+    query: str,
+    q: Sequence[str],
+    said: Sequence[Said],
+    schema: Mapping[str, Any],
+    value: Any,
+    key: str = "",
+    unnamed: Sequence[str] | None = None,
+) -> bool:
+    """Whether the request says (or backs) one argument's value; `unnamed` is the request
+    without the names it says, where a setting's value is looked for."""
+    if isinstance(value, bool):
+        senses = ["on" if value else "off"]
+        if SWITCH_KEYS.get(key.lower()) == "on" and any(w in OPENS_BY_SWITCHING for w in q):
+            senses.append("open" if value else "close")  # "open the irrigation valve"
+        if any(s in said_senses for _, said_senses in switch_senses(q) for s in senses):
+            return True
+        return flag_value(q, key) == value
+    if isinstance(value, int | float):
+        if any(s.matches(float(value), schema) for s in said):
+            return True
+        if is_fraction_param(schema):
+            return False
+        if value == schema.get("minimum"):
+            return any("close" in ss for _, ss in switch_senses(q))
+        if value == schema.get("maximum"):
+            return any("open" in ss for _, ss in switch_senses(q)) or bool(FULL_WORDS & set(q))
+        return False
+    if not isinstance(value, str):
+        return False
+    if not enum_strings(schema):
+        return bool(value.strip()) and value.lower() in query.lower()
+    sense = VALUE_SENSE.get(value.lower())
+    if sense is not None:
+        return value.lower() in sense_words(q) or any(sense in ss for _, ss in switch_senses(q))
+    ws = words(value)
+    if len(ws) == 2 and ws[-1] in HEAD_WORDS and ws[0].endswith("'s"):
+        ws = ws[:1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
+    if unnamed is not None and not picks_a_thing(key, schema):
+        q = unnamed  # a colour said only inside a name ("the green room") is not said
+    if bool(ws) and all(said_near(w, q) for w in ws):
+        return True
+    # "switch the heating on" is the heat mode ("set the heating" says none)
+    return len(ws) == 1 and f"{ws[0]}ing" in q and any("on" in ss for _, ss in switch_senses(q))
+
+
+def says_a_setting(query: str, tool: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
+    """Whether the request says (or backs) any argument of a call besides the room or device
+    it picks."""
+    read = mended(query, [tool])
+    q = words(read)
+    said = said_numbers(read, _all_enums(tool))
+    props = _props(tool)
+    return any(
+        isinstance(props.get(k), Mapping)
+        and not picks_a_thing(k, props.get(k))
+        and _value_said(query, q, said, props[k], v, k)
+        for k, v in args.items()
+    )
+
+
+def unsaid_arguments(
+    query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]
+) -> list[str]:
+    """The optional arguments of a call, besides the room or device it picks, that the request
+    neither says nor backs ("set the central heating to 17" written with the heat mode too),
+    while it says another of the call's arguments; none when it says none of them."""
+    tool = next((t for t in tools if str(t.get("name")) == str(call.get("name"))), None)
+    args = call.get("arguments")
+    if tool is None or not isinstance(args, Mapping):
+        return []
+    props = _props(tool)
+    required = set((tool.get("parameters") or {}).get("required") or ())
+    read = mended(query, tools)
+    q = words(read)
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    # "on" before one of the call's settings says where the setting is, not a switch: "put
+    # the reading corner on warm white". A speed so only after a placing verb: "put the fan on
+    # high" (a fan given a speed runs at it), but "desk fan on turbo" is "fan on, turbo", as
+    # the held-out and dev writers both read it.
+    placed = bool(_PLACING_VERBS & set(q))
+    settings = [
+        words(str(v))
+        for k, v in args.items()
+        if isinstance(v, str)
+        and (placed or k.lower() != "speed")
+        and not picks_a_thing(k, props.get(k))
+        and enum_strings(props.get(k))
+        and str(v).lower() not in VALUE_SENSE
+        # right after it, as said ("the attic light on, teal please" switches it on)
+        and re.search(rf"\bon\s+(?:(?:the|its|a|my)\s+)?{re.escape(str(v))}\b", read, re.I)
+    ]
+    # (also past a determiner: "put the fan on its lazy setting")
+    on_setting = {
+        i
+        for i, w in enumerate(q)
+        if w == "on"
+        and any(
+            q[i + 1 : i + 1 + len(v)] == v
+            or (
+                q[i + 1 : i + 2] in (["the"], ["its"], ["a"], ["my"])
+                and q[i + 2 : i + 2 + len(v)] == v
+            )
+            for v in settings
+            if v
+        )
+    }
+    mine = clause_of(read, q, tools, tool, args)
+    # a switch's sense is said in the call's own clause (or the one before a clause that says
+    # none): "turn on the outdoor shower and put the fan on drift" does not switch the fan on
+    q_switch = [w for i, w in enumerate(q) if i not in on_setting and (mine is None or i in mine)]
+    own = {
+        k: isinstance(props.get(k), Mapping)
+        and _value_said(
+            query,
+            q_switch if isinstance(v, bool) or str(v).lower() in VALUE_SENSE else q,
+            said,
+            props[k],
+            v,
+            k,
+            unnamed,
+        )
+        for k, v in args.items()
+        if not picks_a_thing(k, props.get(k))
+    }
+    if not any(own.values()):
+        return []
+    # a colour or speed nobody said, while the request says no word the tools lack (no
+    # colour or speed of its own they lack: "fan to medium"), is the model's habit, not the
+    # request's: "put the light on in there" -> white
+    # (in the call's own clause, when it has one: "put the extractor on setting 2, switch the
+    # forge light on" says no colour of the light's own)
+    around = list(unnamed)
+    clause = clause_numbers(read, thing_names(tools)[0])
+    if mine is not None and len(clause) == len(unnamed):
+        # the call's own clause, and a clause that only adds a setting ("attic light on and
+        # to magenta"); not another thing's or tool's ("put the extractor on setting 2,
+        # switch the forge light on"), nor a remark ("..., the children will be back")
+        others = {
+            w
+            for t in tools
+            if t is not tool
+            for w in words(str(t.get("name")).replace("_", " "))
+            if w not in GENERIC
+        }
+        others |= kind_synonyms(others)
+        mine_k = {clause[i] for i in mine}
+
+        def adds_a_setting(k: int) -> bool:
+            ws = [w for w, c in zip(unnamed, clause, strict=True) if c == k]
+            return all(w and w not in others for w in ws) and _setting_word_said(ws)
+
+        keep = mine_k | {k for k in set(clause) - mine_k if adds_a_setting(k)}
+        around = [w for i, w in enumerate(unnamed) if clause[i] in keep]
+    habit = not _names_another_thing(around, tools) and not _setting_word_said(around)
+    return [
+        k
+        for k, ok in own.items()
+        if not ok and k not in required and _prunable(props[k], k, named=habit)
+    ]
+
+
+def clause_of(
+    read: str,
+    q: Sequence[str],
+    tools: Sequence[Mapping[str, Any]],
+    tool: Mapping[str, Any],
+    args: Mapping[str, Any],
+) -> set[int] | None:
+    """The positions in `q` of the clause a call answers: where its room or device is said in
+    full, else where a word of its tool's name or kind is said outside a name, with the clause
+    before when that one says no switching sense ("the den and the hall off": the hall's clause
+    has its own). None when that is not one clause, or the request has only one."""
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    if len(clause) != len(q) or len(set(clause)) < 2:
+        return None
+    props = _props(tool)
+    at = [
+        i
+        for k, v in args.items()
+        if isinstance(v, str) and picks_a_thing(k, props.get(k))
+        for i in starts_at(words(v), q)
+    ]
+    if not at:
+        own = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in GENERIC}
+        own |= kind_synonyms(own)
+        if takes_temperature(tool.get("parameters") or {}):
+            own |= WARMTH_WORDS  # "heating to 21, meaco off": the heating's clause
+        bare = without_names(q, names)
+        at = [i for i, w in enumerate(bare) if w in own]
+    ks = {clause[i] for i in at}
+    if len(ks) != 1:
+        return None
+    k = ks.pop()
+    keep = {k}
+    # (a clause that says a setting has its own order: "..., fan to low" is no fan on)
+    while k > min(clause):
+        mine = [w for w, c in zip(q, clause, strict=True) if c == k]
+        if not _no_order(mine) or _setting_word_said(mine):
+            break
+        k -= 1
+        keep.add(k)
+    return {i for i, c in enumerate(clause) if c in keep}
+
+
+def said_bare(settings: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]], text: str) -> bool:
+    """Whether the named settings of a call are said in a clause that orders nothing and names
+    no device: ", on lullaby," goes with the fan before it; "and turn the heating to 28" is an
+    order of its own."""
+    q, clause = words(text), clause_numbers(text, thing_names(schemas)[0])
+    if len(q) != len(clause):
+        return False
+    at = [
+        i
+        for v in settings.values()
+        if isinstance(v, str) and not isinstance(v, bool)
+        for i in starts_at(words(v), q)
+    ]
+    if not at or len({clause[i] for i in at}) != 1:
+        return False
+    k = clause[at[0]]
+    mine = {w for w, c in zip(q, clause, strict=True) if c == k} - {"on", "at", "to", "in"}
+    described = set().union(*(_described(t) for t in schemas))
+    return not (mine & (_ORDER_VERBS | DEVICE_NOUNS | described))
+
+
+def leaves_a_number(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether the request asks for a number (outside its statements and its names) that no
+    call holds: "fade the cart shed light out, over fifteen minutes" answered with the light
+    off drops the fade it asked for."""
+    protected = [v for t in tools for v in _all_enums(t)]
+    asked = ordered(query, tools)
+    # a number asked for is said after a word that sets one ("to", "at", "over") or with a
+    # unit; one after another word may be part of a name ("guest rom 1")
+    ws = asked.lower().replace("%", " percent").split()
+    setting = {
+        said_numbers(w)[0].value
+        for i, w in enumerate(ws)
+        if said_numbers(w)
+        and (
+            (i and ws[i - 1].strip(",.") in _NUMBER_BEFORE)
+            or (i + 1 < len(ws) and ws[i + 1].strip(",.") in _NUMBER_UNITS)
+        )
+    }
+    said = [s for s in said_numbers(asked, protected) if s.value in setting]
+    if not said:
+        return False
+    by_name = {str(t.get("name")): _props(t) for t in tools}
+    held = [
+        (by_name.get(str(c.get("name")), {}).get(k), v)
+        for c in calls
+        if isinstance(c, Mapping)
+        for k, v in (c.get("arguments") or {}).items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+    return any(
+        not any(s.matches(float(v), sch if isinstance(sch, Mapping) else None) for sch, v in held)
+        for s in said
+    )
+
+
+def _read_clauses(
+    query: str, tools: Sequence[Mapping[str, Any]]
+) -> tuple[str, list[str], list[int], list[str]] | None:
+    """The request as read, its words, each word's clause and the words with the things'
+    names blanked; None when words and clauses do not line up."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    if len(clause) != len(q):
+        return None
+    return read, q, clause, without_names(q, names)
+
+
+# Words after which a number is a setting's value, and units said after one.
+_NUMBER_BEFORE = frozenset("to at by over for of".split())
+_NUMBER_UNITS = frozenset(
+    "percent degree degrees celsius minute minutes min mins second seconds sec secs hour "
+    "hours".split()
+)
+
+
+def _stated(clause: Sequence[int], bare: Sequence[str]) -> set[int]:
+    """The clauses that make a statement, read with the things' names blanked ("Hattie's
+    potting shed" states nothing)."""
+    return {
+        k for k in set(clause) if states([w for w, c in zip(bare, clause, strict=True) if c == k])
+    }
+
+
+def ordered(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
+    """The request without its statement clauses when another clause asks for something: a
+    value said only in "the mauve is giving me a headache" is not asked for."""
+    parts = _read_clauses(query, tools)
+    if parts is None:
+        return mended(query, tools)
+    read, q, clause, bare = parts
+    told = asks_something(read, tools)
+    stated = _stated(clause, bare)
+    if not stated or not any(told(k) for k in set(clause) - stated):
+        return read
+    return " ".join(w for w, c in zip(q, clause, strict=True) if c not in stated)
+
+
+def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> list[str]:
+    """`q` with the words of statement clauses blanked when another clause switches: "phone
+    booth 2 light is still on, kill it" says off, not on."""
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    if len(clause) != len(q):
+        return list(q)
+    # read without names: "Hattie's potting shed" is no "Hattie's potting"
+    bare = without_names(q, names)
+    stated = _stated(clause, bare)
+    ordering = [w for w, c in zip(q, clause, strict=True) if c not in stated]
+    if not stated or not switch_senses(ordering):
+        return list(q)
+    return [w if c not in stated else "" for w, c in zip(q, clause, strict=True)]
+
+
+_ROOM_KINDS = LIGHT_WORDS | COVER_WORDS
+
+
+def _thing_words(tools: Sequence[Mapping[str, Any]]) -> set[str]:
+    """The words of the tools' rooms and devices but a light's or a cover's: a fan's word
+    there ("the cyclone extractor") is that thing's, not the kind's; "the lamp" stays a
+    light's word beside a "reading lamp" plug, as it always was."""
+    return {w for v in thing_names(tools)[0] for w in words(v)} - LIGHT_WORDS - COVER_WORDS
+
+
+def _kind_words(tool: Mapping[str, Any]) -> set[str]:
+    """The words of a tool's kind of room device, a light or a cover ("light", "lamp", ...;
+    "blind", "shade", ...): the two kinds a room is commonly shared by. Other nouns ("switch",
+    "light" of an LED) say too little of a kind to choose between tools."""
+    own = _described(tool) & _ROOM_KINDS
+    return own | kind_synonyms(own)
+
+
+def _kinds_said_for(
+    query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]
+) -> tuple[set[str], set[str]] | None:
+    """The kinds of device said in the clauses where a call's room or device is named (back
+    through clauses that only name one: "open the blinds in the playroom, the eaves bedroom
+    and ..."), and all the kinds said outside names; None when its thing is not named."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    tool = next((t for t in tools if str(t.get("name")) == str(call.get("name"))), None)
+    if tool is None or len(clause) != len(q):
+        return None
+    props = _props(tool)
+    values = [
+        v
+        for k, v in (call.get("arguments") or {}).items()
+        if isinstance(v, str) and picks_a_thing(k, props.get(k))
+    ]
+    at = [i for v in values for i in starts_at(words(v), q)]
+    if not at:  # said by a part ("the parlour" for the fireside parlour)
+        own = {w for v in values for w in words(v) if is_telling(w)} - DEVICE_NOUNS
+        at = [i for i, w in enumerate(q) if w in own]
+    if not at:
+        return None
+    bare = without_names(q, names)
+    ks = {clause[i] for i in at}
+    for k in sorted(ks):
+        while k > min(clause) and not (
+            {w for w, c in zip(bare, clause, strict=True) if c == k and w} - _NAME_ONLY
+        ):
+            k -= 1
+            ks.add(k)
+    # a light's own verb says its kind ("dim the seating area to 35" is no blind at 35)
+    kinds = [_VERB_KINDS.get(w, w) for w in bare]
+    near = {w for i, w in enumerate(kinds) if clause[i] in ks} & _ROOM_KINDS
+    return near, set(kinds) & _ROOM_KINDS
+
+
+# Verbs that only a kind of device takes.
+_VERB_KINDS = {"dim": "light", "brighten": "light"}
+
+
+def of_another_kind(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Any], call: Mapping[str, Any]
+) -> bool:
+    """Whether a call picks a room the request names only beside another kind of device,
+    which another call in the list picks it for: "shut the stair top blinds, then switch the
+    fish tank light off" is no stair top light off."""
+    if not kind_unsaid(query, tools, call):
+        return False
+    by_tool = {str(t.get("name")): t for t in tools}
+    near = (_kinds_said_for(query, tools, call) or (set(), set()))[0]
+    things = {str(v) for v in (call.get("arguments") or {}).values() if isinstance(v, str)}
+    return any(
+        c is not call
+        and isinstance(c, dict)
+        and c.get("name") != call.get("name")
+        and near & _kind_words(by_tool.get(str(c.get("name"))) or {})
+        and things & {str(v) for v in (c.get("arguments") or {}).values()}
+        for c in calls
+    )
+
+
+def kind_unsaid(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]) -> bool:
+    """Whether a call's kind of device is said nowhere while another kind is said where its
+    room is named: "open the blinds in Bertie's playroom, the eaves bedroom ..." is no light
+    in the eaves bedroom. Its own kind said anywhere ("... and dim its light") may be for it."""
+    tool = next((t for t in tools if str(t.get("name")) == str(call.get("name"))), None)
+    said = _kinds_said_for(query, tools, call)
+    if tool is None or said is None:
+        return False
+    near, anywhere = said
+    mine = _kind_words(tool)
+    # (its tool's own name said points at it: "night light down to 10" to set_nightlight)
+    # (a name that is only its kind's word, "set_light", is judged as the kind below)
+    named = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in GENERIC}
+    if (named - mine) & set(words(mended(query, tools))):
+        return False
+    return (
+        bool(near)
+        and bool(mine)
+        and not (near & mine)
+        and not (anywhere & mine and _kind_free(query, tools, call, mine))
+    )
+
+
+def _kind_free(
+    query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any], kinds: set[str]
+) -> bool:
+    """Whether a kind's word is said in a clause that names no other thing than the call's,
+    so it may be the call's: "open the den blinds and dim its light", but not "vinery shading
+    halfway, cold frame light on" (that light is the cold frame's)."""
+    parts = _read_clauses(query, tools)
+    if parts is None:
+        return True
+    _, q, clause, bare = parts
+    names = thing_names(tools)[0]
+    mine = {str(v) for v in (call.get("arguments") or {}).values() if isinstance(v, str)}
+    # the call's thing said where no kind is ("turn the tea bar and coat store lights off")
+    # may share the kind said after it
+    own = {clause[i] for n in mine for i in starts_at(words(n), q)}
+    kinded = {clause[i] for i, w in enumerate(bare) if w in _ROOM_KINDS}
+    if own - kinded:
+        return True
+    named = {clause[i] for n in names if n not in mine for i in starts_at(words(n), q)}
+    return any(w in kinds and clause[i] not in named for i, w in enumerate(bare))
+
+
+def asks_something(query: str, tools: Sequence[Mapping[str, Any]]) -> Callable[[int], bool]:
+    """For a clause number of the request, whether the clause says anything of the tools: a
+    thing's name, a word of a tool, a switching, an order's verb or a number ("..., would
+    you?" says none)."""
+    read = query
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    bare = without_names(q, names)
+    told = set().union(*(_described(t) for t in tools)) if tools else set()
+    told |= kind_synonyms(told) | DEVICE_NOUNS
+    settings = {w for t in tools for v in _all_enums(t) for w in words(v)}
+
+    def asks(k: int) -> bool:
+        mine = [w for w, c in zip(q, clause, strict=True) if c == k]
+        free = [w for w, c in zip(bare, clause, strict=True) if c == k]
+        return (
+            any(not w for w in free)  # a thing's name said
+            or bool(set(free) & (told | settings))
+            or not _no_order(mine)
+        )
+
+    return asks
+
+
+def order_clauses(query: str, tools: Sequence[Mapping[str, Any]]) -> int | None:
+    """How many clauses of the request ask for something: not statements ("the bar's shut"),
+    nor clauses that say nothing of the tools ("..., would you?"); None when the request's
+    words and clauses do not line up."""
+    names = thing_names(tools)[0]
+    q, clause = words(query), clause_numbers(query, names)
+    if len(q) != len(clause):
+        return None
+    told = asks_something(query, tools)
+    stated = _stated(clause, without_names(q, names))  # "Hattie's potting shed" states nothing
+    return sum(k not in stated and told(k) for k in set(clause)) or 1
+
+
+# Words a clause that only names a thing may say besides the name.
+_NAME_ONLY = DETERMINERS | frozenset("and both also plus then".split())
+
+
+def with_settings_shared(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Any]
+) -> list[Any]:
+    """The calls with a thing named in a clause of its own before the next one's order given
+    that order's settings: "Yusuf's corner and larder 2 to 50 percent" sets both to 50, not
+    the corner on ("the den and the hall off" shares the other way: see `clause_of`)."""
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    by_tool = {str(t.get("name")): t for t in tools}
+    if len(clause) != len(q):
+        return list(calls)
+
+    def where(call: Mapping[str, Any]) -> int | None:
+        props = _props(by_tool.get(str(call.get("name"))) or {})
+        at = [
+            i
+            for k, v in (call.get("arguments") or {}).items()
+            if isinstance(v, str) and picks_a_thing(k, props.get(k))
+            for i in starts_at(words(v), q)
+        ]
+        return clause[at[0]] if len(at) == 1 else None
+
+    out = list(calls)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if not (isinstance(a, dict) and isinstance(b, dict)) or a.get("name") != b.get("name"):
+            continue
+        ka, kb = where(a), where(b)
+        if ka is None or kb != ka + 1:
+            continue
+        mine = [w for w, c in zip(q, clause, strict=True) if c == ka]
+        # only a name ("Yusuf's corner and ..."): no setting of its own
+        if set(w for w in without_names(mine, names) if w) - _NAME_ONLY:
+            continue
+        props = _props(by_tool[str(a.get("name"))])
+        things = {k for k in a.get("arguments") or {} if picks_a_thing(k, props.get(k))}
+        keep = {k: v for k, v in (a.get("arguments") or {}).items() if k in things}
+        given = {k: v for k, v in (b.get("arguments") or {}).items() if k not in things}
+        if given:
+            out[i] = {**a, "arguments": {**keep, **given}}
+    return out
+
+
+def _no_order(clause: Sequence[str]) -> bool:
+    """Whether a clause orders nothing of its own: no switching, no order's verb, no number
+    ("..., and the wellie room")."""
+    return (
+        not switch_senses(clause)
+        and not _ORDER_VERBS & set(clause)
+        and not said_numbers(" ".join(clause))
+    )
+
+
+# where, not how: "lights on over the workbench", "lamps on outside"
+_PLACE_WORDS = frozenset(
+    "over under above below beside near behind inside outside upstairs downstairs around "
+    "across along".split()
+)
+# What may follow "on", "at" or "to" when no setting is said there: "the light on in there",
+# "the fan on, then", "lights on over the bench"
+_NO_SETTING_AFTER = (
+    DETERMINERS
+    | _PLACE_WORDS
+    | frozenset("in then and please pls now again too also for it them there here".split())
+)
+
+
+def _setting_word_said(q: Sequence[str]) -> bool:
+    """Whether a word after "on", "at" or "to" may say a setting ("fan on auto", "at max"):
+    none but a determiner, a place word, a number or a link word."""
+    return any(
+        w in ("on", "at", "to")
+        and nxt
+        and nxt not in _NO_SETTING_AFTER
+        and nxt not in NUMBER_WORDS
+        and not nxt[0].isdigit()
+        for w, nxt in zip(q, q[1:], strict=False)
+    )
+
+
+# Verbs that put a thing on a setting rather than switch it: "put the fan on high".
+_PLACING_VERBS = frozenset("put stick set have pop bung keep".split())
+
+
+def _prunable(schema: Any, key: str, named: bool = False) -> bool:
+    """Whether an unsaid argument may go: a mode or a switch, and a named setting (a colour,
+    a speed) when `named`; never a number (a value out of range is for the range check to
+    refuse), nor by default a named setting (a colour or speed the home lacks is doubted, not
+    dropped)."""
+    if not isinstance(schema, Mapping):
+        return False
+    if schema.get("type") == "boolean":
+        return True
+    return bool(enum_strings(schema)) and (named or key.lower() not in NAMED_SETTINGS)
+
+
+def points_elsewhere(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call goes to a tool nothing in the request points at (no room or device of
+    it, no word of its name or description, no unit or setting of it) while the request says
+    a word of another tool's name that no call uses: "lights on" (no room) is no call to the
+    fan."""
+    read = mended(query, tools)
+    q = words(read)
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    called = {str(c.get("name")) for c in calls}
+
+    def name_words(t: Mapping[str, Any]) -> set[str]:
+        return {w for w in words(str(t.get("name")).replace("_", " ")) if w not in GENERIC}
+
+    def kin(t: Mapping[str, Any]) -> set[str]:  # "the extractor" (no thing's name) is a fan
+        return {w for w in kind_synonyms(name_words(t)) if w in unnamed} - _thing_words(tools)
+
+    others = {
+        w
+        for t in tools
+        if str(t.get("name")) not in called
+        for w in name_words(t) | kin(t)
+        if w not in HEAD_WORDS and w in q
+    }
+    if not others:
+        return False
+    by_tool = {str(t.get("name")): t for t in tools}
+    for call in calls:
+        tool = by_tool.get(str(call.get("name")))
+        args = call.get("arguments") or {}
+        if tool is None or not isinstance(args, Mapping):
+            continue
+        props = _props(tool)
+        own = name_words(tool) | kin(tool)
+        own |= {w for w in words(str(tool.get("description") or "")) if is_telling(w)}
+        if own & set(q) or any(picks_a_thing(k, props.get(k)) for k in args):
+            continue
+        if _setting_said_points(q, said, unnamed, tool, args, thing_names(tools)[0]):
+            continue
+        return True
+    return False
+
+
+def _setting_said_points(
+    q: Sequence[str],
+    said: Sequence[Said],
+    unnamed: Sequence[str],
+    tool: Mapping[str, Any],
+    args: Mapping[str, Any],
+    names: Iterable[str] = (),
+) -> bool:
+    """Whether what the call sets points at its tool: a number with a unit the parameter
+    names, a setting named with its value, a warmth word (not one inside a name said, "the
+    hot tub") for a tool that takes a temperature."""
+    props = _props(tool)
+    warmth = WARMTH_WORDS & set(without_parts(q, names))
+    return (
+        _unit_points(q, said, props, args)
+        or _setting_points(q, unnamed, props, args)
+        or (takes_temperature(tool.get("parameters") or {}) and bool(warmth))
+    )
+
+
+def _own_value_said(
+    unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]], name: str, args: Mapping[str, Any]
+) -> bool:
+    """Whether the call sets a value the request says in full that no other tool has, and the
+    request says a word of the tool's description too ("heat the workshop": only the stove
+    has a heat mode, and it is "The workshop's wood stove"; "set it to max" says no more)."""
+    tool = next((t for t in tools if str(t.get("name")) == name), {})
+    described = telling_words(str(tool.get("description") or ""))
+    if not described & set(unnamed):
+        return False
+    others = {v.lower() for t in tools if str(t.get("name")) != name for v in _all_enums(t)}
+    for value in args.values():
+        if not isinstance(value, str) or value.lower() in others:
+            continue
+        ws = words(value)
+        if len(value) >= 3 and ws and not set(ws) <= SETTING_VALUES:
+            if count_of(ws, unnamed):
+                return True
+    return False
+
+
+def _described(tool: Mapping[str, Any]) -> set[str]:
+    """The telling words of a tool's name and description ("Switch the fan on": fan)."""
+    text = f"{tool.get('name')} {tool.get('description') or ''}".replace("_", " ")
+    return telling_words(text)
+
+
+def _only_described(unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]], name: str) -> bool:
+    """Whether the request says a word of this tool's name or description that no other
+    tool's has ("switch the fan off" to a fan tool named air_mover)."""
+    tool = next((t for t in tools if str(t.get("name")) == name), {})
+    mine = _described(tool)
+    others = set().union(*(_described(t) for t in tools if str(t.get("name")) != name))
+    told = words(f"{name} {tool.get('description') or ''}".replace("_", " "))
+    return any(
+        w in mine - others and not _other_kind(unnamed[:i], w, told) for i, w in enumerate(unnamed)
+    )
+
+
+def _other_kind(before: Sequence[str], word: str, told: Sequence[str]) -> bool:
+    """Whether the request's word before `word` makes it another thing than the tool's: "the
+    pond pump" is not "the heat pump" (a word the tool's text puts before it is the same)."""
+    if not before or not is_telling(before[-1]):
+        return False
+    kinds = {told[i - 1] for i, w in enumerate(told) if w == word and i}
+    return bool(kinds) and before[-1] not in kinds
+
+
+def _setting_points(
+    q: Sequence[str], unnamed: Sequence[str], props: Mapping[str, Any], args: Mapping[str, Any]
+) -> bool:
+    """Whether the request names a setting of the call and says its value in full ("set the
+    speed to max")."""
+    for key, value in args.items():
+        schema = props.get(key)
+        if not isinstance(value, str) or not isinstance(schema, Mapping):
+            continue
+        if picks_a_thing(key, schema) or value not in enum_strings(schema):
+            continue
+        ws, kw = words(value), words(key.replace("_", " "))
+        if len(value) < 3 or not ws or set(ws) <= SETTING_VALUES:
+            continue
+        if all(w in unnamed for w in ws) and kw and all(w in q for w in kw):
+            return True
+    return False
+
+
+def _unit_points(
+    q: Sequence[str], said: Sequence[Said], props: Mapping[str, Any], args: Mapping[str, Any]
+) -> bool:
+    """Whether a number the call holds is said with a unit that its parameter's name or
+    description names ("35 degrees": "Target temperature in degrees Celsius")."""
+    for key, value in args.items():
+        schema = props.get(key)
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        if not isinstance(schema, Mapping) or not any(s.matches(float(value)) for s in said):
+            continue
+        if param_words(key, schema) & said_with_units(q, said) & _UNITS:
+            return True
+    return False
+
+
+# Words that may follow "on" or "at" without naming a setting ("on the porch", "at full",
+# "on please"). After "to" a verb is as common ("needs to be on") and is not read.
+_AFTER_SETTING_WORD = frozenset(
+    "the a an my our your this that it them me us please pls plz thanks now again then and "
+    "also too as well for with once "
+    "in at to on of by full max maximum minimum half halfway mode speed level setting "
+    "percent degree degrees".split()
+)
+
+
+def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the request asks for a setting by a word none of the tools knows: "thermostat
+    to 21, holiday mode", "heating to 20 on boost" (a call without it drops what was asked).
+    Stricter than the second look's check: a word after "on" counts only when it ends the
+    request."""
+    q = words(mended(query, tools))
+    unnamed = [w for w in without_names(q, thing_names(tools)[0]) if w]
+    known = {w for t in tools for v in _all_enums(t) for w in words(str(v))}
+    for t in tools:
+        known.update(words(str(t.get("name")).replace("_", " ")))
+        for key in _props(t):
+            known.update(words(str(key).replace("_", " ")))
+
+    def unknown(w: str) -> bool:
+        if w in known or w in DEVICE_NOUNS or w in GENERIC or w in _AFTER_SETTING_WORD:
+            return False
+        if w in NUMBER_WORDS or w[0].isdigit():
+            return False
+        # "cooling mode" is the cool mode, "heaat" a typo of heat
+        return not any(k[:4] == w[:4] or said_near(k, [w]) for k in known if len(k) >= 3)
+
+    for i, w in enumerate(unnamed[1:], start=1):
+        if w in SETTING_NOUNS and unknown(unnamed[i - 1]):
+            return True
+    return len(unnamed) >= 2 and unnamed[-2] in ("on", "at") and unknown(unnamed[-1])
+
+
+def _unknown_setting(
+    q: Sequence[str], known: set[str], clause: Sequence[int] | None = None
+) -> bool:
+    """Whether the request sets something by a word no tool knows: "fan on turbo", "run the
+    fan at night" (a speed the fan lacks; a call without it drops what was asked). A word
+    after a clause's break is no setting ("the light on, got an exam tmrw")."""
+    for i, w in enumerate(q[:-1]):
+        nxt = q[i + 1]
+        if w not in ("on", "at") or not nxt or nxt in known:
+            continue
+        if clause is not None and clause[i] != clause[i + 1]:
+            continue
+        if i and q[i - 1] in SWITCH_VERBS:
+            continue  # "turn on fan", "switch on lights in the kitchen": the thing follows
+        if nxt in _AFTER_SETTING_WORD | _PLACE_WORDS or nxt in NUMBER_WORDS or nxt[0].isdigit():
+            continue
+        return True
+    return False
+
+
+def _nothing_left(
+    q: Sequence[str],
+    said: Sequence[Said],
+    calls: Sequence[Mapping[str, Any]],
+    by_name: Mapping[str, Mapping[str, Any]],
+) -> bool:
+    """Every number said is used, and so is every setting value of the called tools said in
+    full: a call list that drops half the request is not what was asked."""
+    args = [(by_name[str(c["name"])], c.get("arguments") or {}) for c in calls]
+    # a setting the request names ("at mid speed", "the colour") that no call of its tool sets:
+    # the value asked for is one the tool lacks, and the call quietly drops it
+    set_keys: dict[str, set[str]] = {}
+    for c in calls:
+        set_keys.setdefault(str(c["name"]), set()).update(c.get("arguments") or {})
+    for c in calls:
+        for key, schema in by_name[str(c["name"])].items():
+            kw = words(key.replace("_", " "))
+            if not kw or key in set_keys[str(c["name"])] or picks_a_thing(key, schema):
+                continue
+            if key.lower() not in SWITCH_KEYS and all(w in q for w in kw):
+                return False
+    nums = [
+        (props.get(k), v)
+        for props, a in args
+        for k, v in a.items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    ]
+    for s in said:
+        if not any(
+            s.matches(float(v), sch if isinstance(sch, Mapping) else None) for sch, v in nums
+        ):
+            return False
+    used = {str(v).lower() for _, a in args for v in a.values() if isinstance(v, str)}
+    text = " ".join(q)
+    for props, _ in args:
+        for key, schema in props.items():
+            if picks_a_thing(key, schema):
+                continue
+            values = enum_strings(schema)
+            inside = only_inside(values, q)  # "white" said only in "moon white"
+            for v in values:
+                ws = words(v)
+                if len(v) < 3 or not ws or set(ws) <= SETTING_VALUES or v in inside:
+                    continue
+                if f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
+                    return False
+    return True
+
+
+def _props(tool: Mapping[str, Any]) -> Mapping[str, Any]:
+    return (tool.get("parameters") or {}).get("properties") or {}
+
+
+def _all_enums(tool: Mapping[str, Any]) -> list[str]:
+    return [v for sch in _props(tool).values() for v in enum_strings(sch)]
+
+
+__all__ = ["grounded", "is_command", "points_elsewhere", "says_a_setting"]

@@ -1,0 +1,824 @@
+"""The command a request gives, without the courtesies and remarks said around it.
+
+People wrap a command in words that ask for nothing: "please, the ceiling fan, set it to full
+blast, thank you", "switch the heating off, it is warm enough now", "I am cold. Would you set
+the heat to nineteen?". The model was trained on commands with at most a "please" at either end;
+a trailing remark makes it go on writing calls for it ("... thank you." became a second call
+that switched the heating off) or doubt the one it wrote. `plain_command`, after the noise of
+speech is mended (`spoken.as_written`), cuts the request into clauses at punctuation, at
+"because"/"since" or at a purpose ("so there's hot water"), and
+
+- drops a courtesy or an interjection alone ("please", "thank you", "if you would", "ok");
+- drops a remark: a statement ("it is ...", "guests are arriving") that says nothing the tools
+  know (no name, value, number or word of a tool);
+- drops a clause that only sets the scene of an order said in another clause, carrying a place
+  it names into that order ("I'm locking up the tack room, switch its light off");
+- moves a thing named ahead into the clause that points back at it ("the fan, set it to full
+  blast"), or asked about in a question before it ("did I leave the iron on?? turn it off"),
+  and joins a clause that only adds a number or a setting to the one before;
+- reads a thing's everyday name its tool's description gives ("'tv' is the telly"), "in
+  there" and "his light" as the place said before, "the heat" with a number as the
+  heating, and a setting said in its "-ing" form ("on cooling") as the setting;
+
+only while another clause is left to be the command. A request that may be dictating a free
+text (a tool takes one, and the request names that tool or quotes something) is left as said:
+there every word may be the note.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.calling.grammar.reading import (
+    DETERMINERS,
+    DEVICE_NOUNS,
+    GENERIC,
+    JOINERS,
+    PLAIN,
+    SETTING_NOUNS,
+    VALUE_SENSE,
+    enum_strings,
+    find_phrase,
+    picks_a_thing,
+    resolve_there,
+    takes_temperature,
+    words,
+)
+from agent.calling.grammar.spoken import as_written
+from agent.calling.rangecheck import NUMBER_WORDS, said_numbers, spelled
+
+# Words a clause of courtesy or an interjection is made of, each alone or together ("thank you
+# very much", "if you don't mind", "ok so").
+_COURTESY = frozenset(
+    "please pls plz kindly thank thanks you very much so lot a ta cheers dear love mate my "
+    "if would could can don't do not mind possible for me ok okay hey hi hello right alright "
+    "uh um er erm oh ugh well sorry great lovely".split()
+)
+# Of those, the words that make a clause a courtesy rather than a fragment of a command
+# ("for me" alone is one; "do" alone is not).
+_POLITE = frozenset(
+    "please pls plz kindly thank thanks ta cheers dear love mate ok okay hey hi hello "
+    "alright uh um er erm oh ugh sorry lovely".split()
+) | {"for me", "if you would", "if you could", "if you can", "if possible", "mind"}
+# How a remark opens: a statement about the world or the speaker, not an order.
+_REMARK = re.compile(
+    r"^(?:(?:oh|ugh|well|so|and|but|because|cause|since|as|while|whilst)\s+)*"
+    r"(?:it\s+is|it's|its|it\s+was|it\s+has|it\s+gets|it\s+will|i\s+am|i'm|im|i\s+was|"
+    r"i\s+have|i've|i\s+will|i'll|i\s+do\s+not|i\s+don't|we\s+are|we're|we\s+do\s+not|"
+    r"we\s+don't|we\s+have|we've|we\s+will|we'll|we\s+were|they\s+are|they're|that\s+is|"
+    r"that's|there\s+is|there's|he\s+is|he's|she\s+is|she's|you\s+know|nobody|no\s+one|"
+    r"someone|somebody|i\s+go|we\s+go|we\s+need|i\s+need)\b",
+    re.IGNORECASE,
+)
+# A remark run on after a command without a pause ("fan on pls im dying", "turn the heating on
+# its freezing"): cut where a statement starts right after a command's last word.
+_REMARK_AFTER = re.compile(
+    r"\b((?:on|off|up|down|now|percent|degrees|\d+%?)(?:\s+(?:pls|please))?)\s+"
+    r"(?:and\s+(?:then\s+)?)?"
+    # ("on its lazy setting" is the fan's own setting, not "it's")
+    r"(?=(?:we're|we\s+are|i'm|im|it's|"
+    r"its(?!\s+(?:\w+\s+)?(?:setting|speed|mode|level|colou?r|brightness)\b)|"
+    r"it\s+is|i\s+am|that's|thats|that\s+is)\b)",
+    re.IGNORECASE,
+)
+# A courtesy that says "no" and negates nothing ("if it's no trouble, ...", "no rush").
+_NO_TROUBLE = re.compile(
+    r"\b(?:if\s+(?:it's|it\s+is|that's|that\s+is|it's\s+not|it\s+isn't)\s+(?:no|not|not\s+too\s+much|"
+    r"too\s+much)\s+(?:of\s+a\s+)?(?:trouble|bother)|no\s+(?:rush|hurry))\b\s*,?",
+    re.IGNORECASE,
+)
+# A request put as a question of what is possible is asked as one ("is it possible to switch
+# on the bed warmer?" -> "could you switch on the bed warmer?").
+_POSSIBLE = re.compile(
+    r"\b(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to|is\s+there\s+any\s+way\s+"
+    r"(?:to|you\s+could))",
+    re.IGNORECASE,
+)
+# A second verb for the same thing that only adds its setting ("turn on the study nook light and
+# make it warm white"): one call, said as one.
+_AND_IT = re.compile(
+    r"(?:(?<=\bon)\s*,\s*(?:and\s+)?|\s+and\s+)(?:then\s+)?"
+    r"(?:make|set|dim|turn|put|change|bring|brighten)\s+(?:it|them)\s+"
+    r"(?:(?:up|down)\s+)?(?:to\s+)?(?P<rest>[^,;.!?]+)",
+    re.IGNORECASE,
+)
+# The speaker leaving ("I'm off to bed soon", "we're off out").
+_LEAVING = re.compile(r"^(?:i'm|im|i\s+am|we're|we\s+are)\s+off\b", re.IGNORECASE)
+# How a purpose opens ("so the plants get some sun", "so I can see"): a clause of its own,
+# dropped when it orders nothing.
+_SO = r"so\s+(?:that|there|there's|it|it's|i|i'm|we|they|he|she|the|my|our)\b"
+_PURPOSE = re.compile("^" + _SO, re.IGNORECASE)
+# Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
+_CUT = re.compile(
+    r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b|while\b|whilst\b"
+    r"|" + _SO + ")",
+    re.IGNORECASE,
+)
+
+
+@dataclass
+class _Known:
+    """What the tools can be pointed at with."""
+
+    words: set[str] = field(default_factory=set)  # of tool names, descriptions, argument names
+    names: list[str] = field(default_factory=list)  # names of things (rooms, devices)
+    things: list[list[str]] = field(default_factory=list)  # the same, as words
+    settings: list[list[str]] = field(default_factory=list)  # other enum values, as words
+
+    def says(self, ws: Sequence[str], phrases: Sequence[Sequence[str]]) -> bool:
+        return any(v and find_phrase(v, ws) is not None for v in phrases)
+
+    def owns(self, ws: Sequence[str]) -> bool:
+        """Whether words say the owner of a thing ("Cian's" of "Cian's cot")."""
+        return any(w.endswith("'s") and any(w in v for v in self.things) for w in ws)
+
+    def points(self, clause: str) -> bool:
+        """Whether a clause says a word of a tool or a whole enum value ("warm white", not
+        "warm")."""
+        ws = words(clause)
+        if any(w.split("'")[0] in self.words for w in ws):
+            return True
+        # a switch's "on" or "off" is said by statements too ("the sun's on the telly")
+        settings = [v for v in self.settings if not set(v) <= _PHRASAL]
+        return self.says(ws, self.things) or self.says(ws, settings)
+
+
+def known_words(tools: Sequence[Mapping[str, Any]]) -> _Known:
+    """The words, names and setting values the tools can be pointed at with."""
+    k = _Known()
+    keys: set[str] = set()
+    for t in tools:
+        text = f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
+        k.words |= {w.split("'")[0] for w in words(text)}
+        for key, sch in ((t.get("parameters") or {}).get("properties") or {}).items():
+            keys.update(words(str(key).replace("_", " ")))
+            for v in enum_strings(sch):
+                if picks_a_thing(key, sch):
+                    k.names.append(v)
+                    k.things.append(words(v))
+                else:
+                    k.settings.append(words(v))
+    k.words = {w for w in k.words | keys if len(w) >= 3 and w not in GENERIC and w not in PLAIN}
+    return k
+
+
+# "'tv' is the telly and the sound bar": a description that names a thing's everyday words.
+_ALIAS = re.compile(
+    r"['\"\u2018\u201c]([^'\"\u2019\u201d]+)['\"\u2019\u201d]\s+(?:is|are|means)\s+"
+    r"([^.;:()'\"\u2018\u201c]+)",
+    re.IGNORECASE,
+)
+
+
+# Where an everyday name ends and a place or purpose begins ("the strip light over the bench").
+_WHERE = re.compile(
+    r"\s+(?:in|on|for|of|at|by|with|over|along|through|outside|inside|that|which|to|from)\s+",
+    re.IGNORECASE,
+)
+
+
+def _aliases(tools: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dict[str, str]:
+    """The everyday words a tool's description gives a thing ("'tv' is the telly and the
+    sound bar": telly -> tv, sound bar -> tv); a word two things share, or that is itself a
+    name, stands for none."""
+    lower = {n.lower(): n for n in names}
+    found: dict[str, set[str]] = {}
+    for t in tools:
+        for m in _ALIAS.finditer(str(t.get("description") or "")):
+            name = lower.get(m.group(1).strip().lower())
+            if name is None:
+                continue
+            for part in re.split(r",|\band\b|\bor\b", m.group(2)):
+                part = re.sub(r"^\s*(?:the|a|an|my|our|your)\s+", "", part.strip(), flags=re.I)
+                part = re.split(_WHERE, part)[0].strip()
+                if set(words(part)) <= DEVICE_NOUNS | GENERIC:
+                    continue  # "the bulb" could be any light
+                if 3 <= len(part) <= 30 and part.lower() not in lower:
+                    found.setdefault(part.lower(), set()).add(name)
+    return {a: next(iter(n)) for a, n in found.items() if len(n) == 1}
+
+
+# Words for one kind of thing, one as good as another in a request.
+_EVERYDAY = (
+    frozenset({"television", "tv", "telly"}),
+    frozenset({"fridge", "refrigerator"}),
+)
+
+
+_ONES = re.compile(r"\b(ones?)\b", re.IGNORECASE)
+
+
+def _ones_named(text: str, names: Sequence[str]) -> str:
+    """`text` with "one" or "ones" after a thing's name written as the kind of device said
+    before it ("the school run light and the bin day one on" -> "the bin day light on"; "the
+    study blinds to 30, also the stair top ones to seventy" -> "stair top blinds")."""
+    low = text.lower()
+    for m in reversed(list(_ONES.finditer(text))):
+        before = low[: m.start()].rstrip()
+        if not any(before.endswith(n.lower()) for n in names if n):
+            continue
+        # (a device's noun, not an order's verb: "switch the bin day one on")
+        kinds = [
+            w
+            for w in re.findall(r"[a-z]+", before)
+            if words(w)[:1] and words(w)[0] in DEVICE_NOUNS - _ORDER_VERBS
+        ]
+        if not kinds:
+            continue
+        kind = words(kinds[-1])[0]
+        kind = kind + "s" if m.group(1).lower() == "ones" else kind
+        text = text[: m.start()] + kind + text[m.end() :]
+    return text
+
+
+def _with_names(text: str, aliases: Mapping[str, str]) -> str:
+    """`text` with each thing's everyday word written as its name ("turn the telly off" ->
+    "turn the tv off"), where the name itself is not said."""
+    for alias, name in sorted(aliases.items(), key=lambda a: -len(a[0])):
+        if re.search(rf"(?<![\w']){re.escape(name)}(?![\w'])", text, re.I):
+            continue
+        safe = name.replace("\\", r"\\")
+        text = re.sub(rf"(?<![\w']){re.escape(alias)}(?![\w'])", safe, text, flags=re.I)
+    return text
+
+
+def _free_text_words(tools: Sequence[Mapping[str, Any]]) -> set[str] | None:
+    """The words of the tools that take a free text (a note to write), or None when none
+    does."""
+    found: set[str] | None = None
+    for t in tools:
+        props = (t.get("parameters") or {}).get("properties") or {}
+        if not any(
+            isinstance(s, Mapping) and s.get("type") == "string" and not s.get("enum")
+            for s in props.values()
+        ):
+            continue
+        told = f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
+        own = {w for w in words(told) if len(w) >= 3 and w not in GENERIC and w not in PLAIN}
+        found = (found or set()) | own
+    return found
+
+
+def _asks_for_free_text(text: str, free_words: set[str] | None) -> bool:
+    """Whether the request may be dictating a free text: a tool takes one (a note to write)
+    and the request says a word of that tool's name or description, or quotes or introduces
+    something (":")."""
+    if free_words is None:
+        return False
+    return bool(re.search(r"[:\"\u201c]", text)) or bool(free_words & set(words(text)))
+
+
+def _courtesy(clause: str) -> bool:
+    text = " ".join(clause.lower().replace("\u2019", "'").split())
+    ws = text.split()
+    if not ws or not set(ws) <= _COURTESY:
+        return False
+    if ("not" in ws or "don't" in ws) and "mind" not in ws:
+        return False
+    return any(w in _POLITE for w in ws) or any(p in text for p in _POLITE if " " in p)
+
+
+def _remark(clause: str, known: _Known) -> bool:
+    """Whether a clause is a statement that says nothing the tools know ("it is warm enough
+    now", "the twins are finally asleep", "guests are arriving soon")."""
+    text = " ".join(clause.replace("\u2019", "'").split())
+    if _LEAVING.match(text) and not known.says(words(text), known.things):
+        return True  # "I'm off to bed soon": the speaker leaves; nothing is switched
+    if said_numbers(text) or known.points(text):
+        return False
+    if known.owns(words(text)):
+        return False  # "Orla's cot light off, and Cian's": Cian's cot, said by its owner
+    if _REMARK.match(text):
+        return True
+    ws = [w.strip("?!.") for w in text.lower().split()]
+    if _PURPOSE.match(text) and not any(w in _ORDER_VERBS for w in ws):
+        return True  # why, not what: "open the blinds so the plants get some sun"
+    stated = any(w in _STATING or w.endswith(("'s", "'re")) for w in ws)
+    # "on the telly" places something; it switches nothing ("the sun's on the telly")
+    placing = {i for i, w in enumerate(ws[:-1]) if w in _PHRASAL and ws[i + 1] in _PLACED}
+    # and a verb after "about to" says what is coming ("the film's about to start")
+    placing |= {i + 2 for i, w in enumerate(ws[:-2]) if w == "about" and ws[i + 1] == "to"}
+    # and a particle after a verb in -ing belongs to it ("the sun's warming the place up")
+    placing |= {
+        j
+        for i, w in enumerate(ws)
+        if w.endswith("ing") and len(w) > 4
+        for j in range(i + 1, min(i + 4, len(ws)))
+        if ws[j] in _PHRASAL
+    }
+    return stated and not any(w in _ORDERING for i, w in enumerate(ws) if i not in placing)
+
+
+# A time said beside a command ("toddler group at 10", "tea break in 20 mins", "client
+# presentation in 5"): a number after a word of time, or before a unit of clock time.
+_AT_TIME = frozenset("in at by until till around before after from".split())
+_CLOCK = frozenset("min mins minute minutes hour hours hr hrs o'clock oclock am pm".split())
+_AMOUNTS = frozenset("percent % degrees degree celsius c f fahrenheit".split())
+_SECONDS = frozenset("s sec secs second seconds".split())  # a fade's length, no time of day
+
+
+def _timed_aside(clause: str, known: _Known) -> bool:
+    """Whether a clause after the command only says when something else happens: every number
+    in it is a time, it names nothing of the tools and orders nothing, and it says what
+    happens ("client presentation in 5"; not a bare "at 10")."""
+    ws = [w.strip("?!.,") for w in clause.lower().replace("\u2019", "'").split()]
+    if not said_numbers(clause) or known.points(clause):
+        return False
+    if any(w in _ORDERING or w in _OTHER_ORDERS or w in _PHRASAL for w in ws):
+        return False
+    numbers = [i for i, w in enumerate(ws) if said_numbers(w)]
+    if any(i and ws[i - 1] == "over" for i in numbers):
+        return False  # "over fifteen minutes" is how long a fade takes, not when
+    after = [ws[i + 1] if i + 1 < len(ws) else "" for i in numbers]
+    timed = all(
+        ((i and ws[i - 1] in _AT_TIME) and a not in _AMOUNTS | _SECONDS) or a in _CLOCK
+        for i, a in zip(numbers, after, strict=True)
+    )
+    what = [
+        w
+        for i, w in enumerate(ws)
+        if i not in numbers and w.isalpha() and len(w) >= 3 and w not in _AT_TIME | _CLOCK
+    ]
+    return timed and bool(what)
+
+
+_PHRASAL = frozenset("on off up down".split())
+# The words after "on" that make it a place (the prior's), and "its".
+_PLACED = DETERMINERS | {"its"}
+
+
+# Words that make a clause a statement ("the fumes are strong", "everyone's gone home").
+_STATING = frozenset(
+    "is are am was were been feel feels felt getting gets gone coming arriving arrived "
+    "leaving heading going sleeping asleep finished wants needs likes".split()
+)
+# Words of an order to a device: a request with a clause that says one (or on/off or a number)
+# gives its command there.
+_ORDER_VERBS = frozenset(
+    "turn switch set put make open close shut dim brighten fade raise lower start stop run "
+    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down".split()
+)
+# Words of an order or a question: a clause with one is never taken for a remark.
+_ORDERING = _ORDER_VERBS | frozenset(
+    "can could would will please what why how when where who which whether if not don't never "
+    "no".split()
+)
+
+
+# A pronoun that points back at a thing said before it ("the fan, set it to full blast").
+_BACK = re.compile(r"\b(?:it|them)\b(?!')", re.IGNORECASE)  # not "it's": a statement
+# Words that make a clause an order or a setting of its own, not a thing named ahead of one.
+_ACTING = frozenset(
+    "turn switch set put make open close shut dim raise lower start stop run kill "
+    "on off up down full half blink flash toggle".split()
+)
+
+
+def _blanked(ws: Sequence[str], phrases: Sequence[Sequence[str]]) -> list[str]:
+    """`ws` with the first place each phrase stands blanked, longer phrases first ("warm
+    white" before "white")."""
+    rest = list(ws)
+    for v in sorted(phrases, key=len, reverse=True):
+        at = find_phrase(v, rest) if v else None
+        if at is not None:
+            rest[at : at + len(v)] = [""] * len(v)
+    return rest
+
+
+def _named_ahead(clause: str, known: _Known) -> bool:
+    """Whether a clause only names a thing ("the flour store light", "bunk room 1")."""
+    ws = words(clause)
+    rest = _blanked(ws, known.things + known.settings)
+    # "the tack room light is too harsh" is no name said ahead; "the sleeping alcove light" is
+    if not ws or (_ACTING | _STATING) & set(rest) or _BACK.search(clause):
+        return False
+    if said_numbers(" ".join(rest)):
+        return False
+    if rest != _blanked(ws, known.things):
+        return False  # a setting said too: "calf pens light to red please" is an order
+    return rest != ws or any(w.split("'")[0] in known.words for w in ws)
+
+
+# Words a clause that only adds a number to the one before it may say besides the number
+# ("..., say 25 percent", "..., three quarters open", "..., at thirty").
+_WITH_A_NUMBER = frozenset(
+    "say to at about around maybe like make it please degree degrees celsius percent per cent "
+    "open opened closed shut up down way brightness position temperature".split()
+)
+
+
+def _adds_a_number(clause: str) -> bool:
+    """Whether a clause only adds a number to the one before it ("..., at thirty percent")."""
+    ws = words(clause)
+    if not ws or ws[0] in JOINERS or not said_numbers(clause):
+        return False
+    return all(w in _WITH_A_NUMBER or w in NUMBER_WORDS or w.replace(".", "").isdigit() for w in ws)
+
+
+def _bare_setting(clause: str, known: _Known) -> bool:
+    """Whether a clause says only a setting or a number for a thing named ahead of it
+    ("sitting room, rose", "lights, Maya's room, 40")."""
+    ws = words(clause)
+    rest = _blanked(ws, known.settings)
+    if not ws or (rest == ws and not said_numbers(clause) and not set(ws) & _SENSES):
+        return False
+    return all(
+        not w
+        or w in _WITH_A_NUMBER
+        or w in _SENSES
+        or w in _SETTING_NAMES
+        or w in NUMBER_WORDS
+        or w.isdigit()
+        for w in rest
+    )
+
+
+# Words that name the setting a bare value sets ("..., colour copper", "..., speed two").
+_SETTING_NAMES = SETTING_NOUNS | frozenset("colour color speed level".split())
+
+
+_SENSES = frozenset("on off".split())
+
+
+def _one_setting(m: re.Match[str], known: _Known) -> str:
+    """ "... and make it warm white" as " in warm white", "... and dim it to 20 percent" as
+    " at 20 percent"; the match as said when the rest is more than a setting."""
+    rest = m.group("rest").strip()
+    if not _bare_setting(rest, known):
+        return m.group()
+    return (" at " if said_numbers(rest) else " in ") + rest
+
+
+_ASKS_STATE = re.compile(
+    r"^\s*(?:\w+\s+)?(?:did|have|has|is|are|was|were)\s+(?:i|we|you|they|he|she|the|my|our)\b",
+    re.IGNORECASE,
+)
+
+
+def _asked_ahead(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
+    """`kept` without a question about one thing that the next clause orders by pointing
+    back at it ("did I leave the hair straighteners on?? turn them off" -> "turn the hair
+    straighteners off"): the question's "on" is no order."""
+    out: list[tuple[str, str]] = []
+    for clause, sep in kept:
+        m = _BACK.search(clause)
+        if m and out and "?" in out[-1][1] and _ASKS_STATE.search(out[-1][0]):
+            ws = words(out[-1][0])
+            said = [(n, v) for n, v in zip(known.names, known.things, strict=True) if v]
+            said = [(n, v, at) for n, v in said if (at := find_phrase(v, ws)) is not None]
+            if len({n for n, _, _ in said}) == 1 and _orders(clause):
+                name, v, at = said[0]
+                # the device nouns after the name go with it ("the hall light")
+                end = at + len(v)
+                while end < len(ws) and ws[end] in DEVICE_NOUNS:
+                    end += 1
+                thing = " ".join([name, *ws[at + len(v) : end]])
+                thing = thing if "'" in name else "the " + thing  # not "the Ana's room"
+                out[-1] = (clause[: m.start()] + thing + clause[m.end() :], sep)
+                continue
+        out.append((clause, sep))
+    return out
+
+
+def _pulled_in(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
+    """`kept` with things named ahead of the clause that points back at them moved into it
+    ("The sawdust collector, please switch it off" -> "please switch the sawdust collector
+    off") or that says only their setting ("sitting room, rose" -> "sitting room rose"), and
+    a clause that only adds a number joined to the one before it."""
+    out: list[tuple[str, str]] = []
+    for clause, sep in kept:
+        m = _BACK.search(clause)
+        ahead = 0
+        while ahead < len(out) and _named_ahead(out[-1 - ahead][0], known):
+            ahead += 1
+        thing = " ".join(a.strip() for a, _ in out[len(out) - ahead :])
+        if ahead and m:
+            thing = thing[0].lower() + thing[1:] if thing[:4].lower() == "the " else thing
+            del out[-ahead:]
+            out.append((clause[: m.start()] + thing + clause[m.end() :], sep))
+        elif ahead and _bare_setting(clause, known):
+            del out[-ahead:]
+            out.append((thing + " " + clause.strip(), sep))
+        elif out and _adds_a_number(clause):
+            out[-1] = (out[-1][0] + " " + clause.strip(), sep)
+        else:
+            out.append((clause, sep))
+    return out
+
+
+# Verbs of orders to something else than a device: a short clause with one is no scene.
+_OTHER_ORDERS = frozenset(
+    "play call send order tell remind book text read show find buy add get give ask check "
+    "lock unlock cancel pause skip search forget mind wait actually never".split()
+)
+_POINT_BACK = re.compile(r"\b(?:in\s+there|there|its|it|them)\b", re.IGNORECASE)
+
+
+def _orders(clause: str) -> bool:
+    return bool(_ORDER_VERBS & set(words(clause))) or bool(said_numbers(clause))
+
+
+def _scene(clause: str, known: _Known) -> bool:
+    """Whether a clause only sets the scene for a command: a statement with no word of an
+    order ("she's reading in the sitting room", "I'm locking up the tack room"), or a few
+    words naming nothing the tools know ("late night snack", "movie time")."""
+    ws = clause.lower().replace("\u2019", "'").split()
+    opened = bool(_REMARK.match(" ".join(ws)))  # "I'm locking up ...": "up" orders nothing
+    phrasal = {"up", "down"} if opened else set()
+    if not ws or said_numbers(clause) or any(w.strip("?!.") in _ORDERING - phrasal for w in ws):
+        return False
+    if (_ORDER_VERBS - phrasal) & set(words(clause)):
+        return False
+    if opened or states(ws):
+        return True
+    return (
+        len(ws) <= 3
+        and not known.points(clause)
+        and not known.owns(words(clause))
+        and not (_OTHER_ORDERS | DEVICE_NOUNS | SETTING_NOUNS | {"speed"}) & set(words(clause))
+    )
+
+
+# Words after a noun's "'s" that make it "is" or "has" ("the vet's here", "the sun's come
+# round"), not a possessive ("Maya's room").
+_AFTER_IS = frozenset(
+    "here there out back home about not too so very really come been finally still nearly "
+    "almost gone asleep awake over done up down on off in cold hot warm dark shut closed "
+    "locked empty full quiet busy".split()
+)
+_CONTRACTED = frozenset(
+    "it's that's there's she's he's we're they're you're who's everyone's everybody's "
+    "nobody's what's".split()
+)
+
+
+def states(ws: Sequence[str]) -> bool:
+    """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
+    bed's freezing"; not "Maya's room warm white")."""
+    for i, w in enumerate(ws):
+        if w in _STATING or w in _CONTRACTED:
+            return True
+        if w.endswith(("'s", "'re")) and i + 1 < len(ws):
+            after = ws[i + 1].strip("?!.,")
+            if after in _STATING or after in _AFTER_IS or after.endswith("ing"):
+                return True
+    return False
+
+
+def _without_scene(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
+    """`kept` without the clauses that set the scene of a command said in another clause; a
+    place the scene names goes into the next command where that command points back at it
+    ("I'm locking up the tack room, switch its light off") or names no place of its own ("it's
+    pitch black on the front step, light on")."""
+    if not any(_orders(c) for c, _ in kept):
+        return kept
+    out: list[tuple[str, str]] = []
+    place = None
+    for at, (clause, sep) in enumerate(kept):
+        after = kept[at + 1][0] if at + 1 < len(kept) else ""
+        if _scene(clause, known) and not (len(clause.split()) <= 3 and _BACK.search(after)):
+            ws = words(clause)
+            said = [
+                n
+                for n, v in zip(known.names, known.things, strict=True)
+                if find_phrase(v, ws) is not None
+            ]
+            place = said[0] if len(set(said)) == 1 else None
+            if place and out and not known.says(words(out[-1][0]), known.things):
+                out[-1] = (
+                    f"{out[-1][0].rstrip()} in the {place}",
+                    sep,
+                )  # "lights on, it's dark in the hall"
+                place = None
+            continue
+        if place and _orders(clause):
+            m = _POINT_BACK.search(clause)
+            if m:
+                back = m.group().lower()
+                thing = f"in the {place}" if "there" in back else f"the {place}"
+                clause = clause[: m.start()] + thing + clause[m.end() :]
+            elif not known.says(words(clause), known.things):
+                clause = f"{clause.rstrip()} in the {place}"
+            place = None
+        out.append((clause, sep))
+    return out or kept
+
+
+# "the heat" followed by a number is the heating, not its heat mode ("set the heat to 15").
+_THE_HEAT = re.compile(r"\b((?:the|my|our)\s+)(heat)\b(?:\s+(\w+))?", re.IGNORECASE)
+
+
+def _heat_as_heating(clause: str, known: _Known) -> str:
+    """A clause with a number whose "the heat" names the heating, said so."""
+    if not said_numbers(clause):
+        return clause
+
+    def sub(m: re.Match[str]) -> str:
+        after = (m.group(3) or "").lower()
+        if after and (after in known.words or after in ("mode", "setting")):
+            return m.group()  # "the heat pump", "the heat mode"
+        heating = "HEATING" if m.group(2).isupper() else m.group(2) + "ing"
+        return m.group(1) + heating + m.group()[m.end(2) - m.start() :]
+
+    return _THE_HEAT.sub(sub, clause)
+
+
+# A request that takes itself back: "..., actually leave them as they are", "wait no, keep
+# the door LED as it is", "... off... actually no, leave it", "never mind the blinds", "sorry,
+# ignore that", "oh wait no, leave it on" (not "I forget it", an iron left on). Its
+# calls are none, whatever the clause before it asked; a correction that names another
+# thing ("the hall off, actually no, the landing") is not one.
+_CANCEL = re.compile(
+    r"\b(?:(?:as (?:it|they) (?:is|are|was|were)"
+    r"|never ?mind|nvm|(?<![Ii] )forget (?:it|that|about it)|cancel that|don'?t bother"
+    r"|ignore (?:that|me|what I said)|scratch that"
+    r"|(?:wait|actually),? no,? (?:just )?leave (?:it|them)(?: on| off)?)\b"
+    r"|leave (?:it|them|that|those)(?: (?:be|alone))?\s*(?:[,.;!?]|$))",
+    re.IGNORECASE,
+)
+
+
+def cancels(text: str) -> bool:
+    """Whether the request takes back what it asks (see `_CANCEL`)."""
+    return bool(_CANCEL.search(text))
+
+
+class PlainReader:
+    """Reads requests to one set of tools as `plain_command` does; what it knows of the tools
+    (their words, names, everyday aliases) is worked out once, as a session's tools are fixed."""
+
+    def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
+        self.free_words = _free_text_words(tools)
+        self.known = known_words(tools)
+        self.aliases = _aliases(tools, self.known.names)
+        self.keep = [*self.known.words, *(" ".join(v) for v in self.known.settings)]
+        self.heat = any(takes_temperature(t.get("parameters") or {}) for t in tools)
+        # "put the heat pump on cooling": a setting said as its "-ing" form after "on"/"to"
+        plain = {v[0] for v in self.known.settings if len(v) == 1 and v[0].isalpha()}
+        verbs = sorted(v for v in plain if len(v) >= 3 and v + "ing" not in plain)
+        self.ing = (
+            re.compile(rf"\b(on|to|into)\s+({'|'.join(map(re.escape, verbs))})ing\b", re.I)
+            if verbs
+            else None
+        )
+
+        # "speed two" to a fan whose speeds are "1" to "6": a setting numbered by digits,
+        # said in words after its name, is written as the digits
+        numbered = {
+            str(k).lower(): {v for v in sch.get("enum") or () if isinstance(v, str) and v.isdigit()}
+            for t in tools
+            for k, sch in ((t.get("parameters") or {}).get("properties") or {}).items()
+            if isinstance(sch, Mapping)
+        }
+        self.numbered = [
+            (re.compile(rf"\b({re.escape(k)})\s+({'|'.join(map(re.escape, said))})\b", re.I), v)
+            for k, vs in numbered.items()
+            for v in sorted(vs)
+            if int(v) < 100 and (said := spelled(int(v)))
+        ]
+
+        # "fan down 2 hush": a typed "2" before a setting's word is "to" (not a switch's "on",
+        # nor the end of a name: "bedroom 2 blue")
+        words_only = sorted(
+            (
+                " ".join(v)
+                for v in self.known.settings
+                if v and v[0].isalpha() and " ".join(v) not in VALUE_SENSE
+            ),
+            key=len,
+        )[::-1]
+        self.numbered_names = [n.lower() for n in self.known.names if n.lower().endswith(" 2")]
+        self.typed_to = (
+            re.compile(rf"\b2\s+({'|'.join(map(re.escape, words_only))})\b", re.I)
+            if words_only
+            else None
+        )
+
+        # "the telly" is the "back television" (or the "tv"): the everyday word for a kind of
+        # thing, written as the word a name of the home uses
+        name_words = {w for n in self.known.names for w in n.lower().split()}
+        self.everyday = [
+            (re.compile(rf"(?<![\w']){re.escape(other)}(?![\w'])", re.I), word)
+            for group in _EVERYDAY
+            for word in sorted(group & name_words)[:1]
+            for other in sorted(group - name_words)
+        ]
+
+    def _typed_to(self, m: re.Match[str]) -> str:
+        before = m.string[: m.start()].lower() + "2"
+        if any(before.endswith(n) for n in self.numbered_names):
+            return m.group(0)
+        return f"to {m.group(1)}"
+
+    def read(self, text: str) -> str:
+        """`text` as the model and the rules read it (see the module's text): as said when
+        the request may be dictating a free text, and with its clauses as said when dropping
+        would leave none."""
+        if _asks_for_free_text(text, self.free_words) or cancels(text):
+            return text  # a dictated text, or a taking back that must not be read as a remark
+        known = self.known
+        text = _with_names(text, self.aliases)
+        for pattern, word in self.everyday:
+            text = pattern.sub(word, text)
+        text = _ones_named(text, known.names)
+        text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
+        text = _POSSIBLE.sub("could you", text)
+        text = _NO_TROUBLE.sub("", text).strip(" ,")
+        if self.ing is not None:
+            text = self.ing.sub(r"\1 \2", text)
+        for pattern, digits in self.numbered:
+            text = pattern.sub(lambda m, d=digits: f"{m.group(1)} {d}", text)
+        if self.typed_to is not None:
+            text = self.typed_to.sub(self._typed_to, text)
+        text = _AND_IT.sub(lambda m: _one_setting(m, known), text)
+        # "counter light to orange and 60%": the percentage is the same thing's level
+        text = _percent_joined(text)
+        pieces: list[tuple[str, str]] = []  # (clause, the separator after it)
+        at = 0
+        for m in _CUT.finditer(text):
+            pieces.append((text[at : m.start()], m.group()))
+            at = m.end()
+        pieces.append((text[at:], ""))
+        said = [p for p in pieces if p[0].strip()]
+        kept = [
+            (clause, sep)
+            for i, (clause, sep) in enumerate(said)
+            if not _courtesy(clause)
+            and not _remark(clause, known)
+            and not (i and _timed_aside(clause, known))
+        ]
+        if not kept:
+            return text
+        kept = _pulled_in(_without_scene(_asked_ahead(kept, known), known), known)
+        if self.heat:
+            kept = [(_heat_as_heating(clause, known), sep) for clause, sep in kept]
+        if kept != said:
+            out = "".join(clause + sep for clause, sep in kept[:-1]) + kept[-1][0]
+            end = kept[-1][1].strip()
+            text = out.strip() + (end[:1] if end[:1] in ("?", "!", ".") else _end(text))
+        # "flick the light on in there": the place said before it
+        text = resolve_there(_IN_THERE.sub("there", text), known.names)
+        return _owners(text, known.names)
+
+
+def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:
+    """`text` as the model and the rules read it; one request's `PlainReader(tools).read`."""
+    return PlainReader(tools).read(text)
+
+
+# "... to orange and 60%": "and" before a percentage that ends the clause
+_AND_PERCENT = re.compile(
+    r"\s+and\s+(?=\d+(?:\.\d+)?\s*(?:%|percent\b)\s*(?:please|pls|thanks)?\s*(?:[,;.!?]|$))",
+    re.IGNORECASE,
+)
+_PERCENT = re.compile(r"\d\s*(?:%|percent\b)", re.IGNORECASE)
+
+
+def _percent_joined(text: str) -> str:
+    """`text` with "and" before a percentage read as "at" where the clause before says no
+    percentage of its own ("counter light to orange and 60%": one light, two settings)."""
+
+    def sub(m: re.Match[str]) -> str:
+        clause = re.split(r"[,;.!?]", text[: m.start()])[-1]
+        return m.group() if _PERCENT.search(clause) else " at "
+
+    return _AND_PERCENT.sub(sub, text)
+
+
+_IN_THERE = re.compile(r"\bin\s+there\b", re.IGNORECASE)
+# Nouns for what a room's owner has in it ("Oscar's blinds", "turn his light off").
+_HAS = r"(?:lights?|lamps?|bulbs?|blinds?|shades?|curtains?|shutters?|fan|heater|heating)\b"
+
+
+def _owners(text: str, names: Sequence[str]) -> str:
+    """`text` with an owner's things read as in the owner's room: "Oscar's blinds" as
+    "Oscar's room blinds" when the home has one room of Oscar's, and "his light" after it as
+    "Oscar's room light"."""
+    rooms: dict[str, list[str]] = {}
+    for name in names:
+        m = re.match(r"(\w+)'s\s+\S", name)
+        if m:
+            rooms.setdefault(m.group(1).lower(), []).append(name)
+    for owner, own in rooms.items():
+        if len(set(own)) != 1:
+            continue
+        name = own[0]
+        head = name[name.index("'s") + 2 :].strip()
+        bare = rf"\b({re.escape(owner)}'s)\s+(?!{re.escape(head)}\b)(?={_HAS})"
+        text = re.sub(bare, lambda m, h=head: f"{m.group(1)} {h} ", text, flags=re.IGNORECASE)
+    said = [n for n in names if "'s " in n and re.search(rf"\b{re.escape(n)}\b", text, re.I)]
+    if len(set(said)) == 1:
+        m = re.search(rf"\b{re.escape(said[0])}\b", text, re.I)
+        head, tail = text[: m.end()], text[m.end() :]
+        tail = re.sub(rf"\b(?:his|her|their)\s+(?={_HAS})", said[0] + " ", tail, flags=re.I)
+        text = head + tail
+    return text
+
+
+def _end(text: str) -> str:
+    """The request's closing mark ("?" or "!" or "."), kept for the model."""
+    m = re.search(r"[.!?]+\s*$", text)
+    return m.group().strip()[:1] if m else ""
