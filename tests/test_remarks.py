@@ -97,6 +97,9 @@ HOME = home_tools(
         ("put the fan on its lazy setting", "put the fan on its lazy setting"),
         # a courtesy that says "no" negates nothing
         ("if it's no trouble, please switch the fan on", "please switch the fan on"),
+        # what the speaker is doing, opening the request
+        ("locking up now, hall light off and the fan off", "hall light off and the fan off"),
+        ("heading out, fan off", "fan off"),
         # how long a fade takes is no aside
         (
             "fade the hall light out, over fifteen minutes",
@@ -128,6 +131,9 @@ def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, pl
         "hall light on, reading lamp at 40 percent",  # an amount, not a time
         "fan on, then at 10 pm the heating off",  # an order
         "hall light off slowly, in 30 seconds",  # a fade's length is a setting
+        # an -ing word that switches something is an order to a thing the home may lack
+        "washing machine on, hall light off",
+        "heating up a bit, hall light off",
         # a thing with its setting is an order, not a name said ahead of "them"
         "hall light to warm white please, don't want to wake them",
     ],

@@ -40,6 +40,7 @@ from agent.calling.grammar.reading import (
     PLAIN,
     SETTING_NOUNS,
     VALUE_SENSE,
+    WARMTH_WORDS,
     enum_strings,
     find_phrase,
     picks_a_thing,
@@ -297,6 +298,15 @@ def _remark(clause: str, known: _Known) -> bool:
     if _PURPOSE.match(text) and not any(w in _ORDER_VERBS for w in ws):
         return True  # why, not what: "open the blinds so the plants get some sun"
     stated = any(w in _STATING or w.endswith(("'s", "'re")) for w in ws)
+    # a clause that opens with what the speaker is doing ("locking up now", "heading out"): a
+    # verb in -ing that names nothing of the tools and switches nothing on or off ("washing
+    # machine on" and "heating on" in a home without them still ask for something)
+    stated = stated or (
+        len(ws[0]) > 4
+        and ws[0].endswith("ing")
+        and ws[0] not in WARMTH_WORDS
+        and not {"on", "off"} & set(ws)
+    )
     # "on the telly" places something; it switches nothing ("the sun's on the telly")
     placing = {i for i, w in enumerate(ws[:-1]) if w in _PHRASAL and ws[i + 1] in _PLACED}
     # and a verb after "about to" says what is coming ("the film's about to start")
