@@ -1378,3 +1378,19 @@ def test_a_number_no_call_holds_is_left() -> None:
     assert not leaves_a_number("attic light to fifteen", TOOLS, dim)
     # nor one said in a statement beside the order
     assert not leaves_a_number("attic light off, it's gone past eleven", TOOLS, off)
+
+
+def test_a_part_said_before_another_tools_kind_is_that_tools() -> None:
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["packing floor", "barn office"]},
+            "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        }
+    )
+    fan_off = {"name": "set_fan", "arguments": {"on": False}}
+    floor_off = light(room="packing floor", on=False)
+    # "floor" before "fan" is the fan's, so the packing floor's light is not asked for
+    assert not grounded("can you switch the floor fan off", tools, [floor_off, fan_off])
+    assert grounded("can you switch the floor fan off", tools, [fan_off])
+    # before the light's own word it still names the packing floor
+    assert grounded("floor light off", tools, [floor_off])

@@ -349,6 +349,15 @@ def _partly_named(
     kinds = _kind_words(own) if own is not None else set()
     if kinds and any(w in part and i + 1 < len(q) and q[i + 1] in kinds for i, w in enumerate(q)):
         others = [v for k, sch in _props(own).items() for v in enum_strings(sch) if v != value]
+    # and a part said only before another tool's kind word is that tool's ("can you switch the
+    # floor fan off" names no light of the packing floor)
+    mine = _described(own) & KIND_NOUNS if own is not None else set()
+    theirs = {w for t in tools if t is not own for w in _described(t) & KIND_NOUNS}
+    # (lights and covers share rooms: "the kitchen blinds" may still say the kitchen's light)
+    theirs = (theirs | kind_synonyms(theirs)) - mine - kind_synonyms(mine) - _ROOM_KINDS
+    at = [i for i, w in enumerate(q) if w in part]
+    if at and all(i + 1 < len(q) and q[i + 1] in theirs for i in at):
+        return False
     # nor a word of a kind or of a tool's name alone: "the light" is no fairy lights plug
     kind_words = KIND_NOUNS | {
         w for t in tools for w in words(str(t.get("name")).replace("_", " "))
