@@ -9,6 +9,7 @@ from agent.calling.grammar.grounding import (
     grounded,
     is_command,
     names_an_unknown_setting,
+    names_another_tools_thing,
     request_kind,
     unsaid_arguments,
 )
@@ -1394,3 +1395,23 @@ def test_a_part_said_before_another_tools_kind_is_that_tools() -> None:
     assert grounded("can you switch the floor fan off", tools, [fan_off])
     # before the light's own word it still names the packing floor
     assert grounded("floor light off", tools, [floor_off])
+
+
+def test_a_device_named_by_its_own_part_is_pointed_at() -> None:
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["brekkie bar", "den"]},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["brekkie bar"]},
+            "plugs": {"kind": "tasmota", "switches": {"new coffee maker": "c", "kettle": "k"}},
+        }
+    )
+    calls = [
+        {"name": "set_switch", "arguments": {"device": "new coffee maker", "action": "ON"}},
+        {"name": "set_blinds", "arguments": {"room": "brekkie bar", "position": 100}},
+    ]
+    said = "switch the coffee maker on and open the brekkie bar blinds"
+    # the lights' brekkie bar is said, but the coffee maker's call is no stand-in for it
+    assert not names_another_tools_thing(said, tools, calls)
+    # the kettle is said and no call goes to it: the den's light stands in for nothing said
+    den = [light(room="den", on=True)]
+    assert names_another_tools_thing("switch the kettle on", tools, den)

@@ -411,8 +411,8 @@ def _points_at(
 
 
 def pointed_at(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]) -> bool:
-    """Whether anything in the request points at a call's tool: a room or device of it said,
-    or anything of `_points_at`."""
+    """Whether anything in the request points at a call's tool: a room or device of it said
+    (in full or by a part only it has), or anything of `_points_at`."""
     read = mended(query, tools)
     q = words(read)
     unnamed = without_names(q, thing_names(tools)[0])
@@ -423,8 +423,13 @@ def pointed_at(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str
     if tool is None or not isinstance(args, Mapping):
         return True
     props = _props(tool)
+    # (a device named by a part only it has is said: "the coffee maker" for the new one)
     if any(
-        picks_a_thing(k, props.get(k)) and _value_said(query, q, said, props[k], v, k)
+        picks_a_thing(k, props.get(k))
+        and (
+            _value_said(query, q, said, props[k], v, k)
+            or _partly_named(v, props.get(k), q, said, unnamed, tools)
+        )
         for k, v in args.items()
     ):
         return True
