@@ -1352,6 +1352,15 @@ def test_a_room_said_as_a_room_names_its_owners_bedroom() -> None:
     assert not names_it("twins' bedroom", rooms, words("twins' garden light on"), set())
 
 
+def test_a_part_of_a_room_before_any_cover_word_names_it() -> None:
+    from agent.calling.grammar.reading import names_it, words
+
+    rooms = ["hayloft bedroom", "fireside parlour"]
+    for said in ("hayloft shutters half open", "hayloft curtains shut", "hayloft blinds up"):
+        assert names_it("hayloft bedroom", rooms, words(said), set())
+    assert not names_it("hayloft bedroom", rooms, words("hayloft ladder light on"), set())
+
+
 def test_a_names_number_orders_nothing_for_the_clause_a_left_out_thing_shares() -> None:
     from agent.calling.grammar.leftout import left_out
 

@@ -728,9 +728,12 @@ def spelled_near(a: str, b: str) -> bool:
 # is another thing than the aquarium pump; "the grow lamp please" is not). A room's or a
 # socket's kind may ("the loft light", "the kettle plug"); a heater or a fan names a device of
 # its own ("the greenhouse heater" is not the greenhouse misting valve).
-_AFTER_NAME = frozenset(
-    "please to and then in at up down now too also for with by of light lamp led blind shade "
-    "plug socket".split()
+_AFTER_NAME = (
+    frozenset(
+        "please to and then in at up down now too also for with by of led plug socket".split()
+    )
+    | LIGHT_WORDS
+    | COVER_WORDS  # "the hayloft shutters" for the hayloft bedroom's
 )
 
 
