@@ -653,6 +653,26 @@ def test_a_number_nobody_said_becomes_the_one_left_said() -> None:
     assert with_number_said([wrote], tools, "bedsit to 150") == [wrote]
 
 
+def test_a_fade_written_as_none_takes_the_seconds_said() -> None:
+    from agent.calling.grammar.calllist import with_number_said
+
+    props = {
+        "room": {"type": "string", "enum": ["platform", "hall"]},
+        "on": {"type": "boolean"},
+        "brightness": {"type": "integer", "minimum": 0, "maximum": 100},
+        "transition": {"type": "integer", "minimum": 0, "maximum": 300},
+    }
+    params = {"type": "object", "properties": props, "required": ["room"]}
+    tools = [{"name": "set_light", "description": "Switch a room's light", "parameters": params}]
+    wrote = {"name": "set_light", "arguments": {"room": "platform", "on": False, "transition": 0}}
+    meant = {"name": "set_light", "arguments": {"room": "platform", "on": False, "transition": 10}}
+    said = "fade the platform lights out over 10 seconds"
+    assert with_number_said([wrote], tools, said) == [meant]
+    # without a unit the least value may be what was meant ("lights to 0" at the least)
+    dark = {"name": "set_light", "arguments": {"room": "platform", "brightness": 0}}
+    assert with_number_said([dark], tools, "platform lights to 0, then 10 more") == [dark]
+
+
 def test_a_choice_said_and_left_out_is_added_to_its_call() -> None:
     from agent.calling.grammar.calllist import with_choice_said
     from agent.offline.train.homes import home_tools

@@ -33,7 +33,9 @@ from agent.calling.grammar.reading import (
     is_telling,
     kind_synonyms,
     mended,
+    param_words,
     picks_a_thing,
+    said_with_units,
     starts_at,
     takes_temperature,
     thing_names,
@@ -391,6 +393,10 @@ def without_number_twice(calls: list[Any], schemas: list[dict[str, Any]], text: 
     return out
 
 
+# Units that tie a said number to a parameter whose name or description names them.
+_UNIT_WORDS = frozenset(words("degrees celsius fahrenheit minutes seconds hours percent"))
+
+
 def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
     """The calls with a number nobody said replaced by the one number the request says that no
     call uses, when it fits: "dim the lamp to 15 for movie night" written as 95. Only where
@@ -400,6 +406,9 @@ def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
     if not said:
         return calls
     tools = {str(t.get("name")): t for t in schemas}
+    # a unit said with a number ("over 10 seconds") names its parameter even where the call
+    # holds that parameter's least or most: a fade written as 0 seconds is no fade
+    units = said_with_units(words(text), said) & _UNIT_WORDS
     spots = []
     used: set[float] = set()
     for i, call in enumerate(calls):
@@ -411,7 +420,7 @@ def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
             sch = props.get(k) if isinstance(props.get(k), Mapping) else {}
             if any(s.matches(float(v), sch) for s in said):
                 used.add(float(v))
-            elif v not in (sch.get("minimum"), sch.get("maximum")):
+            elif v not in (sch.get("minimum"), sch.get("maximum")) or param_words(k, sch) & units:
                 spots.append((i, k, sch))
     free = [s for s in said if s.value not in used]
     if len(spots) != 1 or len(free) != 1:
