@@ -673,6 +673,31 @@ def test_a_fade_written_as_none_takes_the_seconds_said() -> None:
     assert with_number_said([dark], tools, "platform lights to 0, then 10 more") == [dark]
 
 
+def test_a_number_said_and_left_out_is_added_to_its_call() -> None:
+    from agent.calling.grammar.calllist import with_number_added
+    from agent.offline.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "heating": {"kind": "simulated_thermostat"},
+            "lights": {"kind": "simulated_lights", "rooms": ["bedroom 5", "hall"]},
+        }
+    )
+    heat = {"name": "set_thermostat", "arguments": {"mode": "heat"}}
+    assert with_number_added([heat], tools, "heating on heat mode at 20 please") == [
+        {"name": "set_thermostat", "arguments": {"mode": "heat", "temperature": 20}}
+    ]
+    # a number out of range, a name's number, or a number with a call holding it: nothing
+    assert with_number_added([heat], tools, "heating on heat mode at 90") == [heat]
+    hall = {"name": "set_light", "arguments": {"room": "hall", "brightness": 40}}
+    assert with_number_added([hall, heat], tools, "hall to 40, heating on heat") == [hall, heat]
+    five = {"name": "set_light", "arguments": {"room": "bedroom 5", "on": True}}
+    assert with_number_added([five], tools, "lights on in bedroom five") == [five]
+    # a light turned off takes no number ("hall off, 10 minutes")
+    off = {"name": "set_light", "arguments": {"room": "hall", "on": False}}
+    assert with_number_added([off], tools, "hall light off, back in 10") == [off]
+
+
 def test_a_choice_said_and_left_out_is_added_to_its_call() -> None:
     from agent.calling.grammar.calllist import with_choice_said
     from agent.offline.train.homes import home_tools

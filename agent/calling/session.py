@@ -39,6 +39,7 @@ from agent.calling.grammar.calllist import (
     tidied,
     with_choice_said,
     with_halves_joined,
+    with_number_added,
     with_number_said,
     with_stand_ins_replaced,
     without_no_ops,
@@ -653,6 +654,8 @@ class Session:
                 # room, the fan, then the wet room); a list is done in the order said
                 res.calls = tidied(res.calls, schemas, text)
                 numbered = with_number_said(res.calls, schemas, text)
+                # a number said and left out is added ("heating on heat mode at 20")
+                numbered = with_number_added(numbered, schemas, text)
                 # a choice said and left out is added ("Marnie's room to beeswax at 40")
                 numbered = with_choice_said(numbered, schemas, text)
                 # the model's probability was for the call it wrote, not the one mended

@@ -435,6 +435,70 @@ def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
     return conforming(out, calls, schemas)
 
 
+def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The one number the request says that no call holds, added to the call it was said for:
+    "heating on heat mode at 20" written with the mode alone. Only a whole number said in
+    digits, in the clause of the one call whose tool lacks one numeric setting (or one whose
+    unit is said: "40 percent" is a brightness, not a fade) and the number fits it, where that
+    call turns nothing off."""
+    protected = [*thing_names(schemas)[0], *thing_names(schemas)[1]]
+    read = mended(text, schemas)  # (a name's number in words, "bedroom five", is the name's)
+    said = said_numbers(read, protected)
+    held = [
+        (sch, v)
+        for c in calls
+        if (found := _tool_and_args(c, schemas)) is not None
+        for k, v in found[1].items()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+        for sch in [((found[0].get("parameters") or {}).get("properties") or {}).get(k)]
+        if isinstance(sch, Mapping)
+    ]
+    free = [s for s in said if not any(s.matches(float(v), sch) for sch, v in held)]
+    if len(free) != 1 or free[0].value != int(free[0].value):
+        return calls
+    n = free[0]
+    q = words(read)
+    at = [i for i, w in enumerate(q) if w == str(int(n.value))]
+    clauses = clause_numbers(read, thing_names(schemas)[0])
+    if not at or len(clauses) != len(q):
+        return calls
+    units = said_with_units(q, said) & _UNIT_WORDS
+    spots = []
+    for i, call in enumerate(calls):
+        found = _tool_and_args(call, schemas)
+        if found is None:
+            continue
+        tool, args = found
+        if any(v is False or str(v).lower() in ("off", "close") for v in args.values()):
+            continue
+        mine = clause_of(read, q, schemas, tool, args)
+        if mine is None and len(set(clauses)) > 1:
+            continue
+        if mine is not None and not all(a in mine for a in at):
+            continue
+        props = (tool.get("parameters") or {}).get("properties") or {}
+        keys = [
+            k
+            for k, sch in props.items()
+            if k not in args
+            and isinstance(sch, Mapping)
+            and sch.get("type") in ("integer", "number")
+            and not is_fraction_param(sch)
+        ]
+        if units:
+            keys = [k for k in keys if param_words(k, props[k]) & units]
+        # one setting the number can be, and it fits: "lights up to 120" is no 120-second fade,
+        # but a brightness out of range, left for the range check to refuse
+        if len(keys) == 1 and fits(n, props[keys[0]]):
+            spots.append((i, keys[0]))
+    if len(spots) != 1:
+        return calls
+    i, k = spots[0]
+    out = list(calls)
+    out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: int(n.value)}}
+    return conforming(out, calls, schemas)
+
+
 def with_choice_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
     """The calls with a named choice the request says and no call took (a colour, a mode, a
     speed of the called tool) added where it fits: "Marnie's room to beeswax at 40 percent"
