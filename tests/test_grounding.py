@@ -1424,3 +1424,18 @@ def test_a_device_named_by_its_own_part_is_pointed_at() -> None:
     # the kettle is said and no call goes to it: the den's light stands in for nothing said
     den = [light(room="den", on=True)]
     assert names_another_tools_thing("switch the kettle on", tools, den)
+
+
+def test_a_room_two_tools_share_is_read_for_the_tool_whose_kind_is_said() -> None:
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["play den", "garden cabin"]},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["play den", "garden cabin"]},
+            "relays": {"kind": "gpio_relays", "relays": {"cabin radiator": 17}},
+        }
+    )
+    blind = {"name": "set_blinds", "arguments": {"room": "garden cabin", "position": 40}}
+    # "cabin" is in the cabin radiator too, but before "blind" it is the blinds' room
+    assert grounded("open the cabin blind to 40", tools, [blind])
+    radiator = {"name": "set_relay", "arguments": {"relay": "cabin radiator", "on": True}}
+    assert grounded("cabin radiator on", tools, [radiator])

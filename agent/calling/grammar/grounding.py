@@ -343,7 +343,8 @@ def _partly_named(
     others = [v for v in thing_names(tools)[0] if v != value]
     # a part said before its own tool's kind word ("cabin light on" beside a cabin radiator)
     # fits only that tool's things
-    own = next(
+    # (the tool the schema is of; a room two tools share is the blinds' in "the cabin blind")
+    own = next((t for t in tools for sch in _props(t).values() if sch is schema), None) or next(
         (t for t in tools for k, sch in _props(t).items() if value in enum_strings(sch)), None
     )
     kinds = _kind_words(own) if own is not None else set()
