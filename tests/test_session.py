@@ -698,6 +698,29 @@ def test_a_number_said_and_left_out_is_added_to_its_call() -> None:
     assert with_number_added([off], tools, "hall light off, back in 10") == [off]
 
 
+def test_a_number_said_once_stays_with_the_call_its_unit_names() -> None:
+    from agent.calling.grammar.calllist import without_unit_misfits
+    from agent.offline.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "heating": {"kind": "simulated_thermostat"},
+            "lights": {"kind": "simulated_lights", "rooms": ["barn office", "hall"]},
+        }
+    )
+    warm = {"name": "set_thermostat", "arguments": {"temperature": 20}}
+    office = {"name": "set_light", "arguments": {"room": "barn office", "brightness": 20}}
+    said = "office to 20 degrees, my fingers have gone numb"
+    assert without_unit_misfits([warm, office], tools, said) == [warm]
+    # no unit, or the number said twice: both may be meant
+    assert without_unit_misfits([warm, office], tools, "office to 20") == [warm, office]
+    twice = "heating to 20 degrees and the office light to 20"
+    assert without_unit_misfits([warm, office], tools, twice) == [warm, office]
+    # a call that sets something else as well is no stand-in for the number
+    lit = {"name": "set_light", "arguments": {"room": "barn office", "on": True, "brightness": 20}}
+    assert without_unit_misfits([warm, lit], tools, said) == [warm, lit]
+
+
 def test_a_choice_said_and_left_out_is_added_to_its_call() -> None:
     from agent.calling.grammar.calllist import with_choice_said
     from agent.offline.train.homes import home_tools

@@ -44,6 +44,7 @@ from agent.calling.grammar.calllist import (
     with_stand_ins_replaced,
     without_no_ops,
     without_repeats,
+    without_unit_misfits,
     without_unsaid,
     without_unsaid_choices,
 )
@@ -547,6 +548,11 @@ class Session:
         # a stand-in that lent the added call its number can be left the same as another
         # ("the spare bedroom 2 lamp on and set the heating to 22" -> the lamp on twice)
         merged = without_repeats(merged)
+        # a call added for a number another call holds by its unit is none ("office to 20
+        # degrees" is no office light at 20 percent)
+        merged = without_unit_misfits(merged, schemas, text)
+        if merged == env["function_calls"]:
+            return env
         if not grounded(text, schemas, merged):
             return env
         if confidence is not None:
@@ -656,6 +662,8 @@ class Session:
                 numbered = with_number_said(res.calls, schemas, text)
                 # a number said and left out is added ("heating on heat mode at 20")
                 numbered = with_number_added(numbered, schemas, text)
+                # and one said for another call's setting goes ("office to 20 degrees")
+                numbered = without_unit_misfits(numbered, schemas, text)
                 # a choice said and left out is added ("Marnie's room to beeswax at 40")
                 numbered = with_choice_said(numbered, schemas, text)
                 # the model's probability was for the call it wrote, not the one mended

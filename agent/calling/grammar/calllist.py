@@ -435,6 +435,41 @@ def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
     return conforming(out, calls, schemas)
 
 
+def without_unit_misfits(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The calls without one that holds a number said once for another call's setting, as
+    its unit says: "office to 20 degrees" is the heating at 20, not the office light at 20
+    percent too. Only a call that sets nothing else, beside one whose parameter names a unit
+    said in the request."""
+    protected = [*thing_names(schemas)[0], *thing_names(schemas)[1]]
+    read = mended(text, schemas)
+    said = said_numbers(read, protected)
+    units = said_with_units(words(read), said) & _UNIT_WORDS
+    if not units:
+        return calls
+    drop: set[int] = set()
+    for n in said:
+        if sum(s.value == n.value for s in said) != 1:
+            continue
+        holders = []
+        for i, call in enumerate(calls):
+            found = _tool_and_args(call, schemas)
+            if found is None:
+                continue
+            tool, args = found
+            props = (tool.get("parameters") or {}).get("properties") or {}
+            for k, v in args.items():
+                sch = props.get(k)
+                if isinstance(v, bool) or not isinstance(v, int | float):
+                    continue
+                if isinstance(sch, Mapping) and n.matches(float(v), sch):
+                    rest = [x for x in args if x != k and not picks_a_thing(x, props.get(x))]
+                    holders.append((i, bool(param_words(k, sch) & units), not rest))
+        if len(holders) < 2 or not any(fit for _, fit, _ in holders):
+            continue
+        drop |= {i for i, fit, alone in holders if not fit and alone}
+    return [c for i, c in enumerate(calls) if i not in drop] if drop else calls
+
+
 def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
     """The one number the request says that no call holds, added to the call it was said for:
     "heating on heat mode at 20" written with the mode alone. Only a whole number said in
