@@ -1439,3 +1439,56 @@ def test_a_room_two_tools_share_is_read_for_the_tool_whose_kind_is_said() -> Non
     assert grounded("open the cabin blind to 40", tools, [blind])
     radiator = {"name": "set_relay", "arguments": {"relay": "cabin radiator", "on": True}}
     assert grounded("cabin radiator on", tools, [radiator])
+
+
+def _workshop() -> list:
+    return home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["bench bay", "timber store"]},
+            "relays": {"kind": "gpio_relays", "relays": {"cyclone extractor": 17, "glue pot": 18}},
+            "leds": {"kind": "gpio_leds", "leds": {"kiln lamp": 22}},
+            "fan": {"kind": "simulated_fan", "speeds": ["creep", "lullaby"]},
+        }
+    )
+
+
+def test_a_clause_no_call_answers_is_found() -> None:
+    from agent.calling.grammar.leftout import clause_left_out
+
+    tools = _workshop()
+    bay = light(room="bench bay", on=True)
+    kiln = {"name": "set_led", "arguments": {"led": "kiln lamp", "mode": "blink"}}
+    said = "bench bay lights on, cyclone on and kiln lamp blinking"
+    assert clause_left_out(said, tools, [bay, kiln]) == "cyclone on"
+    # every clause answered, or a clause that only adds a setting to the call before
+    cyclone = {"name": "set_relay", "arguments": {"relay": "cyclone extractor", "on": True}}
+    assert clause_left_out(said, tools, [bay, cyclone, kiln]) is None
+    fan = {"name": "set_fan", "arguments": {"on": True, "speed": "lullaby"}}
+    said = "put the fan on, on lullaby, and bench bay light on"
+    assert clause_left_out(said, tools, [fan, bay]) is None
+    # (two clauses left: which one the call was for is not known)
+    assert clause_left_out(said, tools, [fan]) is None
+    assert clause_left_out("fan on lullaby, and bench bay light on", tools, [fan]) == (
+        "and bench bay light on"
+    )
+
+
+def test_a_mode_said_in_ing_is_no_other_thing() -> None:
+    tools = _workshop()
+    kiln = {"name": "set_led", "arguments": {"led": "kiln lamp", "mode": "blink"}}
+    cyclone = {"name": "set_relay", "arguments": {"relay": "cyclone extractor", "on": True}}
+    # "blinking" is the blink mode, so "cyclone" may name the cyclone extractor in part
+    assert grounded("cyclone on and kiln lamp blinking", tools, [cyclone, kiln])
+    # a word the tools lack still names another thing
+    assert not grounded("cyclone on and the jointer whirring", tools, [cyclone])
+
+
+def test_a_call_for_a_thing_said_by_its_start_takes_its_place() -> None:
+    from agent.calling.grammar.calllist import tidied
+
+    tools = _workshop()
+    bay = light(room="bench bay", on=True)
+    kiln = {"name": "set_led", "arguments": {"led": "kiln lamp", "mode": "blink"}}
+    cyclone = {"name": "set_relay", "arguments": {"relay": "cyclone extractor", "on": True}}
+    said = "bench bay lights on, cyclone on and kiln lamp blinking"
+    assert tidied([bay, kiln, cyclone], tools, said) == [bay, cyclone, kiln]

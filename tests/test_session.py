@@ -345,6 +345,36 @@ def test_a_rooms_light_left_out_beside_its_blind_gets_its_call() -> None:
     assert env["missing_look"]
 
 
+def test_a_clause_no_call_answers_gets_its_call() -> None:
+    """Three orders, the middle one naming the cyclone extractor by its first word: the model
+    answers the other two; no thing is left out by its full name, but one clause asks for
+    something and no call answers it, so its call is decoded from that clause alone."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["bench bay", "finishing loft", "timber store", "loading yard"],
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"cyclone extractor": 17, "spray booth fan": 18, "glue kettle": 27},
+        },
+        "plugs": {"kind": "tasmota", "switches": {"planer": "p", "shop radio": "r"}},
+        "leds": {"kind": "gpio_leds", "leds": {"kiln lamp": 22, "door beacon": 23}},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("bench bay lights on, cyclone on and kiln lamp blinking")
+    assert env["function_calls"] == [
+        {"name": "set_light", "arguments": {"room": "bench bay", "on": True}},
+        {"name": "set_relay", "arguments": {"relay": "cyclone extractor", "on": True}},
+        {"name": "set_led", "arguments": {"led": "kiln lamp", "mode": "blink"}},
+    ]
+    assert env["missing_look"] and env["confidence"] >= 0.7
+
+
 def test_a_call_the_missing_look_leaves_the_same_as_another_is_served_once() -> None:
     """The model wrote the lamp twice, the second time with the heating's 22 as a brightness;
     the missing look adds the heating's call and takes the 22 back, leaving two lamp calls

@@ -62,7 +62,13 @@ from agent.calling.grammar.grounding import (
     request_kind,
     says_a_setting,
 )
-from agent.calling.grammar.leftout import kinds_left_out, left_out, only_thing, tools_left_out
+from agent.calling.grammar.leftout import (
+    clause_left_out,
+    kinds_left_out,
+    left_out,
+    only_thing,
+    tools_left_out,
+)
 from agent.calling.grammar.mention import MentionPrior
 from agent.calling.grammar.reading import (
     clause_numbers,
@@ -490,7 +496,7 @@ class Session:
         model writing three calls often drops one, most of all the first or the middle."""
         schemas = [t.to_schema() for t in tools]
         calls_in = env["function_calls"]
-        missing: list[tuple[str, str, str | None]] = [
+        missing: list[tuple[str | None, str, str | None]] = [
             (name, clause, None)
             for name, clause in left_out(text, schemas, calls_in)
             + tools_left_out(text, schemas, calls_in)
@@ -501,13 +507,24 @@ class Session:
             for m in kinds_left_out(text, schemas, calls_in)
             if m[0] not in {n for n, _, _ in missing}
         ]
+        if not missing:
+            # no thing left out by name, but a clause that asks for something and that no call
+            # answers ("bench bay lights on, cyclone on and kiln lamp blinking"): its call,
+            # decoded from the clause alone with every tool
+            clause = clause_left_out(text, schemas, calls_in)
+            if clause is not None:
+                missing = [(None, clause, None)]
         if not missing or len(missing) > 2:
             return env
         added = []
         confidence = env.get("confidence")
         for name, clause, kind in missing:
             # (a room's call for one kind of device: only that kind's tool)
-            grammar = only_thing([t for t in schemas if kind in (None, t.get("name"))], name)
+            grammar = (
+                schemas
+                if name is None
+                else only_thing([t for t in schemas if kind in (None, t.get("name"))], name)
+            )
             ids = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(clause))
             self._back_to_prefix(pre, ids)
             new = ids[len(pre.ids) :] if ids[: len(pre.ids)] == pre.ids else ids

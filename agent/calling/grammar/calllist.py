@@ -736,6 +736,12 @@ def _in_request_order(text: str, calls: list[Any], schemas: list[dict[str, Any]]
             at = low.find(f" {part} ")
             if at >= 0:
                 return at, at + len(part) + 1
+        # else its start, if it tells ("cyclone on" for the cyclone extractor)
+        for n in range(len(ws) - 1, 0, -1):
+            part = " ".join(ws[:n])
+            at = low.find(f" {part} ")
+            if at >= 0 and all(is_telling(w) for w in ws[:n]):
+                return at, at + len(part) + 1
         return -1, -1
 
     def found(v: str) -> int:

@@ -516,12 +516,26 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
         bare = w.split("'")[0]
         if not is_telling(bare) or w in NUMBER_WORDS or w in _ALONGSIDE or bare in known:
             return False
+        if _ing_stems(bare) & known:
+            return False  # "kiln lamp blinking" says the blink mode, no other thing
         if w.endswith("'s") and bare in after:
             nxt = q[i + 1] if i + 1 < len(q) else ""
             return nxt in HEAD_WORDS and nxt not in after[bare]
         return True
 
     return any(unknown(i, w) for i, w in enumerate(q))
+
+
+def _ing_stems(w: str) -> set[str]:
+    """The words a verb in -ing may come from: "blinking" blink, "closing" close, "dimming"
+    dim; none for a word without the ending."""
+    if not w.endswith("ing") or len(w) < 6:
+        return set()
+    stem = w[:-3]
+    out = {stem, stem + "e"}
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        out.add(stem[:-1])
+    return out
 
 
 def _leaves_a_thing(

@@ -15,7 +15,10 @@ from agent.calling.grammar.grounding import (
     _no_order,
     _partly_named,
     _props,
+    _stated,
     _thing_words,
+    asks_something,
+    clause_of,
     is_command,
 )
 from agent.calling.grammar.reading import (
@@ -275,3 +278,48 @@ def only_thing(tools: Sequence[Mapping[str, Any]], name: str) -> list[dict[str, 
         props[keys[0]] = {**props[keys[0]], "enum": [name]}
         out.append({**t, "parameters": {**params, "properties": props}})
     return out
+
+
+def clause_left_out(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> str | None:
+    """The words of the one clause that asks for something and that no call answers, when the
+    calls are fewer than such clauses and each call's clause is known: "compressor off, warning
+    light off and put the e-bike charging rack on" answered for the last two leaves
+    "compressor off". None when there is no such clause, or more than one."""
+    if not calls or not is_command(query, tools):
+        return None
+    read = mended(query, tools)
+    q = words(read)
+    names = thing_names(tools)[0]
+    clause = clause_numbers(read, names)
+    if len(clause) != len(q):
+        return None
+    told = asks_something(read, tools)
+    stated = _stated(clause, without_names(q, names))
+    asking = [k for k in sorted(set(clause)) if k not in stated and told(k)]
+    if len(calls) >= len(asking):
+        return None
+    by_tool = {str(t.get("name")): t for t in tools}
+    answered: set[int] = set()
+    for call in calls:
+        tool = by_tool.get(str(call.get("name")))
+        args = call.get("arguments")
+        if tool is None or not isinstance(args, Mapping):
+            return None
+        at = clause_of(read, q, tools, tool, args)
+        if not at:
+            return None  # a call whose clause is not known may be the one for any clause
+        answered |= {clause[i] for i in at}
+    left = [k for k in asking if k not in answered]
+    if len(left) != 1:
+        return None
+    ws = [w for w, c in zip(q, clause, strict=True) if c == left[0]]
+    # the clause names what it acts on, a word of a thing or of a tool's name: "..., on lullaby" or
+    # "... and 22 degrees" only adds a setting to the call before
+    things = {w for v in names for w in words(v)}
+    things |= {w for t in tools for w in words(str(t.get("name")).replace("_", " "))}
+    things |= kind_synonyms(things)
+    if _no_order(ws) or not any(is_telling(w) and w in things for w in ws):
+        return None
+    return " ".join(ws)
