@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -499,13 +499,7 @@ def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str
         return calls
     units = said_with_units(q, said) & _UNIT_WORDS
     spots = []
-    for i, call in enumerate(calls):
-        found = _tool_and_args(call, schemas)
-        if found is None:
-            continue
-        tool, args = found
-        if any(v is False or str(v).lower() in ("off", "close") for v in args.values()):
-            continue
+    for i, tool, args in _not_turning_off(calls, schemas):
         mine = clause_of(read, q, schemas, tool, args)
         if mine is None and len(set(clauses)) > 1:
             continue
@@ -562,13 +556,7 @@ def with_choice_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
         for a in starts_at(words(v), unnamed)
     }
     spots = []
-    for i, call in enumerate(calls):
-        found = _tool_and_args(call, schemas)
-        if found is None:
-            continue
-        tool, args = found
-        if any(v is False or str(v).lower() in ("off", "close") for v in args.values()):
-            continue
+    for i, tool, args in _not_turning_off(calls, schemas):
         props = (tool.get("parameters") or {}).get("properties") or {}
         mine = clause_of(read, q, schemas, tool, args)
         for k, sch in props.items():
@@ -595,6 +583,20 @@ def with_choice_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
     out = list(calls)
     out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: v}}
     return conforming(out, calls, schemas)
+
+
+def _not_turning_off(
+    calls: Sequence[Any], schemas: Sequence[Mapping[str, Any]]
+) -> Iterator[tuple[int, Mapping[str, Any], dict[str, Any]]]:
+    """Each call (its place, tool and arguments) that turns nothing off or closes nothing: the
+    calls a setting said and left out may be added to ("fan off" takes no speed)."""
+    for i, call in enumerate(calls):
+        found = _tool_and_args(call, schemas)
+        if found is None:
+            continue
+        tool, args = found
+        if not any(v is False or str(v).lower() in ("off", "close") for v in args.values()):
+            yield i, tool, args
 
 
 def _all_choices(tool: Mapping[str, Any]) -> list[str]:
