@@ -492,8 +492,10 @@ class Session:
         """After a call list that leaves out a thing the request names in full ("playroom 2,
         Milo's room and the boot porch off" answered for the last two): a call for it, decoded
         from its clause alone with a grammar holding only that thing, put where the request
-        says it. Kept when the whole list is then `grounded`; else the answer stands. A small
-        model writing three calls often drops one, most of all the first or the middle."""
+        says it; failing that, for the one clause that asks for something and no call answers,
+        a call decoded from that clause with every tool. Kept when the whole list is then
+        `grounded`; else the answer stands. A small model writing three calls often drops one,
+        most of all the first or the middle."""
         schemas = [t.to_schema() for t in tools]
         calls_in = env["function_calls"]
         missing: list[tuple[str | None, str, str | None]] = [
