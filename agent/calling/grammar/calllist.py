@@ -12,6 +12,8 @@ from functools import lru_cache
 from typing import Any
 
 from agent.calling.grammar.grounding import (
+    _UNITS,
+    _props,
     clause_of,
     of_another_kind,
     order_clauses,
@@ -149,7 +151,7 @@ def without_unsaid_choices(call: Any, schemas: Sequence[Mapping[str, Any]], clau
     if found is None:
         return call
     tool, args = found
-    props = (tool.get("parameters") or {}).get("properties") or {}
+    props = _props(tool)
     required = set((tool.get("parameters") or {}).get("required") or ())
     q = words(clause)
     drop = {
@@ -393,8 +395,22 @@ def without_number_twice(calls: list[Any], schemas: list[dict[str, Any]], text: 
     return out
 
 
-# Units that tie a said number to a parameter whose name or description names them.
-_UNIT_WORDS = frozenset(words("degrees celsius fahrenheit minutes seconds hours percent"))
+def _numbers_held(
+    calls: Sequence[Any], schemas: Sequence[Mapping[str, Any]]
+) -> Iterator[tuple[int, str, int | float, Mapping[str, Any] | None, Mapping[str, Any]]]:
+    """Each number a call holds: the call's place, the key, the value, the key's schema (None
+    when the tool declares none) and the tool's properties."""
+    for i, call in enumerate(calls):
+        found = _tool_and_args(call, schemas)
+        if found is None:
+            continue
+        tool, args = found
+        props = _props(tool)
+        for k, v in args.items():
+            if isinstance(v, bool) or not isinstance(v, int | float):
+                continue
+            sch = props.get(k)
+            yield i, k, v, sch if isinstance(sch, Mapping) else None, props
 
 
 def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
@@ -405,23 +421,17 @@ def with_number_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
     said = said_numbers(text, protected)
     if not said:
         return calls
-    tools = {str(t.get("name")): t for t in schemas}
     # a unit said with a number ("over 10 seconds") names its parameter even where the call
     # holds that parameter's least or most: a fade written as 0 seconds is no fade
-    units = said_with_units(words(text), said) & _UNIT_WORDS
+    units = said_with_units(words(text), said) & _UNITS
     spots = []
     used: set[float] = set()
-    for i, call in enumerate(calls):
-        tool = tools.get(str(call.get("name"))) if isinstance(call, dict) else None
-        props = ((tool or {}).get("parameters") or {}).get("properties") or {}
-        for k, v in (call.get("arguments") or {}).items() if tool else ():
-            if isinstance(v, bool) or not isinstance(v, int | float):
-                continue
-            sch = props.get(k) if isinstance(props.get(k), Mapping) else {}
-            if any(s.matches(float(v), sch) for s in said):
-                used.add(float(v))
-            elif v not in (sch.get("minimum"), sch.get("maximum")) or param_words(k, sch) & units:
-                spots.append((i, k, sch))
+    for i, k, v, held, _ in _numbers_held(calls, schemas):
+        sch = held or {}
+        if any(s.matches(float(v), sch) for s in said):
+            used.add(float(v))
+        elif v not in (sch.get("minimum"), sch.get("maximum")) or param_words(k, sch) & units:
+            spots.append((i, k, sch))
     free = [s for s in said if s.value not in used]
     if len(spots) != 1 or len(free) != 1:
         return calls
@@ -443,27 +453,25 @@ def without_unit_misfits(calls: list[Any], schemas: list[dict[str, Any]], text: 
     protected = [*thing_names(schemas)[0], *thing_names(schemas)[1]]
     read = mended(text, schemas)
     said = said_numbers(read, protected)
-    units = said_with_units(words(read), said) & _UNIT_WORDS
+    units = said_with_units(words(read), said) & _UNITS
     if not units:
         return calls
+    held = list(_numbers_held(calls, schemas))
     drop: set[int] = set()
     for n in said:
         if sum(s.value == n.value for s in said) != 1:
             continue
-        holders = []
-        for i, call in enumerate(calls):
-            found = _tool_and_args(call, schemas)
-            if found is None:
-                continue
-            tool, args = found
-            props = (tool.get("parameters") or {}).get("properties") or {}
-            for k, v in args.items():
-                sch = props.get(k)
-                if isinstance(v, bool) or not isinstance(v, int | float):
-                    continue
-                if isinstance(sch, Mapping) and n.matches(float(v), sch):
-                    rest = [x for x in args if x != k and not picks_a_thing(x, props.get(x))]
-                    holders.append((i, bool(param_words(k, sch) & units), not rest))
+        # (each holder: its place, whether its key names a unit said, whether it sets nothing
+        # else besides what picks its thing)
+        holders = [
+            (
+                i,
+                bool(param_words(k, sch) & units),
+                all(x == k or picks_a_thing(x, props.get(x)) for x in calls[i]["arguments"]),
+            )
+            for i, k, v, sch, props in held
+            if sch is not None and n.matches(float(v), sch)
+        ]
         if len(holders) < 2 or not any(fit for _, fit, _ in holders):
             continue
         drop |= {i for i, fit, alone in holders if not fit and alone}
@@ -479,15 +487,7 @@ def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str
     protected = [*thing_names(schemas)[0], *thing_names(schemas)[1]]
     read = mended(text, schemas)  # (a name's number in words, "bedroom five", is the name's)
     said = said_numbers(read, protected)
-    held = [
-        (sch, v)
-        for c in calls
-        if (found := _tool_and_args(c, schemas)) is not None
-        for k, v in found[1].items()
-        if isinstance(v, int | float) and not isinstance(v, bool)
-        for sch in [((found[0].get("parameters") or {}).get("properties") or {}).get(k)]
-        if isinstance(sch, Mapping)
-    ]
+    held = [(sch, v) for _, _, v, sch, _ in _numbers_held(calls, schemas) if sch is not None]
     free = [s for s in said if not any(s.matches(float(v), sch) for sch, v in held)]
     if len(free) != 1 or free[0].value != int(free[0].value):
         return calls
@@ -497,7 +497,7 @@ def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str
     clauses = clause_numbers(read, thing_names(schemas)[0])
     if not at or len(clauses) != len(q):
         return calls
-    units = said_with_units(q, said) & _UNIT_WORDS
+    units = said_with_units(q, said) & _UNITS
     spots = []
     for i, tool, args in _not_turning_off(calls, schemas):
         mine = clause_of(read, q, schemas, tool, args)
@@ -505,7 +505,7 @@ def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str
             continue
         if mine is not None and not all(a in mine for a in at):
             continue
-        props = (tool.get("parameters") or {}).get("properties") or {}
+        props = _props(tool)
         keys = [
             k
             for k, sch in props.items()
@@ -557,7 +557,7 @@ def with_choice_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
     }
     spots = []
     for i, tool, args in _not_turning_off(calls, schemas):
-        props = (tool.get("parameters") or {}).get("properties") or {}
+        props = _props(tool)
         mine = clause_of(read, q, schemas, tool, args)
         for k, sch in props.items():
             if k in args or picks_a_thing(k, sch):
@@ -601,7 +601,7 @@ def _not_turning_off(
 
 def _all_choices(tool: Mapping[str, Any]) -> list[str]:
     """The enum values of a tool's settings (not of what picks its room or device)."""
-    props = (tool.get("parameters") or {}).get("properties") or {}
+    props = _props(tool)
     return [v for k, sch in props.items() if not picks_a_thing(k, sch) for v in enum_strings(sch)]
 
 
@@ -631,7 +631,7 @@ def all_unsaid(call: Any, schemas: list[dict[str, Any]], text: str) -> bool:
     if found is None:
         return False
     tool, args = found
-    props = (tool.get("parameters") or {}).get("properties") or {}
+    props = _props(tool)
     q = words(text)
     things = [k for k in args if picks_a_thing(k, props.get(k))]
     if any(
