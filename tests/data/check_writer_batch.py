@@ -70,6 +70,7 @@ DEV_SETS = (
     "dev_fresh",
     "dev_lists",
     "dev_homes",
+    "dev_names",
 )
 
 
