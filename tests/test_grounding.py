@@ -931,6 +931,13 @@ def test_a_word_of_a_kind_names_a_tool_of_that_kind() -> None:
         }
     )
     assert not grounded("extractor on", relay_home, fan_on)
+    # a vent or a blower is a fan too
+    assert grounded(
+        "switch the vent to half ahead",
+        BOAT,
+        [{"name": "set_fan", "arguments": {"speed": "half ahead"}}],
+    )
+    assert grounded("blower on", BOAT, fan_on)
 
 
 def test_a_number_word_inside_a_setting_is_no_number_said() -> None:

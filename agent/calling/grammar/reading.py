@@ -52,8 +52,8 @@ WARMTH_WORDS = frozenset(
 # window's cover ("the roller" is the blind said).
 LIGHT_WORDS = frozenset("light lamp bulb lighting".split())
 COVER_WORDS = frozenset("blind shade shading curtain shutter awning screen louvre roller".split())
-# and for a fan ("switch the extractor on" is the fan said)
-FAN_WORDS = frozenset("fan extractor ventilator".split())
+# and for a fan ("switch the extractor on", "the vent to full" is the fan said)
+FAN_WORDS = frozenset("fan extractor ventilator vent blower".split())
 # The words beside a thing in a clause that only names it ("..., and the fan too").
 BARE_CLAUSE = frozenset("and the then also too as well plus n my our a".split())
 # and for an air conditioner ("AC off" is the tool called aircon)
@@ -80,7 +80,7 @@ DEVICE_NOUNS = (
 )
 # The plain nouns of a kind, which name no one device by themselves ("the light", "the fan");
 # "extractor" may ("the cyclone extractor").
-KIND_NOUNS = DEVICE_NOUNS - {"extractor", "ventilator"}
+KIND_NOUNS = DEVICE_NOUNS - {"extractor", "ventilator", "vent", "blower"}
 # Nouns that name a kind of setting after its value ("eco mode", "boost setting").
 SETTING_NOUNS = frozenset("mode setting preset program programme".split())
 
