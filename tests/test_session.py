@@ -801,6 +801,28 @@ def test_a_choice_said_and_left_out_is_added_to_its_call() -> None:
     assert with_choice_said([to21], heat, "put the heating on heat at 21") == [on_heat]
 
 
+def test_on_followed_by_another_choice_asks_for_that_choice() -> None:
+    from agent.calling.grammar.calllist import with_choice_after_on
+    from agent.offline.train.homes import home_tools
+
+    tools = home_tools(
+        {
+            "leds": {"kind": "gpio_leds", "leds": {"avalanche warning": 5, "door": 6}},
+            "lights": {"kind": "simulated_lights", "rooms": ["bunk room"]},
+        }
+    )
+    on = {"name": "set_led", "arguments": {"led": "avalanche warning", "mode": "on"}}
+    blink = {**on, "arguments": {**on["arguments"], "mode": "blink"}}
+    assert with_choice_after_on([on], tools, "put the avalanche warning light on blink") == [blink]
+    assert with_choice_after_on([on], tools, "avalanche warning on flash please") == [blink]
+    # "on" alone, or "on" said twice, or followed by no choice: left as written
+    assert with_choice_after_on([on], tools, "avalanche warning light on") == [on]
+    assert with_choice_after_on([on], tools, "avalanche warning on now") == [on]
+    light = {"name": "set_light", "arguments": {"room": "bunk room", "on": True}}
+    two = "bunk room light on and the avalanche warning on blink"
+    assert with_choice_after_on([light, on], tools, two) == [light, on]
+
+
 def test_a_call_after_the_first_that_sets_nothing_for_a_thing_unsaid_goes() -> None:
     from agent.calling.grammar.calllist import without_no_ops
     from agent.offline.train.homes import home_tools

@@ -37,6 +37,7 @@ from agent.calling.grammar.calllist import (
     conforming,
     picks_again,
     tidied,
+    with_choice_after_on,
     with_choice_said,
     with_halves_joined,
     with_number_added,
@@ -685,6 +686,8 @@ class Session:
                 numbered = without_unit_misfits(numbered, schemas, text)
                 # a choice said and left out is added ("Marnie's room to beeswax at 40")
                 numbered = with_choice_said(numbered, schemas, text)
+                # and "on blink" asks for blink, not on
+                numbered = with_choice_after_on(numbered, schemas, text)
                 # the model's probability was for the call it wrote, not the one mended
                 renumbered = numbered != res.calls
                 res.calls = numbered

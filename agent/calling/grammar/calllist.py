@@ -585,6 +585,34 @@ def with_choice_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
     return conforming(out, calls, schemas)
 
 
+def with_choice_after_on(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The calls with a choice "on" replaced by the choice said right after it: "put the
+    warning light on blink" asks for the blink mode, not for on. Only where the request says
+    "on" once, outside the names, and the word after it is another choice of the same setting
+    (as said or by its sense: "on flash")."""
+    read = mended(text, schemas)
+    q = words(read)
+    unnamed = without_names(q, thing_names(schemas)[0])
+    if len(unnamed) != len(q) or unnamed.count("on") != 1:
+        return calls
+    after = unnamed.index("on") + 1
+    if after >= len(unnamed):
+        return calls
+    said = VALUE_SENSE.get(unnamed[after], unnamed[after])
+    out = list(calls)
+    for i, call in enumerate(calls):
+        found = _tool_and_args(call, schemas)
+        if found is None:
+            continue
+        tool, args = found
+        props = _props(tool)
+        for k, v in args.items():
+            choices = {c.lower(): c for c in enum_strings(props.get(k))}
+            if str(v).lower() == "on" and said != "on" and said in choices:
+                out[i] = {**call, "arguments": {**args, k: choices[said]}}
+    return conforming(out, calls, schemas) if out != calls else calls
+
+
 def _not_turning_off(
     calls: Sequence[Any], schemas: Sequence[Mapping[str, Any]]
 ) -> Iterator[tuple[int, Mapping[str, Any], dict[str, Any]]]:
