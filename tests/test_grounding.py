@@ -1499,3 +1499,22 @@ def test_a_call_for_a_thing_said_by_its_start_takes_its_place() -> None:
     cyclone = {"name": "set_relay", "arguments": {"relay": "cyclone extractor", "on": True}}
     said = "bench bay lights on, cyclone on and kiln lamp blinking"
     assert tidied([bay, kiln, cyclone], tools, said) == [bay, cyclone, kiln]
+
+
+def test_a_choice_said_only_inside_a_longer_choice_is_not_said() -> None:
+    """ "warm white" says the warm white and no white: a second call for white is unsaid."""
+    home = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["old bedroom", "parlour"],
+                "colors": ["white", "warm white"],
+            }
+        }
+    )
+    warm = {"name": "set_light", "arguments": {"room": "old bedroom", "color": "warm white"}}
+    white = {"name": "set_light", "arguments": {"room": "old bedroom", "color": "white"}}
+    text = "make the old bedroom light warm white, the way she liked it"
+    assert grounded(text, home, [warm])
+    assert not grounded(text, home, [warm, white])
+    assert grounded("old bedroom light white please", home, [white])

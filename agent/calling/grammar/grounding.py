@@ -733,6 +733,8 @@ def _value_said(
         ws = ws[:1]  # "open Zoe's shades": Zoe's room, its head word ("room") unsaid
     if unnamed is not None and not picks_a_thing(key, schema):
         q = unnamed  # a colour said only inside a name ("the green room") is not said
+    if value in only_inside(enum_strings(schema), q):
+        return False  # and a choice said only inside a longer one ("warm white" is no white)
     if bool(ws) and all(said_near(w, q) for w in ws):
         return True
     # "switch the heating on" is the heat mode ("set the heating" says none)
