@@ -71,6 +71,7 @@ DEV_SETS = (
     "dev_lists",
     "dev_homes",
     "dev_names",
+    "dev_short",
 )
 
 

@@ -1,0 +1,44 @@
+"""Write the short-names development set: `python bench/dev_short.py --out FILE.jsonl`.
+
+Homes whose owners wrote full names in the config ("Tamsin's attic bedroom", "port side bilge
+pump") and whose people say the shortest form that still picks one thing ("Tamsin's room",
+"the bilge pump"). The fresh-names dev set (bench/dev_names.py) was served at 97% and said
+almost every name whole; its few failures were short forms. Five helper writers wrote this set
+under the held-out writers' brief (tests/data/heldout_brief.md) with the checker refusing every
+name of training, the dev sets and held-out sets 1 to 7, a note asking for full names in the
+configs and about two thirds of the requests saying a shorter form, counts of 13 one-action,
+6 multi-action and 7 refusals per home, and a persona of their own (a watermill family, a
+bakery and a teacher's flat; a livery yard, a restorer's workshop and a Welsh farmhouse; a
+Dutch barge, a yoga studio and a student flat; a vicarage, a florist and a home run by voice;
+a fish breeder, a tattoo studio and a grandmother's summer). They were told it is a development
+set: rules are chosen on it, as on every dev set here; nothing is ever trained on it.
+
+Each writer's folder under bench/dev_short/ holds `homes/<home>.toml` and `cases.txt`, in the
+held-out sets' source format (tests/data/make_heldout_homes.py reads both).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import dev_handwritten  # noqa: E402  (sibling scripts, not a package)
+import dev_lists  # noqa: E402
+
+FOLDER = HERE / "dev_short"
+
+
+def rows() -> list[dict[str, Any]]:
+    """The cases as `needled eval` reads them (vendor JSONL, tools on each case)."""
+    return dev_lists.rows(FOLDER)
+
+
+def main() -> int:
+    return dev_handwritten.main(rows, __doc__)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
