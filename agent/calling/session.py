@@ -99,6 +99,9 @@ UNNAMED_CONFIDENCE = 0.1
 # one way). Counting spellings for every answer raised wrong calls to unsupported requests
 # above 0.5 (13 dev cases lost against 4 gained); behind the grounding check none was lost.
 GROUNDED_CONFIDENCE = 0.7
+# A refusal the head gives less than this is doubted enough to read the request again with its
+# names in full ("actually forget the grinder" is refused at 0.83 and stays refused).
+REFUSAL_DOUBT = 0.5
 _EMPTY = np.empty(0, dtype=np.int32)
 
 
@@ -320,8 +323,44 @@ class Session:
         if not isinstance(text, str) or not text.strip():
             return error_envelope("empty_input", "the command text is empty")
         t0 = time.perf_counter()
+        fuller = text
         if self.plain_commands:
+            fuller = self._reader.read(text, full_names=True)
             text = self._reader.read(text)
+        env = self._answer(text, require_call, allowed_tools, max_new_tokens, t0)
+        # "the bilge pump" for the "port side bilge pump": a request that says a thing by a
+        # short form of its name is read again with the name in full, where the answer to it
+        # as said was a refusal or doubted. Only then: the model, trained on names said whole,
+        # also serves many short forms as said, and a longer text is a different request to
+        # it (on the dev sets, writing every short form in full lost as many as it gained).
+        if (
+            fuller != text
+            and self.second_look
+            and not require_call
+            and not self._conversation
+            and env["success"]
+            and self.has_confidence
+            and (env.get("confidence") or 0)
+            < (GROUNDED_CONFIDENCE if env["function_calls"] else REFUSAL_DOUBT)
+        ):
+            other = self._answer(fuller, require_call, allowed_tools, max_new_tokens, t0)
+            if (
+                other["success"]
+                and other["function_calls"]
+                and (other.get("confidence") or 0) >= GROUNDED_CONFIDENCE
+            ):
+                env = other
+        return env
+
+    def _answer(
+        self,
+        text: str,
+        require_call: bool,
+        allowed_tools: set[str] | None,
+        max_new_tokens: int | None,
+        t0: float,
+    ) -> dict[str, Any]:
+        """One request, as read, through the decode and every look after it."""
         tools = self.select_tools(text)
         grammar_tools = [t for t in tools if allowed_tools is None or t.name in allowed_tools]
         if require_call and not grammar_tools:

@@ -39,6 +39,7 @@ from agent.calling.grammar.reading import (
     NAMED_SETTINGS,
     NEGATIONS,
     OPENS_BY_SWITCHING,
+    ORDER_VERBS,
     SETTING_NOUNS,
     SETTING_VALUES,
     SWITCH_KEYS,
@@ -69,7 +70,7 @@ from agent.calling.grammar.reading import (
     without_parts,
     words,
 )
-from agent.calling.grammar.remarks import _COURTESY, _ORDER_VERBS, known_words, states
+from agent.calling.grammar.remarks import _COURTESY, known_words, states
 from agent.calling.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 from agent.calling.rangecheck import fmt_number as _fmt
 
@@ -373,7 +374,7 @@ def _partly_named(
 
 # Words that go with a command and name no thing: orders, courtesies, amounts.
 _ALONGSIDE = (
-    _ORDER_VERBS
+    ORDER_VERBS
     | _COURTESY
     | FULL_WORDS
     | frozenset(
@@ -920,7 +921,7 @@ def said_bare(settings: Mapping[str, Any], schemas: Sequence[Mapping[str, Any]],
     k = clause[at[0]]
     mine = {w for w, c in zip(q, clause, strict=True) if c == k} - {"on", "at", "to", "in"}
     described = set().union(*(_described(t) for t in schemas))
-    return not (mine & (_ORDER_VERBS | DEVICE_NOUNS | described))
+    return not (mine & (ORDER_VERBS | DEVICE_NOUNS | described))
 
 
 def leaves_a_number(
@@ -1239,7 +1240,7 @@ def _no_order(clause: Sequence[str]) -> bool:
     ("..., and the wellie room")."""
     return (
         not switch_senses(clause)
-        and not _ORDER_VERBS & set(clause)
+        and not ORDER_VERBS & set(clause)
         and not said_numbers(" ".join(clause))
     )
 

@@ -25,6 +25,7 @@ from agent.calling.grammar.reading import (
     GENERIC,
     KIND_NOUNS,
     LIGHT_WORDS,
+    ORDER_VERBS,
     SWITCH_VERBS,
     clause_numbers,
     enum_strings,
@@ -40,7 +41,6 @@ from agent.calling.grammar.reading import (
     without_names,
     words,
 )
-from agent.calling.grammar.remarks import _ORDER_VERBS
 from agent.calling.rangecheck import said_numbers
 
 # words that name what a temperature tool runs, not how the room feels ("it's cold" orders
@@ -67,7 +67,7 @@ def left_out(
     # a name that is also a parameter's ("urgent", "eco") or an order's word ("power the
     # amplifier on" beside an LED called "power") may not be said as a name
     params = {str(k).lower() for t in tools for k in _props(t)}
-    orders = SWITCH_VERBS | _ORDER_VERBS
+    orders = SWITCH_VERBS | ORDER_VERBS
     # nor a name inside a tool's name said as written ("nursery heater to 20": the nursery's
     # light is not left out)
     in_tool_names = {
@@ -204,7 +204,7 @@ def tools_left_out(
     called = {str(c.get("name")) for c in calls}
     # a name's word that is also an order or a direction ("jot_down": "turn the boathouse
     # down") names no tool
-    plain = SWITCH_VERBS | _ORDER_VERBS | {"up", "down", "in", "out", "over", "back"}
+    plain = SWITCH_VERBS | ORDER_VERBS | {"up", "down", "in", "out", "over", "back"}
     own = {
         str(t.get("name")): [
             w

@@ -81,6 +81,11 @@ DEVICE_NOUNS = (
 # The plain nouns of a kind, which name no one device by themselves ("the light", "the fan");
 # "extractor" may ("the cyclone extractor").
 KIND_NOUNS = DEVICE_NOUNS - {"extractor", "ventilator", "vent", "blower"}
+# Verbs that give an order ("kill the heater", "fire up the kiln").
+ORDER_VERBS = frozenset(
+    "turn switch set put make open close shut dim brighten fade raise lower start stop run "
+    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down".split()
+)
 # Nouns that name a kind of setting after its value ("eco mode", "boost setting").
 SETTING_NOUNS = frozenset("mode setting preset program programme".split())
 

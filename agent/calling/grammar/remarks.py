@@ -37,6 +37,7 @@ from agent.calling.grammar.reading import (
     DEVICE_NOUNS,
     GENERIC,
     JOINERS,
+    ORDER_VERBS,
     PLAIN,
     SETTING_NOUNS,
     VALUE_SENSE,
@@ -48,6 +49,7 @@ from agent.calling.grammar.reading import (
     takes_temperature,
     words,
 )
+from agent.calling.grammar.shortnames import ShortNames
 from agent.calling.grammar.spoken import as_written
 from agent.calling.rangecheck import NUMBER_WORDS, said_numbers, spelled
 
@@ -225,7 +227,7 @@ def _ones_named(text: str, names: Sequence[str]) -> str:
         kinds = [
             w
             for w in re.findall(r"[a-z]+", before)
-            if words(w)[:1] and words(w)[0] in DEVICE_NOUNS - _ORDER_VERBS
+            if words(w)[:1] and words(w)[0] in DEVICE_NOUNS - ORDER_VERBS
         ]
         if not kinds:
             continue
@@ -295,7 +297,7 @@ def _remark(clause: str, known: _Known) -> bool:
     if _REMARK.match(text):
         return True
     ws = [w.strip("?!.") for w in text.lower().split()]
-    if _PURPOSE.match(text) and not any(w in _ORDER_VERBS for w in ws):
+    if _PURPOSE.match(text) and not any(w in ORDER_VERBS for w in ws):
         return True  # why, not what: "open the blinds so the plants get some sun"
     stated = any(w in _STATING or w.endswith(("'s", "'re")) for w in ws)
     # a clause that opens with what the speaker is doing ("locking up now", "heading out"): a
@@ -367,12 +369,8 @@ _STATING = frozenset(
 )
 # Words of an order to a device: a request with a clause that says one (or on/off or a number)
 # gives its command there.
-_ORDER_VERBS = frozenset(
-    "turn switch set put make open close shut dim brighten fade raise lower start stop run "
-    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down".split()
-)
 # Words of an order or a question: a clause with one is never taken for a remark.
-_ORDERING = _ORDER_VERBS | frozenset(
+_ORDERING = ORDER_VERBS | frozenset(
     "can could would will please what why how when where who which whether if not don't never "
     "no".split()
 )
@@ -528,7 +526,7 @@ _POINT_BACK = re.compile(r"\b(?:in\s+there|there|its|it|them)\b", re.IGNORECASE)
 
 
 def _orders(clause: str) -> bool:
-    return bool(_ORDER_VERBS & set(words(clause))) or bool(said_numbers(clause))
+    return bool(ORDER_VERBS & set(words(clause))) or bool(said_numbers(clause))
 
 
 def _scene(clause: str, known: _Known) -> bool:
@@ -540,7 +538,7 @@ def _scene(clause: str, known: _Known) -> bool:
     phrasal = {"up", "down"} if opened else set()
     if not ws or said_numbers(clause) or any(w.strip("?!.") in _ORDERING - phrasal for w in ws):
         return False
-    if (_ORDER_VERBS - phrasal) & set(words(clause)):
+    if (ORDER_VERBS - phrasal) & set(words(clause)):
         return False
     if opened or states(ws):
         return True
@@ -664,6 +662,7 @@ class PlainReader:
         self.free_words = _free_text_words(tools)
         self.known = known_words(tools)
         self.aliases = _aliases(tools, self.known.names)
+        self.short = ShortNames(tools)
         self.keep = [*self.known.words, *(" ".join(v) for v in self.known.settings)]
         self.heat = any(takes_temperature(t.get("parameters") or {}) for t in tools)
         # "put the heat pump on cooling": a setting said as its "-ing" form after "on"/"to"
@@ -723,10 +722,11 @@ class PlainReader:
             return m.group(0)
         return f"to {m.group(1)}"
 
-    def read(self, text: str) -> str:
+    def read(self, text: str, full_names: bool = False) -> str:
         """`text` as the model and the rules read it (see the module's text): as said when
         the request may be dictating a free text, and with its clauses as said when dropping
-        would leave none."""
+        would leave none. `full_names` writes a thing said by a short form of its name as the
+        name ("the bilge pump" -> "the port side bilge pump")."""
         if _asks_for_free_text(text, self.free_words) or cancels(text):
             return text  # a dictated text, or a taking back that must not be read as a remark
         known = self.known
@@ -769,6 +769,10 @@ class PlainReader:
             out = "".join(clause + sep for clause, sep in kept[:-1]) + kept[-1][0]
             end = kept[-1][1].strip()
             text = out.strip() + (end[:1] if end[:1] in ("?", "!", ".") else _end(text))
+        # "the bilge pump" is the "port side bilge pump" (after remarks are dropped: a
+        # remark's word of a name is no order for the thing)
+        if full_names:
+            text = self.short.written_in_full(text)
         # "flick the light on in there": the place said before it
         text = resolve_there(_IN_THERE.sub("there", text), known.names)
         return _owners(text, known.names)

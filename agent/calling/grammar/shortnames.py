@@ -1,0 +1,284 @@
+"""A thing said by a short form of its name, written as the name.
+
+An owner writes a config once, with full names ("Tamsin's attic bedroom", "port side bilge
+pump", "hall grandfather clock chimer"); the people of the home say the shortest form that
+still picks one thing: "Tamsin's room", "the bilge pump", "the clock chimer". The model, which
+was trained on names said whole, then picks another thing or is doubted, since no name is said.
+
+A short form here is a run of the request's words, each of which is a word of one name, in the
+name's order, with some of the name's words left out. A word of the request fits a word of the
+name when they are the same (an owner's "'s" aside: "Granny's" is "Granny Margit's" owner) or
+differ by a plural "s", or when it is at least four letters and begins or ends the name's word
+("steri room" is the "sterilisation back room", "Elin's room" is "Elin's bedroom over the
+porch"). The run is written as the name only where it is a short form of exactly one name of the
+home, says a word that tells (not only "room", "light" or "the"), is not a name of its own, and
+lies inside no name the request says in full. A run of one word must be a whole word of the
+name, of four letters or more, that no setting uses and that says more than a place in the home
+("the gramophone" is the "walnut gramophone cabinet"; "back" or "front" alone is no short form).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from agent.calling.grammar.reading import (
+    AIRCON_WORDS,
+    COVER_WORDS,
+    DEVICE_NOUNS,
+    FAN_WORDS,
+    GENERIC,
+    HEAD_WORDS,
+    LIGHT_WORDS,
+    ORDER_VERBS,
+    PLAIN,
+    SETTING_VALUES,
+    VALUE_SENSE,
+    WARMTH_WORDS,
+    enum_strings,
+    picks_a_thing,
+    telling_words,
+)
+from agent.calling.rangecheck import NUMBER_WORDS
+
+# A word of a request as this module reads it, with its place (apostrophes kept: "Elin's").
+_WORD = re.compile(r"[\w][\w'\u2019-]*")
+# Words that end a run: they join clauses or say an order, never a part of a name.
+_BREAKS = frozenset(
+    "and then also but or please pls on off to at by up down in into from with".split()
+)
+# Words that alone say where a thing is, or how big or old it is, not which thing it is.
+_WHERE_WORDS = frozenset(
+    "back front left right top bottom upper lower upstairs downstairs main big small little old "
+    "new side inner outer middle north south east west far near rear centre center first second "
+    "third spare".split()
+)
+# Words of time and manner that a name may hold but a request says for themselves ("for the
+# night" is no "night bell").
+_TIME_WORDS = frozenset(
+    "night day morning evening afternoon tonight today tomorrow weekend week time bit way "
+    "while minute hour".split()
+)
+# Words after a word that make it a verb ("lock the gate" locks; it names no "gate lock").
+_DETERMINERS = frozenset("the a an my our your his her their this that these those".split())
+# Words for a kind of thing: one said right after a short form names that kind of thing
+# ("the office heating" is the heating, not the "barn office" light).
+_KINDS = (
+    LIGHT_WORDS,
+    COVER_WORDS,
+    FAN_WORDS,
+    AIRCON_WORDS,
+    frozenset("heating heater thermostat radiator temperature".split()),
+)
+# Words that may stand inside a name but tell nothing alone.
+_FILLERS = frozenset("the a an my our your for of over by".split())
+# Words that say an order, a setting or a kind of thing: in a name they tell nothing alone, and
+# they are never a looser form of a longer word ("light" is no "skylight").
+_PLAIN = (
+    GENERIC | PLAIN | HEAD_WORDS | DEVICE_NOUNS | _FILLERS | ORDER_VERBS | SETTING_VALUES
+) | frozenset(VALUE_SENSE)
+
+
+def _plain(s: str) -> bool:
+    """Whether a word (as `_stem` gives it) says an order, a setting or a kind, plural or not."""
+    return s in _PLAIN or (s.endswith("s") and s[:-1] in _PLAIN)
+
+
+def _identifier(word: str) -> bool:
+    """Whether a word tells one of several alike apart: a number or a capital letter."""
+    s = word.lower()
+    return s.isdigit() or s in NUMBER_WORDS or (len(word) == 1 and word.isupper())
+
+
+def _said(run: str) -> str:
+    return " ".join(_stem(w) for w in _WORD.findall(run))
+
+
+def _stem(word: str) -> str:
+    w = word.lower().replace("\u2019", "'")
+    if w.endswith("'s"):
+        return w[:-2]
+    return w.rstrip("'")
+
+
+def _fits(said: str, name_word: str) -> bool:
+    """Whether a word of the request can be this word of a name."""
+    s, n = _stem(said), _stem(name_word)
+    if s == n or s == n + "s" or s + "s" == n:
+        return True
+    if s in HEAD_WORDS:
+        return s == "room" and n == "bedroom"  # "Elin's room" is her bedroom, no bathroom
+    return len(s) >= 4 and s.isalpha() and not _plain(s) and (n.startswith(s) or n.endswith(s))
+
+
+def _short_form_of(run: Sequence[str], name: Sequence[str]) -> bool:
+    """Whether the words of `run` are words of `name`, in its order, and fewer or looser."""
+    at = 0
+    for w in run:
+        while at < len(name) and not _fits(w, name[at]):
+            at += 1
+        if at == len(name):
+            return False
+        at += 1
+    return True
+
+
+class ShortNames:
+    """The things of one set of tools, and the runs of a request that name one of them."""
+
+    def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
+        names: list[str] = []
+        settings: set[str] = set()
+        # each name's tools' words (for the kind of thing it is)
+        self.kind_words: dict[str, set[str]] = {}
+        for t in tools:
+            props = (t.get("parameters") or {}).get("properties") or {}
+            told = f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
+            for key, sch in props.items():
+                for v in enum_strings(sch):
+                    if picks_a_thing(key, sch):
+                        if v not in names:
+                            names.append(v)
+                        own = {_stem(w) for w in _WORD.findall(f"{told} {v}")}
+                        self.kind_words.setdefault(v, set()).update(own)
+                    else:
+                        settings |= {_stem(w) for w in _WORD.findall(v)}
+        self.names = names
+        self.name_words = {n: _WORD.findall(n) for n in names}
+        self.settings = settings
+        # the words that point at a tool itself ("the greenhouse heater" is
+        # set_greenhouse_heater, not the "greenhouse roof heater" relay)
+        # (a description's words that are a name's are that thing's: "the shades in Ilse's
+        # parlour" describes the shades tool, and "the parlour" is still Ilse's parlour)
+        in_names = {_stem(w) for ws in self.name_words.values() for w in ws}
+        self.tool_words = [
+            {_stem(w) for w in telling_words(str(t.get("name")).replace("_", " "))}
+            | {_stem(w) for w in telling_words(str(t.get("description") or ""))} - in_names
+            for t in tools
+        ]
+        self.full = [re.compile(rf"(?<![\w']){re.escape(n)}(?![\w])", re.IGNORECASE) for n in names]
+
+    def _tells(self, run: Sequence[str]) -> bool:
+        return any(not _plain(_stem(w)) and _stem(w) not in self.settings for w in run)
+
+    def _one_word(self, word: str, name: Sequence[str]) -> bool:
+        s = _stem(word)
+        return (
+            "'" not in word.replace("\u2019", "'")  # "the dough's rising" names no mixer
+            and len(s) >= 4
+            and s.isalpha()
+            and not s.endswith("ing")  # "the washing's not drying" names no drying rack
+            and s not in WARMTH_WORDS  # "warmer please, 22" is the heating
+            and s not in _WHERE_WORDS
+            and s not in _TIME_WORDS
+            and s not in self.settings
+            and not _plain(s)
+            # an owner alone is no room of theirs ("for the twins" is no "twins' bedroom")
+            and any(_stem(n) == s and "'" not in n for n in name)
+            # nor is a place alone one of its numbered or lettered kind ("bathroom 2")
+            and not _identifier(name[-1])
+        )
+
+    def _known(self, word: str, name: str | None = None) -> bool:
+        """Whether a word beside a one-word run can stand there without naming another thing
+        ("the rack" is the breeding rack; "the angelfish rack" is not); before it, a word of
+        another name says that other thing ("Olga's room window blinds" is no window fan)."""
+        s = _stem(word)
+        names = [self.name_words[name]] if name else list(self.name_words.values())
+        return _plain(s) or s in _BREAKS or any(_fits(word, w) for ws in names for w in ws)
+
+    def _of_its_kind(self, word: str, name: str) -> bool:
+        """Whether a word after a short form leaves it naming `name`: not a kind of thing
+        the name's tools are not ("office heating" to a light in the "barn office")."""
+        s = _stem(word)
+        s = s[:-1] if s.endswith("s") and s[:-1] in _PLAIN else s
+        own = self.kind_words.get(name, set())
+        own = own | {w[:-1] for w in own if w.endswith("s")}
+        return all(s not in kind or bool(own & kind) for kind in _KINDS)
+
+    def _ends_there(self, word: str, name: str) -> bool:
+        """Whether a word after a one-word run leaves the run to name the thing: not a word
+        of another thing ("the bread slicer" is no "shopfront bread counter") nor a place's
+        head word the name lacks ("the proving room" is no "proving cabinet humidifier")."""
+        s = _stem(word)
+        if s in _DETERMINERS or _identifier(word):
+            return False  # a verb ("lock the gate"), or one of several ("dormitory A")
+        if s in HEAD_WORDS:
+            return any(_fits(word, w) for w in self.name_words[name])
+        return self._known(word)
+
+    def _named(self, run: Sequence[str]) -> str | None:
+        """The one name `run` is a short form of, or None."""
+        if _stem(run[0]) in _FILLERS or _stem(run[-1]) in _FILLERS or not self._tells(run):
+            return None
+        telling = {_stem(w) for w in run if not _plain(_stem(w))}
+        if any(telling <= ws for ws in self.tool_words):
+            return None  # the words of a tool's own name or description
+        said = " ".join(_stem(w) for w in run)
+        found = []
+        for name, ws in self.name_words.items():
+            if " ".join(_stem(w) for w in ws) == said:
+                return None  # a name of its own, said whole
+            if len(run) == 1 and not self._one_word(run[0], ws):
+                continue
+            if _short_form_of(run, ws):
+                found.append(name)
+        return found[0] if len(found) == 1 else None
+
+    def written_in_full(self, text: str) -> str:
+        """`text` with each short form of a name written as the name."""
+        if not self.names:
+            return text
+        taken = [(m.start(), m.end()) for p in self.full for m in p.finditer(text)]
+        tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
+        longest = max(len(ws) for ws in self.name_words.values())
+        out: list[tuple[int, int, str]] = []
+        i = 0
+        while i < len(tokens):
+            hit = None
+            for n in range(min(longest, len(tokens) - i), 0, -1):
+                run = tokens[i : i + n]
+                start, end = run[0][0], run[-1][1]
+                # within one clause, and outside every name said in full
+                if re.search(r"[,;.!?]", text[start:end]):
+                    continue
+                if any(a < end and start < b for a, b in taken):
+                    continue
+                if any(_stem(w) in _BREAKS for _, _, w in run):
+                    continue
+                if n == 1 and i and _stem(tokens[i - 1][2]) in ("a", "an"):
+                    continue  # "for a shower" names no one thing
+                name = self._named([w for _, _, w in run])
+                if name is None:
+                    continue
+                if n == 1 and i and not self._known(tokens[i - 1][2], name):
+                    continue
+                after = tokens[i + n] if i + n < len(tokens) else None
+                if n == 1 and after and not self._ends_there(after[2], name):
+                    continue
+                if after and not self._of_its_kind(after[2], name):
+                    continue
+                # the kind word said after the run is the name's own ("Ezra's moon light"
+                # for "Ezra's moon night-light")
+                if after and _stem(self.name_words[name][-1]).endswith(_stem(after[2])):
+                    if not re.search(r"[,;.!?]", text[end : after[1]]):
+                        end, n = after[1], n + 1
+                hit = (start, end, name, n)
+                break
+            if hit is None:
+                i += 1
+                continue
+            start, end, name, n = hit
+            out.append((start, end, name))
+            i += n
+        # a name said twice in the same short form is written twice ("the study blinds and
+        # the study light"); said in two different pieces ("floodlight on the foredeck") it is
+        # left as said
+        forms: dict[str, set[str]] = {}
+        for start, end, name in out:
+            forms.setdefault(name, set()).add(_said(text[start:end]))
+        for start, end, name in reversed(out):
+            if len(forms[name]) == 1:
+                text = text[:start] + name + text[end:]
+        return text

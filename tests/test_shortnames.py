@@ -1,0 +1,135 @@
+"""A thing said by a short form of its name is written as the name, and only then."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.calling.grammar.shortnames import ShortNames
+from agent.offline.train.homes import home_tools
+
+HOME = home_tools(
+    {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [
+                "Tamsin's attic bedroom",
+                "Granny Margit's bedroom",
+                "sterilisation back room",
+                "dormitory B",
+                "barn office",
+                "Juniper practice room",
+                "Hugo's bathroom",
+            ],
+        },
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "port side bilge pump": "t1",
+                "hall grandfather clock chimer": "t2",
+                "spiral dough mixer": "t3",
+                "yard gate lock": "t4",
+                "night bell": "t5",
+                "shower pump": "t6",
+            },
+        },
+        "heating": {"kind": "simulated_thermostat"},
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"greenhouse roof heater": 5, "foredeck floodlight": 6},
+            "tool": "set_greenhouse_heater",
+            "description": "The greenhouse heater and the deck's floodlight.",
+        },
+    }
+)
+
+
+@pytest.fixture(scope="module")
+def short() -> ShortNames:
+    return ShortNames(HOME)
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [
+        ("bilge pump on", "port side bilge pump on"),
+        (
+            "turn the clock chimer off for tonight",
+            "turn the hall grandfather clock chimer off for tonight",
+        ),
+        ("lights on in Tamsin's room please", "lights on in Tamsin's attic bedroom please"),
+        ("dim Granny's bedroom to 15", "dim Granny Margit's bedroom to 15"),
+        ("steri room light off", "sterilisation back room light off"),
+        ("Juniper lights to 15", "Juniper practice room lights to 15"),
+        ("toggle the mixer", "toggle the spiral dough mixer"),
+        # said twice the same way: written twice
+        ("mixer on, no, mixer off", "spiral dough mixer on, no, spiral dough mixer off"),
+    ],
+)
+def test_a_short_form_of_one_name_is_written_as_the_name(
+    short: ShortNames, said: str, meant: str
+) -> None:
+    assert short.written_in_full(said) == meant
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "port side bilge pump on",  # said in full
+        "barn office light off",  # a name of its own
+        "turn on the light in dormitory A",  # one of several, and not this one
+        "office heating to 22",  # the heating, not the barn office light
+        "heating down for the night",  # a word of time, no night bell
+        "lock the back door",  # a verb before "the"
+        "the dough's still rising, leave it",  # a word with 's names no mixer
+        "put the boiler on for a shower",  # "a shower" is no one thing
+        "the bread slicer on",  # another thing's word after it
+        "Hugo's room light on",  # a room is no bathroom
+        "greenhouse heater to 12",  # the words of a tool's own name
+        "floodlight on the foredeck please",  # one name in two pieces: left as said
+        "turn the light on",  # a kind word alone
+    ],
+)
+def test_no_short_form_is_read_where_the_words_say_something_else(
+    short: ShortNames, said: str
+) -> None:
+    assert short.written_in_full(said) == said
+
+
+def test_the_reader_writes_names_in_full_only_when_asked() -> None:
+    from agent.calling.grammar.remarks import PlainReader
+
+    reader = PlainReader(HOME)
+    assert reader.read("bilge pump on") == "bilge pump on"
+    assert reader.read("bilge pump on", full_names=True) == "port side bilge pump on"
+    # a taking back is read as said
+    said = "bilge pump on, actually no cancel that"
+    assert reader.read(said, full_names=True) == said
+
+
+def test_the_bundled_model_serves_a_thing_said_by_a_short_form() -> None:
+    """Read as said, "bilge pump on" picks the wrong thing or is doubted; read again with the
+    name in full, it is the port side bilge pump. A confident refusal is not read again."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["saloon galley", "aft cabin"]},
+            "plugs": {
+                "kind": "tasmota",
+                "switches": {"port side bilge pump": "t1", "shore power inverter": "t2"},
+            },
+            "relays": {
+                "kind": "gpio_relays",
+                "relays": {"freshwater deck pump": 5, "foredeck floodlight": 6},
+            },
+        }
+    )
+    s = Session(GENERAL, tools, threads=1)
+    env = s.complete("bilge pump on")
+    assert env["function_calls"] == [
+        {"name": "set_switch", "arguments": {"device": "port side bilge pump", "action": "ON"}}
+    ]
+    assert env["confidence"] >= 0.7
+    env = s.complete("don't switch the bilge pump on")
+    assert env["function_calls"] == []
