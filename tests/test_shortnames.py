@@ -133,3 +133,29 @@ def test_the_bundled_model_serves_a_thing_said_by_a_short_form() -> None:
     assert env["confidence"] >= 0.7
     env = s.complete("don't switch the bilge pump on")
     assert env["function_calls"] == []
+
+
+def test_a_thing_said_by_a_short_form_and_in_no_call_is_looked_for_again() -> None:
+    """ "flood warning off, aerator off too" served with the warning light alone, at 0.7: the
+    aerator, said by a short form, is in no call, so the request is read again in full."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["upper grain loft", "glass lounge"]},
+            "gear": {
+                "kind": "gpio_relays",
+                "relays": {"sluice gate motor": 17, "millpond aerator pump": 22},
+                "tool": "set_mill_gear",
+                "description": "Switch the mill's water gear on or off.",
+            },
+            "leds": {"kind": "gpio_leds", "leds": {"flood level warning light": 5}},
+        }
+    )
+    s = Session(GENERAL, tools, threads=1)
+    env = s.complete("flood warning off, aerator off too")
+    assert env["function_calls"] == [
+        {"name": "set_led", "arguments": {"led": "flood level warning light", "mode": "off"}},
+        {"name": "set_mill_gear", "arguments": {"relay": "millpond aerator pump", "on": False}},
+    ]

@@ -340,8 +340,13 @@ class Session:
             and not self._conversation
             and env["success"]
             and self.has_confidence
-            and (env.get("confidence") or 0)
-            < (GROUNDED_CONFIDENCE if env["function_calls"] else REFUSAL_DOUBT)
+            and (
+                (env.get("confidence") or 0)
+                < (GROUNDED_CONFIDENCE if env["function_calls"] else REFUSAL_DOUBT)
+                # or a thing said by a short form is in no call ("deck pump on. Also the
+                # floodlight" served with the deck pump alone)
+                or (env["function_calls"] and not self._all_picked(text, fuller, env))
+            )
         ):
             other = self._answer(fuller, require_call, allowed_tools, max_new_tokens, t0)
             if (
@@ -351,6 +356,15 @@ class Session:
             ):
                 env = other
         return env
+
+    def _all_picked(self, text: str, fuller: str, env: Mapping[str, Any]) -> bool:
+        """Whether every name `fuller` writes in full is a value of some call in `env`."""
+        picked = {
+            str(v).lower()
+            for c in env["function_calls"]
+            for v in (c.get("arguments") or {}).values()
+        }
+        return all(n.lower() in picked for n in self._reader.short.written(text, fuller))
 
     def _answer(
         self,
