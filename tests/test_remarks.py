@@ -342,3 +342,15 @@ def test_an_owner_said_alone_after_a_thing_is_no_remark() -> None:
     said = "Orla's cot light off, and Cian's"
     assert plain_command(said, cots) == said
     assert plain_command("Orla's cot light off, and Bob's here", cots) != said
+
+
+def test_an_ing_word_that_begins_a_setting_stays_as_said() -> None:
+    """ "on cooling" is the cool mode, but "to cooling breeze" is a fan speed of that name."""
+    home = home_tools(
+        {
+            "fan": {"kind": "simulated_fan", "speeds": ["cooling breeze", "gentle"]},
+            "heating": {"kind": "simulated_thermostat"},
+        }
+    )
+    assert plain_command("set the fan to cooling breeze", home) == "set the fan to cooling breeze"
+    assert plain_command("put the heating on cooling", home) == "put the heating on cool"

@@ -716,6 +716,14 @@ class PlainReader:
             for other in sorted(group - name_words)
         ]
 
+    def _ing_setting(self, m: re.Match[str]) -> str:
+        """ "on cooling" as "on cool", unless the "-ing" word begins a setting of its own
+        ("set the fan to cooling breeze")."""
+        rest = words(m.string[m.start(2) :])
+        if any(v and rest[: len(v)] == v for v in self.known.settings):
+            return m.group(0)
+        return f"{m.group(1)} {m.group(2)}"
+
     def _typed_to(self, m: re.Match[str]) -> str:
         before = m.string[: m.start()].lower() + "2"
         if any(before.endswith(n) for n in self.numbered_names):
@@ -738,7 +746,7 @@ class PlainReader:
         text = _POSSIBLE.sub("could you", text)
         text = _NO_TROUBLE.sub("", text).strip(" ,")
         if self.ing is not None:
-            text = self.ing.sub(r"\1 \2", text)
+            text = self.ing.sub(self._ing_setting, text)
         for pattern, digits in self.numbered:
             text = pattern.sub(lambda m, d=digits: f"{m.group(1)} {d}", text)
         if self.typed_to is not None:
