@@ -33,6 +33,13 @@ HOME = home_tools(
             },
         },
         "heating": {"kind": "simulated_thermostat"},
+        "fan": {"kind": "simulated_fan", "speeds": ["fume purge", "steady draw", "low"]},
+        "tank": {
+            "kind": "simulated_lights",
+            "rooms": ["quarantine bay three"],
+            "colors": ["moonglow indigo", "dawn coral", "white"],
+            "tool": "set_tank_light",
+        },
         "relays": {
             "kind": "gpio_relays",
             "relays": {"greenhouse roof heater": 5, "foredeck floodlight": 6},
@@ -61,6 +68,9 @@ def short() -> ShortNames:
         ("steri room light off", "sterilisation back room light off"),
         ("Juniper lights to 15", "Juniper practice room lights to 15"),
         ("toggle the mixer", "toggle the spiral dough mixer"),
+        # a setting of more than one word, said by a part only it has
+        ("put the extractor on purge", "put the extractor on fume purge"),
+        ("quarantine bay on moonglow", "quarantine bay three on moonglow indigo"),
         # said twice the same way: written twice
         ("mixer on, no, mixer off", "spiral dough mixer on, no, spiral dough mixer off"),
     ],
@@ -87,6 +97,7 @@ def test_a_short_form_of_one_name_is_written_as_the_name(
         "greenhouse heater to 12",  # the words of a tool's own name
         "floodlight on the foredeck please",  # one name in two pieces: left as said
         "turn the light on",  # a kind word alone
+        "fan on low",  # a setting said whole
     ],
 )
 def test_no_short_form_is_read_where_the_words_say_something_else(

@@ -1,4 +1,5 @@
-"""A thing said by a short form of its name, written as the name.
+"""A thing said by a short form of its name, written as the name; and a setting of more than
+one word ("moonglow indigo", "fume purge") said by a part only it has, written whole.
 
 An owner writes a config once, with full names ("Tamsin's attic bedroom", "port side bilge
 pump", "hall grandfather clock chimer"); the people of the home say the shortest form that
@@ -125,11 +126,15 @@ def _short_form_of(run: Sequence[str], name: Sequence[str]) -> bool:
 
 
 class ShortNames:
-    """The things of one set of tools, and the runs of a request that name one of them."""
+    """The things of one set of tools and their settings of more than one word ("moonglow
+    indigo", "fume purge"), and the runs of a request that name one of them."""
 
     def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
         names: list[str] = []
+        things: set[str] = set()
         settings: set[str] = set()
+        # every value said whole, as `_stem` reads it
+        self.whole: set[str] = set()
         # each name's tools' words (for the kind of thing it is)
         self.kind_words: dict[str, set[str]] = {}
         for t in tools:
@@ -137,21 +142,29 @@ class ShortNames:
             told = f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
             for key, sch in props.items():
                 for v in enum_strings(sch):
-                    if picks_a_thing(key, sch):
-                        if v not in names:
-                            names.append(v)
+                    ws = _WORD.findall(v)
+                    self.whole.add(" ".join(_stem(w) for w in ws))
+                    thing = picks_a_thing(key, sch)
+                    if thing:
+                        things.add(v)
+                    else:
+                        settings |= {_stem(w) for w in ws}
+                    if (thing or len(ws) > 1) and v not in names:
+                        names.append(v)
+                    if thing or len(ws) > 1:
                         own = {_stem(w) for w in _WORD.findall(f"{told} {v}")}
                         self.kind_words.setdefault(v, set()).update(own)
-                    else:
-                        settings |= {_stem(w) for w in _WORD.findall(v)}
         self.names = names
+        self.things = things
         self.name_words = {n: _WORD.findall(n) for n in names}
         self.settings = settings
+        self.thing_words = {_stem(w) for n in things for w in self.name_words[n]}
         # the words that point at a tool itself ("the greenhouse heater" is
         # set_greenhouse_heater, not the "greenhouse roof heater" relay)
         # (a description's words that are a name's are that thing's: "the shades in Ilse's
         # parlour" describes the shades tool, and "the parlour" is still Ilse's parlour)
         in_names = {_stem(w) for ws in self.name_words.values() for w in ws}
+        in_names |= settings
         self.tool_words = [
             {_stem(w) for w in telling_words(str(t.get("name")).replace("_", " "))}
             | {_stem(w) for w in telling_words(str(t.get("description") or ""))} - in_names
@@ -159,10 +172,12 @@ class ShortNames:
         ]
         self.full = [re.compile(rf"(?<![\w']){re.escape(n)}(?![\w])", re.IGNORECASE) for n in names]
 
-    def _tells(self, run: Sequence[str]) -> bool:
-        return any(not _plain(_stem(w)) and _stem(w) not in self.settings for w in run)
+    def _tells(self, run: Sequence[str], name: str) -> bool:
+        # a thing's name tells by a word no setting has; a setting's by a word no name has
+        other = self.settings if name in self.things else self.thing_words
+        return any(not _plain(_stem(w)) and _stem(w) not in other for w in run)
 
-    def _one_word(self, word: str, name: Sequence[str]) -> bool:
+    def _one_word(self, word: str, name: Sequence[str], thing: bool = True) -> bool:
         s = _stem(word)
         return (
             "'" not in word.replace("\u2019", "'")  # "the dough's rising" names no mixer
@@ -172,7 +187,7 @@ class ShortNames:
             and s not in WARMTH_WORDS  # "warmer please, 22" is the heating
             and s not in _WHERE_WORDS
             and s not in _TIME_WORDS
-            and s not in self.settings
+            and s not in (self.settings if thing else self.thing_words)
             and not _plain(s)
             # an owner alone is no room of theirs ("for the twins" is no "twins' bedroom")
             and any(_stem(n) == s and "'" not in n for n in name)
@@ -210,17 +225,18 @@ class ShortNames:
 
     def _named(self, run: Sequence[str]) -> str | None:
         """The one name `run` is a short form of, or None."""
-        if _stem(run[0]) in _FILLERS or _stem(run[-1]) in _FILLERS or not self._tells(run):
+        if _stem(run[0]) in _FILLERS or _stem(run[-1]) in _FILLERS:
             return None
         telling = {_stem(w) for w in run if not _plain(_stem(w))}
         if any(telling <= ws for ws in self.tool_words):
             return None  # the words of a tool's own name or description
-        said = " ".join(_stem(w) for w in run)
+        if " ".join(_stem(w) for w in run) in self.whole:
+            return None  # a name or setting of its own, said whole
         found = []
         for name, ws in self.name_words.items():
-            if " ".join(_stem(w) for w in ws) == said:
-                return None  # a name of its own, said whole
-            if len(run) == 1 and not self._one_word(run[0], ws):
+            if not self._tells(run, name):
+                continue
+            if len(run) == 1 and not self._one_word(run[0], ws, name in self.things):
                 continue
             if _short_form_of(run, ws):
                 found.append(name)
