@@ -147,8 +147,9 @@ def test_the_bundled_model_serves_a_thing_said_by_a_short_form() -> None:
 
 
 def test_a_thing_said_by_a_short_form_and_in_no_call_is_looked_for_again() -> None:
-    """ "flood warning off, aerator off too" served with the warning light alone, at 0.7: the
-    aerator, said by a short form, is in no call, so the request is read again in full."""
+    """ "flood warning off, aerator off too" was served with the warning light alone, grounded
+    (the rules do not read "aerator" as a name): a request with a short form is read again
+    in full even after a grounded answer."""
     from agent.calling.session import Session
     from agent.model.bundled import GENERAL
 

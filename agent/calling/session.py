@@ -328,11 +328,13 @@ class Session:
             fuller = self._reader.read(text, full_names=True)
             text = self._reader.read(text)
         env = self._answer(text, require_call, allowed_tools, max_new_tokens, t0)
-        # "the bilge pump" for the "port side bilge pump": a request that says a thing by a
-        # short form of its name is read again with the name in full, where the answer to it
-        # as said was a refusal or doubted. Only then: the model, trained on names said whole,
-        # also serves many short forms as said, and a longer text is a different request to
-        # it (on the dev sets, writing every short form in full lost as many as it gained).
+        # "the bilge pump" for the "port side bilge pump": a request that says a thing (or a
+        # setting) by a short form of its name is read again with the name in full, unless the
+        # answer to it as said was a confident refusal, and that answer is taken when it is
+        # grounded. The first reading stays the one the model gets first: trained on names
+        # said whole, it also serves many short forms as said, and a longer text is a
+        # different request to it (on the dev sets, writing every short form in full before
+        # the first decode lost as many cases as it gained).
         if (
             fuller != text
             and self.second_look
@@ -340,13 +342,7 @@ class Session:
             and not self._conversation
             and env["success"]
             and self.has_confidence
-            and (
-                (env.get("confidence") or 0)
-                < (GROUNDED_CONFIDENCE if env["function_calls"] else REFUSAL_DOUBT)
-                # or a thing said by a short form is in no call ("deck pump on. Also the
-                # floodlight" served with the deck pump alone)
-                or (env["function_calls"] and not self._all_picked(text, fuller, env))
-            )
+            and (env["function_calls"] or (env.get("confidence") or 0) < REFUSAL_DOUBT)
         ):
             other = self._answer(fuller, require_call, allowed_tools, max_new_tokens, t0)
             if (
@@ -356,15 +352,6 @@ class Session:
             ):
                 env = other
         return env
-
-    def _all_picked(self, text: str, fuller: str, env: Mapping[str, Any]) -> bool:
-        """Whether every name `fuller` writes in full is a value of some call in `env`."""
-        picked = {
-            str(v).lower()
-            for c in env["function_calls"]
-            for v in (c.get("arguments") or {}).values()
-        }
-        return all(n.lower() in picked for n in self._reader.short.written(text, fuller))
 
     def _answer(
         self,

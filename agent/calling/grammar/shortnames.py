@@ -242,14 +242,6 @@ class ShortNames:
                 found.append(name)
         return found[0] if len(found) == 1 else None
 
-    def written(self, said: str, read: str) -> list[str]:
-        """The names `read` says more often than `said` does (those written in full)."""
-        return [
-            n
-            for n, p in zip(self.names, self.full, strict=True)
-            if len(p.findall(read)) > len(p.findall(said))
-        ]
-
     def written_in_full(self, text: str) -> str:
         """`text` with each short form of a name written as the name."""
         if not self.names:
