@@ -15,6 +15,8 @@ HOME = home_tools(
                 "Tamsin's attic bedroom",
                 "Granny Margit's bedroom",
                 "sterilisation back room",
+                "arch 2",
+                "garden cabin",
                 "dormitory B",
                 "barn office",
                 "Juniper practice room",
@@ -30,6 +32,8 @@ HOME = home_tools(
                 "yard gate lock": "t4",
                 "night bell": "t5",
                 "shower pump": "t6",
+                "shop compressor": "t7",
+                "cabin radiator": "t8",
             },
         },
         "heating": {"kind": "simulated_thermostat"},
@@ -42,7 +46,11 @@ HOME = home_tools(
         },
         "relays": {
             "kind": "gpio_relays",
-            "relays": {"greenhouse roof heater": 5, "foredeck floodlight": 6},
+            "relays": {
+                "greenhouse roof heater": 5,
+                "foredeck floodlight": 6,
+                "compressor warning": 7,
+            },
             "tool": "set_greenhouse_heater",
             "description": "The greenhouse heater and the deck's floodlight.",
         },
@@ -71,6 +79,10 @@ def short() -> ShortNames:
         # a setting of more than one word, said by a part only it has
         ("put the extractor on purge", "put the extractor on fume purge"),
         ("quarantine bay on moonglow", "quarantine bay three on moonglow indigo"),
+        # one word that heads one name and only qualifies another is the first's
+        ("compressor on", "shop compressor on"),
+        # a name's number said in words
+        ("lights on in arch two", "lights on in arch 2"),
         # said twice the same way: written twice
         ("mixer on, no, mixer off", "spiral dough mixer on, no, spiral dough mixer off"),
     ],
@@ -98,6 +110,7 @@ def test_a_short_form_of_one_name_is_written_as_the_name(
         "floodlight on the foredeck please",  # one name in two pieces: left as said
         "turn the light on",  # a kind word alone
         "fan on low",  # a setting said whole
+        "radiator on in the cabin please",  # one name in two pieces, one a word of another
     ],
 )
 def test_no_short_form_is_read_where_the_words_say_something_else(

@@ -40,6 +40,7 @@ from agent.calling.grammar.reading import (
     enum_strings,
     picks_a_thing,
     telling_words,
+    with_name_digits,
 )
 from agent.calling.rangecheck import NUMBER_WORDS
 
@@ -240,12 +241,18 @@ class ShortNames:
                 continue
             if _short_form_of(run, ws):
                 found.append(name)
+        if len(run) == 1 and len(found) > 1:
+            # one word is the head of one name and a modifier in the others: "compressor on"
+            # is the "shop compressor", not the "compressor warning" light
+            found = [n for n in found if _stem(self.name_words[n][-1]) == _stem(run[0])]
         return found[0] if len(found) == 1 else None
 
     def written_in_full(self, text: str) -> str:
-        """`text` with each short form of a name written as the name."""
+        """`text` with each short form of a name written as the name (and a name's number
+        said in words written as the name writes it: "arch two" is "arch 2")."""
         if not self.names:
             return text
+        text = with_name_digits(text, self.things)
         taken = [(m.start(), m.end()) for p in self.full for m in p.finditer(text)]
         tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
         longest = max(len(ws) for ws in self.name_words.values())
@@ -294,6 +301,15 @@ class ShortNames:
         forms: dict[str, set[str]] = {}
         for start, end, name in out:
             forms.setdefault(name, set()).add(_said(text[start:end]))
+        # and a word that is a piece of another name said is that name's piece ("radiator
+        # on in the cabin" is the cabin radiator, not the radiator and the garden cabin)
+        for start, end, name in out:
+            said = text[start:end]
+            for other in forms:
+                if other != name and " " not in said.strip():
+                    if any(_fits(said, w) for w in self.name_words[other]):
+                        forms[other].add(said)
+                        forms[name].add("")
         for start, end, name in reversed(out):
             if len(forms[name]) == 1:
                 text = text[:start] + name + text[end:]
