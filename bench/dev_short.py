@@ -13,6 +13,14 @@ Dutch barge, a yoga studio and a student flat; a vicarage, a florist and a home 
 a fish breeder, a tattoo studio and a grandmother's summer). They were told it is a development
 set: rules are chosen on it, as on every dev set here; nothing is ever trained on it.
 
+A second batch of five writers (folders b2_*: a smithy, a campsite farmhouse and a captain's
+bungalow; a GP's annexe, a micro-brewery and a toddler's semi; a village theatre, an allotment
+chalet and a silversmith's loft; kennels, a post office and a teenager's loft; a chapel home, a
+mushroom unit and elderly twins' flat) wrote 390 more under the same note after the short-form
+reader (agent/calling/grammar/shortnames.py) was built on the first, and was measured before
+anyone read it: commands 150 -> 171 of 195, two actions 50 -> 72 of 90, refusals 104 -> 104
+of 105, against the decoding before the reader.
+
 Each writer's folder under bench/dev_short/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
