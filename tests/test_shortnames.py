@@ -16,6 +16,8 @@ HOME = home_tools(
                 "Granny Margit's bedroom",
                 "sterilisation back room",
                 "arch 2",
+                "Wilfred's bedroom",
+                "annexe waiting area",
                 "garden cabin",
                 "dormitory B",
                 "barn office",
@@ -34,6 +36,8 @@ HOME = home_tools(
                 "shower pump": "t6",
                 "shop compressor": "t7",
                 "cabin radiator": "t8",
+                "Wilfred's electric blanket": "t9",
+                "waiting area water cooler": "t10",
             },
         },
         "heating": {"kind": "simulated_thermostat"},
@@ -83,6 +87,9 @@ def short() -> ShortNames:
         ("compressor on", "shop compressor on"),
         # a name's number said in words
         ("lights on in arch two", "lights on in arch 2"),
+        # an owner said by a short name, where one owner of the home begins so
+        ("Wilf's blanket off", "Wilfred's electric blanket off"),
+        ("Wilf's blinds down", "Wilfred's blinds down"),
         # said twice the same way: written twice
         ("mixer on, no, mixer off", "spiral dough mixer on, no, spiral dough mixer off"),
     ],
@@ -110,6 +117,7 @@ def test_a_short_form_of_one_name_is_written_as_the_name(
         "floodlight on the foredeck please",  # one name in two pieces: left as said
         "turn the light on",  # a kind word alone
         "fan on low",  # a setting said whole
+        "dim the waiting area to 40",  # two names share it: no piece of it is one of them
         "radiator on in the cabin please",  # one name in two pieces, one a word of another
     ],
 )

@@ -9,13 +9,18 @@ was trained on names said whole, then picks another thing or is doubted, since n
 A short form here is a run of the request's words, each of which is a word of one name, in the
 name's order, with some of the name's words left out. A word of the request fits a word of the
 name when they are the same (an owner's "'s" aside: "Granny's" is "Granny Margit's" owner) or
-differ by a plural "s", or when it is at least four letters and begins or ends the name's word
-("steri room" is the "sterilisation back room", "Elin's room" is "Elin's bedroom over the
-porch"). The run is written as the name only where it is a short form of exactly one name of the
-home, says a word that tells (not only "room", "light" or "the"), is not a name of its own, and
-lies inside no name the request says in full. A run of one word must be a whole word of the
-name, of four letters or more, that no setting uses and that says more than a place in the home
-("the gramophone" is the "walnut gramophone cabinet"; "back" or "front" alone is no short form).
+differ by a plural "s"; when it is at least four letters and begins or ends the name's word
+("steri room" is the "sterilisation back room"); when it is "room" for "bedroom" ("Elin's
+room" is "Elin's bedroom over the porch"); and when it is an owner whose name begins as the
+home's owner does ("Wilf's" for "Wilfred's"). The run is written as the name only where it is a
+short form of exactly one name of the home, says a word that tells (not only "room", "light" or
+"the"), is not a name or a tool's own words, lies inside no name the request says in full, and
+is not followed by a kind of thing its tool is not ("the office heating" is no office light). A
+run of one word must be a whole word of the name, of four letters or more, that no setting uses,
+says more than a place or a time, heads the name where several names have it ("compressor" is
+the "shop compressor", not the "compressor warning"), and stands after a word of an order or a
+determiner ("toggle the mixer"), not after another word of a name or an unknown word ("the
+angelfish rack"). A name the request says in two different pieces is left as said.
 """
 
 from __future__ import annotations
@@ -97,6 +102,10 @@ def _said(run: str) -> str:
     return " ".join(_stem(w) for w in _WORD.findall(run))
 
 
+def _owner(word: str) -> bool:
+    return word.replace("\u2019", "'").lower().endswith("'s")
+
+
 def _stem(word: str) -> str:
     w = word.lower().replace("\u2019", "'")
     if w.endswith("'s"):
@@ -109,6 +118,8 @@ def _fits(said: str, name_word: str) -> bool:
     s, n = _stem(said), _stem(name_word)
     if s == n or s == n + "s" or s + "s" == n:
         return True
+    if _owner(said) and _owner(name_word) and len(s) >= 3 and s[:3] == n[:3] and len(s) < len(n):
+        return True  # an owner said by a short name ("Wilf's" for "Wilfred's")
     if s in HEAD_WORDS:
         return s == "room" and n == "bedroom"  # "Elin's room" is her bedroom, no bathroom
     return len(s) >= 4 and s.isalpha() and not _plain(s) and (n.startswith(s) or n.endswith(s))
@@ -204,6 +215,35 @@ class ShortNames:
         names = [self.name_words[name]] if name else list(self.name_words.values())
         return _plain(s) or s in _BREAKS or any(_fits(word, w) for ws in names for w in ws)
 
+    def _owners_named(self, text: str) -> str:
+        """`text` with an owner said by a short name written as the home's names write it
+        ("Wilf's blinds" -> "Wilfred's blinds"), where one owner of the home begins so and
+        none is called that."""
+        owners = {_stem(w): w for ws in self.name_words.values() for w in ws if _owner(w)}
+
+        def sub(m: re.Match[str]) -> str:
+            s = _stem(m.group())
+            if s in owners or len(s) < 3:
+                return m.group()
+            like = {o for o in owners if o[:3] == s[:3] and len(o) > len(s)}
+            if len(like) != 1:
+                return m.group()
+            return owners[like.pop()]
+
+        return re.sub(r"(?<![\w'])[A-Za-z]+['\u2019]s(?![\w'])", sub, text)
+
+    def _leads_in(self, word: str) -> bool:
+        """Whether a word before a one-word run leaves the run to name a thing alone: a word
+        of an order or a determiner ("toggle the mixer"), not a word of a name ("the waiting
+        area", which two names share, is not the area of one; "Olga's room window blinds" is
+        no window fan) nor a word no tool knows ("the angelfish rack" is no breeding rack)."""
+        s = _stem(word)
+        if s in _BREAKS or s in _DETERMINERS or s in _FILLERS:
+            return True
+        if any(_fits(word, w) for ws in self.name_words.values() for w in ws):
+            return False
+        return _plain(s) and s not in HEAD_WORDS
+
     def _of_its_kind(self, word: str, name: str) -> bool:
         """Whether a word after a short form leaves it naming `name`: not a kind of thing
         the name's tools are not ("office heating" to a light in the "barn office")."""
@@ -253,6 +293,7 @@ class ShortNames:
         if not self.names:
             return text
         text = with_name_digits(text, self.things)
+        text = self._owners_named(text)
         taken = [(m.start(), m.end()) for p in self.full for m in p.finditer(text)]
         tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
         longest = max(len(ws) for ws in self.name_words.values())
@@ -275,7 +316,7 @@ class ShortNames:
                 name = self._named([w for _, _, w in run])
                 if name is None:
                     continue
-                if n == 1 and i and not self._known(tokens[i - 1][2], name):
+                if n == 1 and i and not self._leads_in(tokens[i - 1][2]):
                     continue
                 after = tokens[i + n] if i + n < len(tokens) else None
                 if n == 1 and after and not self._ends_there(after[2], name):
