@@ -192,3 +192,32 @@ def test_a_thing_said_by_a_short_form_and_in_no_call_is_looked_for_again() -> No
         {"name": "set_led", "arguments": {"led": "flood level warning light", "mode": "off"}},
         {"name": "set_mill_gear", "arguments": {"relay": "millpond aerator pump", "on": False}},
     ]
+
+
+def test_a_refusal_of_a_request_with_a_short_form_is_read_again() -> None:
+    """ "close Philippa's study blinds" is refused as said, confidently; read again with the
+    study's name in full it is served. A taking back is never read again."""
+    from agent.calling.grammar.remarks import cancels
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+
+    tools = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["Philippa's sermon study", "lodger's attic bedsit", "parish parlour"],
+            },
+            "blinds": {
+                "kind": "simulated_blinds",
+                "rooms": ["parish parlour", "Philippa's sermon study", "lodger's attic bedsit"],
+            },
+            "plugs": {"kind": "tasmota", "switches": {"vestry tea urn": "u", "burr grinder": "g"}},
+        }
+    )
+    s = Session(GENERAL, tools, threads=1)
+    env = s.complete("close Philippa's study blinds")
+    assert env["function_calls"] == [
+        {"name": "set_blinds", "arguments": {"room": "Philippa's sermon study", "position": 0}}
+    ]
+    assert cancels("grinder on, actually forget the grinder")
+    assert s.complete("grinder on, actually forget the grinder")["function_calls"] == []

@@ -99,9 +99,6 @@ UNNAMED_CONFIDENCE = 0.1
 # one way). Counting spellings for every answer raised wrong calls to unsupported requests
 # above 0.5 (13 dev cases lost against 4 gained); behind the grounding check none was lost.
 GROUNDED_CONFIDENCE = 0.7
-# A refusal the head gives less than this is doubted enough to read the request again with its
-# names in full ("actually forget the grinder" is refused at 0.83 and stays refused).
-REFUSAL_DOUBT = 0.5
 _EMPTY = np.empty(0, dtype=np.int32)
 
 
@@ -329,12 +326,13 @@ class Session:
             text = self._reader.read(text)
         env = self._answer(text, require_call, allowed_tools, max_new_tokens, t0)
         # "the bilge pump" for the "port side bilge pump": a request that says a thing (or a
-        # setting) by a short form of its name is read again with the name in full, unless the
-        # answer to it as said was a confident refusal, and that answer is taken when it is
-        # grounded. The first reading stays the one the model gets first: trained on names
-        # said whole, it also serves many short forms as said, and a longer text is a
-        # different request to it (on the dev sets, writing every short form in full before
-        # the first decode lost as many cases as it gained).
+        # setting) by a short form of its name is read again with the name in full, and that
+        # answer is taken when it is grounded. The first reading stays the one the model gets
+        # first: trained on names said whole, it also serves many short forms as said, and a
+        # longer text is a different request to it (on the dev sets, writing every short form
+        # in full before the first decode lost as many cases as it gained). A refusal is read
+        # again too ("close Philippa's study blinds" was refused at 0.80): a grounded call is
+        # never one to a taking back or a negated request.
         if (
             fuller != text
             and self.second_look
@@ -342,7 +340,6 @@ class Session:
             and not self._conversation
             and env["success"]
             and self.has_confidence
-            and (env["function_calls"] or (env.get("confidence") or 0) < REFUSAL_DOUBT)
         ):
             other = self._answer(fuller, require_call, allowed_tools, max_new_tokens, t0)
             if (

@@ -642,6 +642,7 @@ def _heat_as_heating(clause: str, known: _Known) -> str:
 _CANCEL = re.compile(
     r"\b(?:(?:as (?:it|they) (?:is|are|was|were)"
     r"|never ?mind|nvm|(?<![Ii] )forget (?:it|that|about it)|cancel that|don'?t bother"
+    r"|(?:actually|wait|no),? forget\b"
     r"|ignore (?:that|me|what I said)|scratch that"
     r"|(?:wait|actually),? no,? (?:just )?leave (?:it|them)(?: on| off)?)\b"
     r"|leave (?:it|them|that|those)(?: (?:be|alone))?\s*(?:[,.;!?]|$))",
