@@ -921,3 +921,19 @@ def test_a_number_said_once_stays_with_the_call_it_was_said_for() -> None:
         off("twin room"),
         floor,
     ]
+
+
+def test_a_call_another_call_to_the_same_tool_holds_is_dropped() -> None:
+    from agent.calling.grammar.calllist import without_subsumed
+
+    on = {"name": "set_fan", "arguments": {"on": True}}
+    on_sleep = {"name": "set_fan", "arguments": {"on": True, "speed": "sleep"}}
+    beacon = {"name": "set_led", "arguments": {"led": "carer beacon", "mode": "blink"}}
+    assert without_subsumed([on, on_sleep, beacon]) == [on_sleep, beacon]
+    # a different value, another tool, or a toggle: each is a request of its own
+    off_sleep = {"name": "set_fan", "arguments": {"on": False, "speed": "sleep"}}
+    assert without_subsumed([on, off_sleep]) == [on, off_sleep]
+    other = {"name": "set_other_fan", "arguments": {"on": True, "speed": "sleep"}}
+    assert without_subsumed([on, other]) == [on, other]
+    toggle = {"name": "set_switch", "arguments": {"device": "urn", "action": "TOGGLE"}}
+    assert without_subsumed([toggle, toggle]) == [toggle, toggle]

@@ -45,6 +45,7 @@ from agent.calling.grammar.calllist import (
     with_stand_ins_replaced,
     without_no_ops,
     without_repeats,
+    without_subsumed,
     without_unit_misfits,
     without_unsaid,
     without_unsaid_choices,
@@ -416,6 +417,10 @@ class Session:
             and env["function_calls"]
         ):
             env = self._missing_look(pre, grammar_tools, max_new_tokens, t0, t_tok, text, env)
+        if env["success"] and env["function_calls"]:
+            # once every look has added and moved what it does, one call can hold another
+            # ("fan on, sleep setting" -> the fan on, then the fan on at the sleep setting)
+            env["function_calls"] = without_subsumed(env["function_calls"])
         if self.conversation and env["success"]:
             self._live = key
         return env

@@ -120,6 +120,35 @@ def without_repeats(calls: list[Any]) -> list[Any]:
     return out
 
 
+def without_subsumed(calls: list[Any]) -> list[Any]:
+    """The call list without a call whose every argument another call to the same tool also
+    sets, to the same value, besides more of its own ("fan on, sleep setting" written as the
+    fan on, then the fan on at the sleep setting): the longer call does all the shorter asks.
+    A toggle is kept, as in `without_repeats`."""
+
+    def items(call: Any) -> set[tuple[str, str]] | None:
+        args = call.get("arguments") if isinstance(call, dict) else None
+        if not isinstance(args, Mapping):
+            return None
+        if any(isinstance(v, str) and v.lower() == "toggle" for v in args.values()):
+            return None
+        return {(k, json.dumps(v, sort_keys=True)) for k, v in args.items()}
+
+    sets = [items(c) for c in calls]
+    return [
+        c
+        for i, c in enumerate(calls)
+        if sets[i] is None
+        or not any(
+            j != i
+            and sets[j] is not None
+            and calls[j].get("name") == c.get("name")
+            and sets[i] < sets[j]
+            for j in range(len(calls))
+        )
+    ]
+
+
 def without_unsaid(call: Any, schemas: list[dict[str, Any]], text: str) -> Any:
     """The call without the optional settings the request neither says nor backs, when it says
     another of the call's settings: a small model often adds one it was trained to pair with
