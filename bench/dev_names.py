@@ -20,8 +20,8 @@ held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -29,16 +29,8 @@ import dev_handwritten  # noqa: E402  (sibling scripts, not a package)
 import dev_lists  # noqa: E402
 
 FOLDER = HERE / "dev_names"
-
-
-def rows() -> list[dict[str, Any]]:
-    """The cases as `needled eval` reads them (vendor JSONL, tools on each case)."""
-    return dev_lists.rows(FOLDER)
-
-
-def main() -> int:
-    return dev_handwritten.main(rows, __doc__)
-
+# the cases as `needled eval` reads them (vendor JSONL, tools on each case)
+rows = partial(dev_lists.rows, FOLDER)
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(dev_handwritten.main(rows, __doc__))

@@ -429,11 +429,7 @@ def _numbers_held(
 ) -> Iterator[tuple[int, str, int | float, Mapping[str, Any] | None, Mapping[str, Any]]]:
     """Each number a call holds: the call's place, the key, the value, the key's schema (None
     when the tool declares none) and the tool's properties."""
-    for i, call in enumerate(calls):
-        found = _tool_and_args(call, schemas)
-        if found is None:
-            continue
-        tool, args = found
+    for i, tool, args in _each_call(calls, schemas):
         props = _props(tool)
         for k, v in args.items():
             if isinstance(v, bool) or not isinstance(v, int | float):
@@ -629,16 +625,12 @@ def with_choice_after_on(calls: list[Any], schemas: list[dict[str, Any]], text: 
         return calls
     said = VALUE_SENSE.get(unnamed[after], unnamed[after])
     out = list(calls)
-    for i, call in enumerate(calls):
-        found = _tool_and_args(call, schemas)
-        if found is None:
-            continue
-        tool, args = found
+    for i, tool, args in _each_call(calls, schemas):
         props = _props(tool)
         for k, v in args.items():
             choices = {c.lower(): c for c in enum_strings(props.get(k))}
             if str(v).lower() == "on" and said != "on" and said in choices:
-                out[i] = {**call, "arguments": {**args, k: choices[said]}}
+                out[i] = {**calls[i], "arguments": {**args, k: choices[said]}}
     return conforming(out, calls, schemas) if out != calls else calls
 
 
@@ -647,13 +639,19 @@ def _not_turning_off(
 ) -> Iterator[tuple[int, Mapping[str, Any], dict[str, Any]]]:
     """Each call (its place, tool and arguments) that turns nothing off or closes nothing: the
     calls a setting said and left out may be added to ("fan off" takes no speed)."""
-    for i, call in enumerate(calls):
-        found = _tool_and_args(call, schemas)
-        if found is None:
-            continue
-        tool, args = found
+    for i, tool, args in _each_call(calls, schemas):
         if not any(v is False or str(v).lower() in ("off", "close") for v in args.values()):
             yield i, tool, args
+
+
+def _each_call(
+    calls: Sequence[Any], schemas: Sequence[Mapping[str, Any]]
+) -> Iterator[tuple[int, Mapping[str, Any], dict[str, Any]]]:
+    """Each well-formed call's place, tool and arguments."""
+    for i, call in enumerate(calls):
+        found = _tool_and_args(call, schemas)
+        if found is not None:
+            yield i, *found
 
 
 def _all_choices(tool: Mapping[str, Any]) -> list[str]:
