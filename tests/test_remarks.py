@@ -354,3 +354,19 @@ def test_an_ing_word_that_begins_a_setting_stays_as_said() -> None:
     )
     assert plain_command("set the fan to cooling breeze", home) == "set the fan to cooling breeze"
     assert plain_command("put the heating on cooling", home) == "put the heating on cool"
+
+
+def test_a_statement_about_one_thing_names_the_it_of_the_order_after_it() -> None:
+    home = home_tools(
+        {
+            "plugs": {"kind": "tasmota", "switches": {"vacuum autoclave": "a", "kettle": "k"}},
+            "leds": {"kind": "gpio_leds", "leds": {"sterile ready": 5}},
+        }
+    )
+    said = "The vacuum autoclave's finished, switch it off. Also put the sterile ready light on."
+    read = "switch the vacuum autoclave off. Also put the sterile ready light on."
+    assert plain_command(said, home) == read
+    # a statement naming no thing, or two, gives "it" nothing
+    assert plain_command("it's finished, switch it off", home) == "switch it off"
+    two = "the kettle and the vacuum autoclave are done, switch it off"
+    assert "switch it off" in plain_command(two, home)

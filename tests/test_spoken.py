@@ -49,6 +49,8 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
         ("make the led blnik, fade over 10 secnds", "make the led blink, fade over 10 seconds"),
         ("priyasroom light on", "Priya's room light on"),
         ("stop the pump and light the gate LED", "stop the pump and turn on the gate LED"),
+        ("could you light the summit beacon", "could you turn on the summit beacon"),
+        ("the light the kids left on", "the light the kids left on"),
         ("Whack the heating up to 22", "Turn the heating up to 22"),
     ],
 )

@@ -491,6 +491,36 @@ def _asked_ahead(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, 
     return out
 
 
+def _stated_then_pointed(said: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
+    """`said` with a statement about one thing dropped where the order after it points back
+    at that thing, which then takes its name ("The vacuum autoclave's finished, switch it
+    off" -> "switch the vacuum autoclave off"): as a remark alone it would leave "it" to
+    nothing."""
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(said):
+        clause, sep = said[i]
+        nxt, nsep = said[i + 1] if i + 1 < len(said) else ("", "")
+        m = _BACK.search(nxt)
+        if m and _orders(nxt) and _remark(clause, known):
+            ws = words(clause)
+            bare = [w[:-2] if w.endswith("'s") else w for w in ws]  # "autoclave's finished"
+            named = {
+                n
+                for n, v in zip(known.names, known.things, strict=True)
+                if v and (find_phrase(v, ws) is not None or find_phrase(v, bare) is not None)
+            }
+            if len(named) == 1:
+                name = named.pop()
+                thing = name if "'" in name else "the " + name
+                out.append((nxt[: m.start()] + thing + nxt[m.end() :], nsep))
+                i += 2
+                continue
+        out.append((clause, sep))
+        i += 1
+    return out
+
+
 def _pulled_in(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
     """`kept` with things named ahead of the clause that points back at them moved into it
     ("The sawdust collector, please switch it off" -> "please switch the sawdust collector
@@ -764,7 +794,7 @@ class PlainReader:
         said = [p for p in pieces if p[0].strip()]
         kept = [
             (clause, sep)
-            for i, (clause, sep) in enumerate(said)
+            for i, (clause, sep) in enumerate(_stated_then_pointed(said, known))
             if not _courtesy(clause)
             and not _remark(clause, known)
             and not (i and _timed_aside(clause, known))

@@ -171,9 +171,11 @@ _COLLOQUIAL = re.compile(
 )
 
 
-# "light the gate LED" as an order: "turn on the gate LED" (at the start of a clause only;
-# elsewhere "light" is a noun).
-_LIGHT_THE = re.compile(r"(^|[,;.!?]\s*|\b(?:and|then)\s+)(light)\s+(?=the\b)", re.IGNORECASE)
+# "light the gate LED" as an order: "turn on the gate LED" (at the start of a clause, or after
+# "could you" or "please", only; elsewhere "light" is a noun).
+_LIGHT_THE = re.compile(
+    r"(^|[,;.!?]\s*|\b(?:and|then|you|please|pls)\s+)(light)\s+(?=the\b)", re.IGNORECASE
+)
 
 
 # The words of orders and of devices a typo in which the model cannot read past ("trun off the
