@@ -133,6 +133,11 @@ def test_the_reader_writes_names_in_full_only_when_asked() -> None:
     reader = PlainReader(HOME)
     assert reader.read("bilge pump on") == "bilge pump on"
     assert reader.read("bilge pump on", full_names=True) == "port side bilge pump on"
+    # "one" after a name written in full is that name's kind, not the number 1
+    assert (
+        reader.read("steri room lights off, then the Juniper ones too", full_names=True)
+        == "sterilisation back room lights off, then the Juniper practice room lights too"
+    )
     # a taking back is read as said
     said = "bilge pump on, actually no cancel that"
     assert reader.read(said, full_names=True) == said

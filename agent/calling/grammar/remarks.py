@@ -811,7 +811,8 @@ class PlainReader:
         # "the bilge pump" is the "port side bilge pump" (after remarks are dropped: a
         # remark's word of a name is no order for the thing)
         if full_names:
-            text = self.short.written_in_full(text)
+            # (and "one" after a name so written is its kind: "the back room one too")
+            text = _ones_named(self.short.written_in_full(text), known.names)
         # "flick the light on in there": the place said before it
         text = resolve_there(_IN_THERE.sub("there", text), known.names)
         return _owners(text, known.names)
