@@ -1518,3 +1518,23 @@ def test_a_choice_said_only_inside_a_longer_choice_is_not_said() -> None:
     assert grounded(text, home, [warm])
     assert not grounded(text, home, [warm, white])
     assert grounded("old bedroom light white please", home, [white])
+
+
+def test_a_word_of_a_name_says_no_switching_sense() -> None:
+    """ "run" in "south kennel run" switches nothing: "put the south kennel run on honey glow"
+    sets the colour, and a switch written beside it is unsaid."""
+    home = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["south kennel run", "hall"],
+                "colors": ["honey glow", "red"],
+            }
+        }
+    )
+    call = {
+        "name": "set_light",
+        "arguments": {"room": "south kennel run", "on": True, "color": "honey glow"},
+    }
+    assert unsaid_arguments("put the south kennel run on honey glow", home, call) == ["on"]
+    assert unsaid_arguments("run the south kennel run lights on honey glow", home, call) == []

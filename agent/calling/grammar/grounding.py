@@ -807,7 +807,10 @@ def unsaid_arguments(
     mine = clause_of(read, q, tools, tool, args)
     # a switch's sense is said in the call's own clause (or the one before a clause that says
     # none): "turn on the outdoor shower and put the fan on drift" does not switch the fan on
-    q_switch = [w for i, w in enumerate(q) if i not in on_setting and (mine is None or i in mine)]
+    # (a name's words say no sense: "the south kennel run on honey glow" runs nothing)
+    q_switch = [
+        w for i, w in enumerate(unnamed) if i not in on_setting and (mine is None or i in mine)
+    ]
     own = {
         k: isinstance(props.get(k), Mapping)
         and _value_said(
