@@ -323,8 +323,7 @@ class Session:
         t0 = time.perf_counter()
         fuller = text
         if self.plain_commands:
-            fuller = self._reader.read(text, full_names=True)
-            text = self._reader.read(text)
+            text, fuller = self._reader.readings(text)
         env = self._answer(text, require_call, allowed_tools, max_new_tokens, t0)
         # "the bilge pump" for the "port side bilge pump": a request that says a thing (or a
         # setting) by a short form of its name is read again with the name in full, and that

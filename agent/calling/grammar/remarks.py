@@ -766,8 +766,14 @@ class PlainReader:
         the request may be dictating a free text, and with its clauses as said when dropping
         would leave none. `full_names` writes a thing said by a short form of its name as the
         name ("the bilge pump" -> "the port side bilge pump")."""
+        return self.readings(text)[full_names]
+
+    def readings(self, text: str) -> tuple[str, str]:
+        """`text` read as `read` reads it, and read so with short forms of names written in
+        full: both from one pass, as a session asks for both of every request."""
         if _asks_for_free_text(text, self.free_words) or cancels(text):
-            return text  # a dictated text, or a taking back that must not be read as a remark
+            # a dictated text, or a taking back that must not be read as a remark
+            return text, text
         known = self.known
         text = _with_names(text, self.aliases)
         for pattern, word in self.everyday:
@@ -800,7 +806,7 @@ class PlainReader:
             and not (i and _timed_aside(clause, known))
         ]
         if not kept:
-            return text
+            return text, text
         kept = _pulled_in(_without_scene(_asked_ahead(kept, known), known), known)
         if self.heat:
             kept = [(_heat_as_heating(clause, known), sep) for clause, sep in kept]
@@ -809,13 +815,17 @@ class PlainReader:
             end = kept[-1][1].strip()
             text = out.strip() + (end[:1] if end[:1] in ("?", "!", ".") else _end(text))
         # "the bilge pump" is the "port side bilge pump" (after remarks are dropped: a
-        # remark's word of a name is no order for the thing)
-        if full_names:
-            # (and "one" after a name so written is its kind: "the back room one too")
-            text = _ones_named(self.short.written_in_full(text), known.names)
+        # remark's word of a name is no order for the thing), and "one" after a name so
+        # written is its kind ("the back room one too")
+        fuller = _ones_named(self.short.written_in_full(text), known.names)
+        placed = self._placed(text)
+        return placed, placed if fuller == text else self._placed(fuller)
+
+    def _placed(self, text: str) -> str:
+        """`text` with "in there" and "his light" read as the place or owner said before."""
         # "flick the light on in there": the place said before it
-        text = resolve_there(_IN_THERE.sub("there", text), known.names)
-        return _owners(text, known.names)
+        text = resolve_there(_IN_THERE.sub("there", text), self.known.names)
+        return _owners(text, self.known.names)
 
 
 def plain_command(text: str, tools: Sequence[Mapping[str, Any]]) -> str:

@@ -155,15 +155,15 @@ class ShortNames:
             for key, sch in props.items():
                 for v in enum_strings(sch):
                     ws = _WORD.findall(v)
-                    self.whole.add(" ".join(_stem(w) for w in ws))
+                    self.whole.add(_said(v))
                     thing = picks_a_thing(key, sch)
                     if thing:
                         things.add(v)
                     else:
                         settings |= {_stem(w) for w in ws}
-                    if (thing or len(ws) > 1) and v not in names:
-                        names.append(v)
                     if thing or len(ws) > 1:
+                        if v not in names:
+                            names.append(v)
                         own = {_stem(w) for w in _WORD.findall(f"{told} {v}")}
                         self.kind_words.setdefault(v, set()).update(own)
         self.names = names
@@ -207,13 +207,15 @@ class ShortNames:
             and not _identifier(name[-1])
         )
 
-    def _known(self, word: str, name: str | None = None) -> bool:
-        """Whether a word beside a one-word run can stand there without naming another thing
-        ("the rack" is the breeding rack; "the angelfish rack" is not); before it, a word of
-        another name says that other thing ("Olga's room window blinds" is no window fan)."""
+    def _known(self, word: str) -> bool:
+        """Whether a word after a one-word run can stand there without naming another thing:
+        a word of an order, a kind or a name ("the bread slicer" is no bread counter)."""
         s = _stem(word)
-        names = [self.name_words[name]] if name else list(self.name_words.values())
-        return _plain(s) or s in _BREAKS or any(_fits(word, w) for ws in names for w in ws)
+        return (
+            _plain(s)
+            or s in _BREAKS
+            or any(_fits(word, w) for ws in self.name_words.values() for w in ws)
+        )
 
     def _owners_named(self, text: str) -> str:
         """`text` with an owner said by a short name written as the home's names write it
@@ -271,7 +273,7 @@ class ShortNames:
         telling = {_stem(w) for w in run if not _plain(_stem(w))}
         if any(telling <= ws for ws in self.tool_words):
             return None  # the words of a tool's own name or description
-        if " ".join(_stem(w) for w in run) in self.whole:
+        if _said(" ".join(run)) in self.whole:
             return None  # a name or setting of its own, said whole
         found = []
         for name, ws in self.name_words.items():
