@@ -7,6 +7,7 @@ import pytest
 
 from agent.calling.grammar.grounding import (
     grounded,
+    grounded_part,
     is_command,
     names_an_unknown_setting,
     names_another_tools_thing,
@@ -1538,3 +1539,49 @@ def test_a_word_of_a_name_says_no_switching_sense() -> None:
     }
     assert unsaid_arguments("put the south kennel run on honey glow", home, call) == ["on"]
     assert unsaid_arguments("run the south kennel run lights on honey glow", home, call) == []
+
+
+def test_the_one_grounded_part_of_a_call_list_is_found() -> None:
+    """A right call trailed by a guess: the part the request says is the right call alone,
+    if it is the only such part and answers as many clauses as asked."""
+    attic = light(room="attic", on=True)
+    kettle = {"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}
+    guess = light(room="sunroom", on=True)
+    assert grounded_part("attic light on", TOOLS, [attic, guess], 1) == [attic]
+    assert grounded_part("attic light on", TOOLS, [guess, attic], 1) == [attic]
+    assert grounded_part("attic light on and the kettle on", TOOLS, [attic, kettle, guess], 2) == [
+        attic,
+        kettle,
+    ]
+    # fewer calls than the clauses asked: no part answers
+    assert grounded_part("attic light on and the kettle on", TOOLS, [attic, guess], 2) is None
+    # two parts alike grounded: which one is meant is not said
+    assert grounded_part("attic light on, kettle on", TOOLS, [attic, kettle], 1) is None
+    # nothing said
+    assert grounded_part("make it nice", TOOLS, [attic, guess], 1) is None
+
+
+def test_a_room_said_before_another_kind_of_thing_is_not_its_light() -> None:
+    """ "office heating to 28" asks for the heating: the "barn office" light at 28 percent is
+    not said, while "barn office light to 28" is."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["barn office", "packing floor"]},
+            "heating": {"kind": "simulated_thermostat"},
+            "fan": {"kind": "simulated_fan", "speeds": ["low", "high"]},
+        }
+    )
+    dim = light(room="barn office", brightness=28)
+    assert not grounded("office heating to 28", home, [dim])
+    assert not grounded("barn office fan to 28", home, [dim])
+    assert grounded("barn office light to 28", home, [dim])
+    assert grounded("office to 28 percent", home, [dim])
+
+
+def test_leaving_a_thing_as_it_is_is_no_order_to_change_it() -> None:
+    """ "leave the fan as it is" says "is", but as an order to leave the fan alone, not as a
+    statement beside an order."""
+    assert request_kind(
+        "Oh, hang on, leave the fan as it is, Dennis likes it that way.", TOOLS
+    ) == ("negated")
+    assert request_kind("attic light on, the fan is never quiet", TOOLS) == "command"

@@ -375,6 +375,78 @@ def test_a_clause_no_call_answers_gets_its_call() -> None:
     assert env["missing_look"] and env["confidence"] >= 0.7
 
 
+def test_a_guess_beside_the_call_the_missing_look_finds_is_dropped() -> None:
+    """ "the booth extractor" is the spray booth's extractor tool, but the model picks the
+    bandsaw's dust extractor relay; the missing look decodes the extractor tool's call from
+    the clause, and the list of both is not what was said. The one part the request says,
+    the extractor tool's call, is served."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["lacquer booth", "veneer bench", "showroom window", "Idris's carving room"],
+        },
+        "extractor": {
+            "kind": "simulated_fan",
+            "tool": "set_spray_extractor",
+            "description": "The spray booth extractor fan: on or off, and how hard it pulls.",
+            "speeds": ["trickle", "half draw", "full purge"],
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {
+                "bandsaw dust extractor": 17,
+                "glue pot warmer": 18,
+                "steam box": 27,
+                "air compressor": 22,
+            },
+        },
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("switch the booth extractor off")
+    assert env["function_calls"] == [{"name": "set_spray_extractor", "arguments": {"on": False}}]
+    assert env["missing_look"] and env["confidence"] >= 0.7
+
+
+def test_a_doubted_list_is_cut_to_the_calls_said() -> None:
+    """ "galley kitchen light on, would you": the model switches the narrow galley kitchen's
+    light on and trails a guess, the teasmade, and doubts the list. The light's call is the
+    one part the request says, and it answers the one clause asked: it is served alone."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    rooms = ["Nell's bedroom", "Bram's bedroom", "front sitting room", "walk-in wet room"]
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [*rooms, "back door hallway", "narrow galley kitchen", "reading nook"],
+        },
+        "blinds": {"kind": "simulated_blinds", "rooms": rooms[:2]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {
+                "Bram's electric blanket": "a",
+                "Nell's recliner": "b",
+                "teasmade by the bed": "c",
+                "hallway plug-in night light": "d",
+                "parrot cage heat lamp": "e",
+            },
+        },
+        "heating": {"kind": "simulated_thermostat"},
+        "fan": {"kind": "simulated_fan", "speeds": ["whisper quiet", "comfortable", "blustery"]},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("galley kitchen light on, would you")
+    assert env["function_calls"] == [
+        {"name": "set_light", "arguments": {"room": "narrow galley kitchen", "on": True}}
+    ]
+    assert env["said_part"] and env["confidence"] >= 0.7
+
+
 def test_a_call_the_missing_look_leaves_the_same_as_another_is_served_once() -> None:
     """The model wrote the lamp twice, the second time with the heating's 22 as a brightness;
     the missing look adds the heating's call and takes the 22 back, leaving two lamp calls

@@ -52,6 +52,7 @@ from agent.calling.grammar.calllist import (
 )
 from agent.calling.grammar.grounding import (
     grounded,
+    grounded_part,
     implied_elsewhere,
     kind_unsaid,
     leaves_a_number,
@@ -416,6 +417,16 @@ class Session:
             and env["function_calls"]
         ):
             env = self._missing_look(pre, grammar_tools, max_new_tokens, t0, t_tok, text, env)
+        if (
+            self.second_look
+            and not require_call
+            and not self._conversation
+            and env["success"]
+            and len(env["function_calls"]) > 1
+            and env.get("confidence") is not None
+            and env["confidence"] < GROUNDED_CONFIDENCE
+        ):
+            env = self._said_part(text, grammar_tools, env)
         if env["success"] and env["function_calls"]:
             # once every look has added and moved what it does, one call can hold another
             # ("fan on, sleep setting" -> the fan on, then the fan on at the sleep setting)
@@ -615,10 +626,30 @@ class Session:
         if merged == env["function_calls"]:
             return env
         if not grounded(text, schemas, merged):
-            return env
+            # the added call can be the one asked for beside the model's guesses ("galley
+            # kitchen light on" -> the hallway light and the teasmade, then the galley
+            # kitchen's light): the calls the request says, if they answer every clause
+            part = grounded_part(text, schemas, merged, self._order_clauses(text))
+            if part is None or not any(c in part for c in calls):
+                return env
+            merged = part
         if confidence is not None:
             confidence = max(confidence, GROUNDED_CONFIDENCE)
         return {**env, "function_calls": merged, "confidence": confidence, "missing_look": True}
+
+    def _said_part(self, text: str, tools: Sequence[Tool], env: dict[str, Any]) -> dict[str, Any]:
+        """A doubted call list cut to the calls the request says, when those answer every
+        clause that asks for something ("galley kitchen light on, would you" -> the galley
+        kitchen's light, then the teasmade: a guess the model trails after a name it has not
+        met); else the list as it is."""
+        schemas = [t.to_schema() for t in tools]
+        calls = env["function_calls"]
+        if grounded(text, schemas, calls):
+            return env
+        part = grounded_part(text, schemas, calls, self._order_clauses(text))
+        if part is None:
+            return env
+        return {**env, "function_calls": part, "confidence": GROUNDED_CONFIDENCE, "said_part": True}
 
     def _clauses(self, text: str) -> int:
         """How many calls a second decode may write: one per clause of the request (made to

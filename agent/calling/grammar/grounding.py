@@ -25,12 +25,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import combinations
 from typing import Any
 
 from agent.calling.grammar.reading import (
+    AIRCON_WORDS,
     COVER_WORDS,
     DETERMINERS,
     DEVICE_NOUNS,
+    FAN_WORDS,
     FULL_WORDS,
     GENERIC,
     HEAD_WORDS,
@@ -147,6 +150,8 @@ def _negation_only_in_statements(
         stated = states(full)
         if (
             k == 0
+            # "leave the fan as it is" orders the fan left, whatever "is" states
+            or (ws and ws[0] == "leave")
             or not (_STATEMENT_VERBS & set(ws) or stated)
             or "" in ws  # a name said there
             or (tool_words & set(ws) and not stated)
@@ -203,6 +208,8 @@ def grounded(
             return False  # picks a room or device and sets nothing
         if kind_unsaid(query, tools, call):
             return False  # "shutters shut in the parlour" is no parlour light
+        if any(_another_kind_after(q, by_tool[name], str(args[k])) for k in picks):
+            return False  # "office heating to 28" is no light in the "barn office"
         if any(str(args[k]) in inside for k in picks):
             return False
         # a tool with one room (or one device) needs it said no more than a tool with none:
@@ -259,6 +266,57 @@ def grounded(
     return _nothing_left(unnamed_asked, said, calls, by_name) and not _unknown_setting(
         unnamed, known, clause if len(clause) == len(unnamed) else None
     )
+
+
+def grounded_part(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]], least: int
+) -> list[Mapping[str, Any]] | None:
+    """The one longest part of an ungrounded call list, of at least `least` calls, kept in
+    order, that is `grounded`; None when there is none or two of that length. A small model
+    meeting names it has never seen trails a right call with guesses ("galley kitchen light
+    on" -> the hallway light and the teasmade as well): the request says the right call and
+    not the guesses, so the calls it says are the answer."""
+    calls = list(calls)
+    if len(calls) < 2 or len(calls) > 4:
+        return None
+    for size in range(len(calls) - 1, max(least, 1) - 1, -1):
+        found = [
+            [c for i, c in enumerate(calls) if i in keep]
+            for keep in map(set, combinations(range(len(calls)), size))
+            if grounded(query, tools, [c for i, c in enumerate(calls) if i in keep])
+        ]
+        if len(found) == 1:
+            return found[0]
+        if found:
+            return None
+    return None
+
+
+# Kinds of thing a room has besides its lights and covers (those two `kind_unsaid` judges).
+_OTHER_KINDS = (
+    FAN_WORDS,
+    AIRCON_WORDS,
+    frozenset("heating heater heaters thermostat radiator radiators temperature".split()),
+)
+
+
+def _another_kind_after(q: Sequence[str], tool: Mapping[str, Any], value: str) -> bool:
+    """Whether the request says a thing's last word right before a kind of thing its tool is
+    not: "office heating to 28" asks for the heating, not the light in the "barn office"."""
+    vw = words(value)
+    if not vw:
+        return False
+    own = set(
+        words(f"{tool.get('name')} {tool.get('description') or ''} {value}".replace("_", " "))
+    )
+    for i in range(len(q) - 1):
+        if q[i] != vw[-1]:
+            continue
+        after = q[i + 1]
+        after = after[:-1] if after.endswith("s") and after not in _OTHER_KINDS[2] else after
+        if any(after in kind and not own & kind for kind in _OTHER_KINDS):
+            return True
+    return False
 
 
 def implied_elsewhere(
