@@ -1585,3 +1585,43 @@ def test_leaving_a_thing_as_it_is_is_no_order_to_change_it() -> None:
         "Oh, hang on, leave the fan as it is, Dennis likes it that way.", TOOLS
     ) == ("negated")
     assert request_kind("attic light on, the fan is never quiet", TOOLS) == "command"
+
+
+def test_the_light_up_somewhere_is_a_place_not_a_switching_on() -> None:
+    """ "light up the attic" switches on; "switch off the light up in the attic" switches off,
+    and its "light up" is a noun and where it is."""
+    on, off = light(room="attic", on=True), light(room="attic", on=False)
+    assert grounded("light up the attic", TOOLS, [on])
+    assert grounded("switch off the light up in the attic", TOOLS, [off])
+    assert not grounded("switch off the light up in the attic", TOOLS, [on])
+
+
+def test_a_word_inside_a_name_said_in_full_names_no_other_thing() -> None:
+    """ "the twins' starry night-light" said whole: its "twins'" is no part of the "bunk room
+    for the twins", which is then not named at all."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["bunk room for the twins", "hall"]},
+            "leds": {"kind": "gpio_leds", "leds": {"twins' starry night-light": 5, "porch": 6}},
+        }
+    )
+    led = {"name": "set_led", "arguments": {"led": "twins' starry night-light", "mode": "on"}}
+    bunk = light(room="bunk room for the twins", on=True)
+    assert grounded("turn on the twins' starry night-light", home, [led])
+    assert not grounded("turn on the twins' starry night-light", home, [led, bunk])
+    assert grounded("turn on the light for the twins", home, [bunk])
+
+
+def test_a_percentage_is_no_temperature() -> None:
+    """ "dim the sunroom to 20 percent" says no sunroom heating at 20 degrees; "20 degrees"
+    does."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["sunroom"]},
+            "heating": {"kind": "simulated_thermostat", "tool": "set_sunroom_heating"},
+        }
+    )
+    warm = {"name": "set_sunroom_heating", "arguments": {"temperature": 20}}
+    assert not grounded("dim the sunroom to 20 percent", home, [warm])
+    assert grounded("sunroom heating to 20 degrees", home, [warm])
+    assert grounded("sunroom to 20 percent", home, [light(room="sunroom", brightness=20)])

@@ -395,6 +395,9 @@ def _partly_named(
     tools lack ("the hallway lamp" is not the grow lamp)."""
     if not isinstance(value, str):
         return False
+    # a word said inside another thing's name said in full is that thing's ("turn on the
+    # twins' starry night-light" names no "bunk room for the twins")
+    q = _without_other_names(q, value, tools)
     numbers = {_fmt(s.value) for s in said}
     # the part said as written (no typo: "room" is not "roof"), and fitting no other thing of
     # any tool ("heater" beside a greenhouse heater and an oil heater names neither)
@@ -428,6 +431,20 @@ def _partly_named(
         and not any(part <= set(words(v)) for v in others)
         and not _names_another_thing(unnamed, tools)
     )
+
+
+def _without_other_names(
+    q: Sequence[str], value: str, tools: Sequence[Mapping[str, Any]]
+) -> list[str]:
+    """`q` with the words of every thing's name but `value` said in full blanked."""
+    out = list(q)
+    for other in thing_names(tools)[0]:
+        ws = words(other)
+        if other == value or not ws:
+            continue
+        for i in starts_at(ws, q):
+            out[i : i + len(ws)] = [""] * len(ws)
+    return out
 
 
 # Words that go with a command and name no thing: orders, courtesies, amounts.
@@ -771,7 +788,9 @@ def _value_said(
             return True
         return flag_value(q, key) == value
     if isinstance(value, int | float):
-        if any(s.matches(float(value), schema) for s in said):
+        # "dim the cattery to 20 percent" says no temperature of 20
+        degrees = "temp" in key.lower() or "celsius" in str(schema.get("description", "")).lower()
+        if any(s.matches(float(value), schema) and not (s.percent and degrees) for s in said):
             return True
         if is_fraction_param(schema):
             return False

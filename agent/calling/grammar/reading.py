@@ -132,6 +132,8 @@ _SENSE = {
 }
 # Verbs whose "up" is on ("fire up the kiln"; "turn up" is no switch).
 _UP_ON = frozenset("light fire power start boot".split())
+# Words after "up" that say where ("the light up in the attic").
+_PLACE_AFTER = [[w] for w in "in there here at by on".split()]
 # Verbs whose "out" and "in" open and close ("roll out the awning", "wind in the canopy").
 _ROLL_VERBS = frozenset("roll wind pull".split())
 # Things that open and close by rolling or sliding: just after one, "up" opens and "down"
@@ -175,8 +177,15 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             continue
         senses = frozenset(s for s, ws in _SENSE.items() if w in ws)
         before = q[i - 1] if i else ""
-        if w == "up" and before in _UP_ON and q[i + 1 : i + 2] != ["to"]:
+        if (
+            w == "up"
+            and before in _UP_ON
+            and q[i + 1 : i + 2] != ["to"]
+            and not (i > 1 and q[i - 2] in DETERMINERS)
+            and q[i + 1 : i + 2] not in _PLACE_AFTER
+        ):
             # "light up the office", "fire up the kiln"; not "the lights up to full" (a level)
+            # nor "the light up in the attic" (a noun, then where it is)
             senses = frozenset({"on"})
         elif w == "down" and before in ("power", "shut"):
             senses = frozenset({"off"})  # "power down the radio"
