@@ -90,6 +90,12 @@ def short() -> ShortNames:
         # an owner said by a short name, where one owner of the home begins so
         ("Wilf's blanket off", "Wilfred's electric blanket off"),
         ("Wilf's blinds down", "Wilfred's blinds down"),
+        # his, her or their after one owner said: that owner's
+        (
+            "Wilfred's blinds up, his blanket off",
+            "Wilfred's blinds up, Wilfred's electric blanket off",
+        ),
+        ("it's late for Tamsin, dim her room", "it's late for Tamsin, dim Tamsin's attic bedroom"),
         # said twice the same way: written twice
         ("mixer on, no, mixer off", "spiral dough mixer on, no, spiral dough mixer off"),
     ],
@@ -119,6 +125,8 @@ def test_a_short_form_of_one_name_is_written_as_the_name(
         "fan on low",  # a setting said whole
         "dim the waiting area to 40",  # two names share it: no piece of it is one of them
         "radiator on in the cabin please",  # one name in two pieces, one a word of another
+        "Wilfred's blinds up and Hugo's light off, his blanket too",  # whose is not said
+        "turn her light off",  # no owner said before
     ],
 )
 def test_no_short_form_is_read_where_the_words_say_something_else(

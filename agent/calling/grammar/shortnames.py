@@ -20,7 +20,9 @@ run of one word must be a whole word of the name, of four letters or more, that 
 says more than a place or a time, heads the name where several names have it ("compressor" is
 the "shop compressor", not the "compressor warning"), and stands after a word of an order or a
 determiner ("toggle the mixer"), not after another word of a name or an unknown word ("the
-angelfish rack"). A name the request says in two different pieces is left as said.
+angelfish rack"). A name the request says in two different pieces is left as said. "His",
+"her" or "their" after one owner of the home said, and no other, is that owner's ("Cyril's
+bed warmer off, dim his bedroom light" is Cyril's bedroom).
 """
 
 from __future__ import annotations
@@ -67,6 +69,8 @@ _TIME_WORDS = frozenset(
     "night day morning evening afternoon tonight today tomorrow weekend week time bit way "
     "while minute hour".split()
 )
+# Words that say a thing is someone's said before ("Ngozi's light off, her throw too").
+_PRONOUNS = frozenset("his her their".split())
 # Words after a word that make it a verb ("lock the gate" locks; it names no "gate lock").
 _DETERMINERS = frozenset("the a an my our your his her their this that these those".split())
 # Words for a kind of thing: one said right after a short form names that kind of thing
@@ -234,6 +238,31 @@ class ShortNames:
 
         return re.sub(r"(?<![\w'])[A-Za-z]+['\u2019]s(?![\w'])", sub, text)
 
+    def _pronouns_owned(self, text: str) -> str:
+        """`text` with "his", "her" or "their" written as the owner the request said before
+        it, where it said one owner of the home's names and no other ("Cyril's bed warmer
+        off, dim his bedroom light" -> "... dim Cyril's bedroom light")."""
+        owners = {_stem(w): w for ws in self.name_words.values() for w in ws if _owner(w)}
+        owners |= {
+            _stem(w): w
+            for ws in self.name_words.values()
+            for w in ws
+            if w.endswith("'") and not _owner(w)
+        }
+        said: list[str] = []
+        out: list[str] = []
+        last = 0
+        for m in _WORD.finditer(text):
+            w = m.group()
+            # (an owner said by name alone counts: "bedtime for Posy: close her blind")
+            if (_owner(w) or w.endswith("'") or w[0].isupper()) and _stem(w) in owners:
+                if owners[_stem(w)] not in said:
+                    said.append(owners[_stem(w)])
+            elif w.lower() in _PRONOUNS and len(said) == 1 and m.end() < len(text.rstrip()):
+                out.append(text[last : m.start()] + said[0])
+                last = m.end()
+        return "".join(out) + text[last:]
+
     def _leads_in(self, word: str) -> bool:
         """Whether a word before a one-word run leaves the run to name a thing alone: a word
         of an order or a determiner ("toggle the mixer"), not a word of a name ("the waiting
@@ -295,7 +324,7 @@ class ShortNames:
         if not self.names:
             return text
         text = with_name_digits(text, self.things)
-        text = self._owners_named(text)
+        text = self._pronouns_owned(self._owners_named(text))
         taken = [(m.start(), m.end()) for p in self.full for m in p.finditer(text)]
         tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
         longest = max(len(ws) for ws in self.name_words.values())
