@@ -344,6 +344,14 @@ def test_an_owner_said_alone_after_a_thing_is_no_remark() -> None:
     assert plain_command("Orla's cot light off, and Bob's here", cots) != said
 
 
+def test_a_thing_said_short_after_an_order_is_no_scene() -> None:
+    """ "..., also the collector": a short clause that says a word of a thing's name asks the
+    same of it; "..., late night snack" names nothing and sets the scene."""
+    said = "hall light off, also the collector"
+    assert plain_command(said, HOME) == said
+    assert plain_command("hall light off, late night snack", HOME) == "hall light off"
+
+
 def test_an_ing_word_that_begins_a_setting_stays_as_said() -> None:
     """ "on cooling" is the cool mode, but "to cooling breeze" is a fan speed of that name."""
     home = home_tools(

@@ -572,11 +572,15 @@ def _scene(clause: str, known: _Known) -> bool:
         return False
     if opened or states(ws):
         return True
+    # (a word of a thing's name names it, short: "..., also the autoclave" for the "annexe
+    # autoclave steriliser")
+    parts = {w for v in known.things for w in v if len(w) >= 4 and w not in GENERIC | PLAIN}
     return (
         len(ws) <= 3
         and not known.points(clause)
         and not known.owns(words(clause))
-        and not (_OTHER_ORDERS | DEVICE_NOUNS | SETTING_NOUNS | {"speed"}) & set(words(clause))
+        and not (_OTHER_ORDERS | DEVICE_NOUNS | SETTING_NOUNS | {"speed"} | parts)
+        & set(words(clause))
     )
 
 
