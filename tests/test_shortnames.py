@@ -96,6 +96,8 @@ def short() -> ShortNames:
             "Wilfred's blinds up, Wilfred's electric blanket off",
         ),
         ("it's late for Tamsin, dim her room", "it's late for Tamsin, dim Tamsin's attic bedroom"),
+        # a one-word run that ends its clause
+        ("turn off the mixer, would you", "turn off the spiral dough mixer, would you"),
         # said twice the same way: written twice
         ("mixer on, no, mixer off", "spiral dough mixer on, no, spiral dough mixer off"),
     ],
@@ -234,3 +236,12 @@ def test_a_refusal_of_a_request_with_a_short_form_is_read_again() -> None:
     ]
     assert cancels("grinder on, actually forget the grinder")
     assert s.complete("grinder on, actually forget the grinder")["function_calls"] == []
+
+
+def test_a_plural_in_ies_is_its_singular() -> None:
+    """ "the puppies' heat lamp" is the "puppy pen heat lamp"."""
+    home = home_tools(
+        {"plugs": {"kind": "tasmota", "switches": {"puppy pen heat lamp": "a", "kettle": "b"}}}
+    )
+    said = "could you put the puppies' heat lamp on"
+    assert ShortNames(home).written_in_full(said) == "could you put the puppy pen heat lamp on"

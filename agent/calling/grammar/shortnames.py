@@ -122,6 +122,8 @@ def _fits(said: str, name_word: str) -> bool:
     s, n = _stem(said), _stem(name_word)
     if s == n or s == n + "s" or s + "s" == n:
         return True
+    if len(n) > 2 and n.endswith("y") and s == n[:-1] + "ies":
+        return True  # "the puppies' heat lamp" is the "puppy pen heat lamp"
     if _owner(said) and _owner(name_word) and len(s) >= 3 and s[:3] == n[:3] and len(s) < len(n):
         return True  # an owner said by a short name ("Wilf's" for "Wilfred's")
     if s in HEAD_WORDS:
@@ -350,6 +352,8 @@ class ShortNames:
                 if n == 1 and i and not self._leads_in(tokens[i - 1][2]):
                     continue
                 after = tokens[i + n] if i + n < len(tokens) else None
+                if after and re.search(r"[,;.!?]", text[end : after[0]]):
+                    after = None  # the clause ends with the run ("the gramophone, would you")
                 if n == 1 and after and not self._ends_there(after[2], name):
                     continue
                 if after and not self._of_its_kind(after[2], name):
