@@ -1625,3 +1625,40 @@ def test_a_percentage_is_no_temperature() -> None:
     assert not grounded("dim the sunroom to 20 percent", home, [warm])
     assert grounded("sunroom heating to 20 degrees", home, [warm])
     assert grounded("sunroom to 20 percent", home, [light(room="sunroom", brightness=20)])
+
+
+def test_little_words_and_another_tools_words_name_no_thing() -> None:
+    """ "in the" is no part of the "label printer in the office arch"; "the spray booth" said
+    of a tool described as "The spray booth extractor fan" names no "French polishing
+    booth"."""
+    home = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["arch four bottling line", "French polishing booth"],
+            },
+            "plugs": {"kind": "tasmota", "switches": {"label printer in the office arch": "a"}},
+            "relays": {"kind": "gpio_relays", "relays": {"spray gun compressor": 5}},
+            "extractor": {
+                "kind": "simulated_fan",
+                "tool": "set_spray_extractor",
+                "description": "The spray booth extractor fan: on or off, and how hard it pulls.",
+                "speeds": ["low", "high"],
+            },
+        }
+    )
+    line = light(room="arch four bottling line", on=True)
+    printer = {
+        "name": "set_switch",
+        "arguments": {"device": "label printer in the office arch", "action": "ON"},
+    }
+    said = "switch on the light in the arch four bottling line"
+    assert grounded(said, home, [line])
+    assert not grounded(said, home, [printer, line])
+    compressor = {"name": "set_relay", "arguments": {"relay": "spray gun compressor", "on": True}}
+    extractor = {"name": "set_spray_extractor", "arguments": {"on": True}}
+    booth = light(room="French polishing booth", on=True)
+    said = "turn on the compressor and the extractor for the spray booth"
+    assert grounded(said, home, [compressor, extractor])
+    assert not grounded(said, home, [compressor, extractor, booth])
+    assert grounded("polishing booth light on", home, [booth])

@@ -401,7 +401,9 @@ def _partly_named(
     numbers = {_fmt(s.value) for s in said}
     # the part said as written (no typo: "room" is not "roof"), and fitting no other thing of
     # any tool ("heater" beside a greenhouse heater and an oil heater names neither)
-    part = {w for w in words(value) if w in q or w in numbers}
+    # (a name's little words name nothing: "in the" is no part of "label printer in the
+    # office arch")
+    part = {w for w in words(value) if (w in q and w not in _LITTLE) or w in numbers}
     others = [v for v in thing_names(tools)[0] if v != value]
     # a part said before its own tool's kind word ("cabin light on" beside a cabin radiator)
     # fits only that tool's things
@@ -433,10 +435,16 @@ def _partly_named(
     )
 
 
+# Words of a name that say nothing of which thing it is.
+_LITTLE = DETERMINERS | frozenset("in on at by of for to with over from and or".split())
+
+
 def _without_other_names(
     q: Sequence[str], value: str, tools: Sequence[Mapping[str, Any]]
 ) -> list[str]:
-    """`q` with the words of every thing's name but `value` said in full blanked."""
+    """`q` with the words of every thing's name but `value` said in full blanked, and the
+    pairs of words another tool's description says ("the extractor for the spray booth" to
+    a tool "The spray booth extractor fan" names no "French polishing booth")."""
     out = list(q)
     for other in thing_names(tools)[0]:
         ws = words(other)
@@ -444,6 +452,15 @@ def _without_other_names(
             continue
         for i in starts_at(ws, q):
             out[i : i + len(ws)] = [""] * len(ws)
+    for t in tools:
+        if any(value in enum_strings(sch) for sch in _props(t).values()):
+            continue
+        told = [w for w in words(str(t.get("description") or "")) if w not in _LITTLE]
+        for a, b in zip(told, told[1:], strict=False):
+            if not (is_telling(a) and is_telling(b)):
+                continue
+            for i in starts_at([a, b], q):
+                out[i : i + 2] = ["", ""]
     return out
 
 
