@@ -1609,7 +1609,7 @@ def test_a_word_inside_a_name_said_in_full_names_no_other_thing() -> None:
     bunk = light(room="bunk room for the twins", on=True)
     assert grounded("turn on the twins' starry night-light", home, [led])
     assert not grounded("turn on the twins' starry night-light", home, [led, bunk])
-    assert grounded("turn on the light for the twins", home, [bunk])
+    assert grounded("bunk room light on", home, [bunk])
 
 
 def test_a_percentage_is_no_temperature() -> None:
