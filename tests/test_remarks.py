@@ -82,6 +82,9 @@ HOME = home_tools(
         ("hall light on pls, toddler group at 10", "hall light on pls"),
         ("fan on asap, tea break in 20 mins", "fan on asap"),
         ("close the hall blinds, client presentation in 5", "close the hall blinds"),
+        ("switch the fan on, dinner's at six.", "switch the fan on."),
+        ("guests arriving at 4. hall light on", "hall light on"),
+        ("at 4 turn the hall light on", "at 4 turn the hall light on"),  # an order, timed
         ("hall light on, at 10", "hall light on at 10"),  # a bare number may be the light's
         ("hall light off, someone left it on again", "hall light off"),
         ("turn off the fan, I go to sleep", "turn off the fan"),

@@ -351,7 +351,7 @@ def _timed_aside(clause: str, known: _Known) -> bool:
     )
     what = [
         w
-        for i, w in enumerate(ws)
+        for i, w in enumerate(w.split("'")[0] for w in ws)  # "dinner's at six"
         if i not in numbers and w.isalpha() and len(w) >= 3 and w not in _AT_TIME | _CLOCK
     ]
     return timed and bool(what)
@@ -807,7 +807,8 @@ class PlainReader:
             for i, (clause, sep) in enumerate(_stated_then_pointed(said, known))
             if not _courtesy(clause)
             and not _remark(clause, known)
-            and not (i and _timed_aside(clause, known))
+            # (the first clause too, before another: "guests arriving at 4. porch light on")
+            and not ((i or len(said) > 1) and _timed_aside(clause, known))
         ]
         if not kept:
             return text, text
