@@ -83,6 +83,9 @@ HOME = home_tools(
         ("fan on asap, tea break in 20 mins", "fan on asap"),
         ("close the hall blinds, client presentation in 5", "close the hall blinds"),
         ("switch the fan on, dinner's at six.", "switch the fan on."),
+        # a heading before a colon
+        ("end of the day: hall light off, fan off", "hall light off, fan off"),
+        ("hall light: off", "hall light off"),  # a name before a colon is no heading
         ("guests arriving at 4. hall light on", "hall light on"),
         ("at 4 turn the hall light on", "at 4 turn the hall light on"),  # an order, timed
         ("hall light on, at 10", "hall light on at 10"),  # a bare number may be the light's

@@ -621,7 +621,9 @@ def _without_scene(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str
     place = None
     for at, (clause, sep) in enumerate(kept):
         after = kept[at + 1][0] if at + 1 < len(kept) else ""
-        if _scene(clause, known) and not (len(clause.split()) <= 3 and _BACK.search(after)):
+        if (_scene(clause, known) or _heading(clause, sep, known)) and not (
+            len(clause.split()) <= 3 and _BACK.search(after)
+        ):
             ws = words(clause)
             said = [
                 n
@@ -647,6 +649,20 @@ def _without_scene(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str
             place = None
         out.append((clause, sep))
     return out or kept
+
+
+def _heading(clause: str, sep: str, known: _Known) -> bool:
+    """Whether a clause before a colon only heads what follows ("end of the day: chai urn
+    off, ..."): it says no number, no order and nothing the tools know."""
+    ws = words(clause)
+    return (
+        sep.strip().startswith(":")
+        and bool(ws)
+        and not said_numbers(clause)
+        and not known.points(clause)
+        and not known.owns(ws)
+        and not (_ORDERING | ORDER_VERBS | _OTHER_ORDERS) & set(ws)
+    )
 
 
 # "the heat" followed by a number is the heating, not its heat mode ("set the heat to 15").
