@@ -96,6 +96,16 @@ def short() -> ShortNames:
             "Wilfred's blinds up, Wilfred's electric blanket off",
         ),
         ("it's late for Tamsin, dim her room", "it's late for Tamsin, dim Tamsin's attic bedroom"),
+        # a word of a setting's name before a word of its kind
+        (
+            "put the quarantine bay the indigo colour",
+            "put the quarantine bay three the moonglow indigo colour",
+        ),
+        # a name's word said in another clause is no piece of it
+        (
+            "cabin light off, then the radiator on",
+            "garden cabin light off, then the cabin radiator on",
+        ),
         # a one-word run that ends its clause
         ("turn off the mixer, would you", "turn off the spiral dough mixer, would you"),
         # said twice the same way: written twice

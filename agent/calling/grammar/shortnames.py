@@ -69,6 +69,8 @@ _TIME_WORDS = frozenset(
     "night day morning evening afternoon tonight today tomorrow weekend week time bit way "
     "while minute hour".split()
 )
+# Words that say what kind of setting a word before them is.
+_SETTING_KINDS = frozenset("colour color speed mode setting preset shade".split())
 # Words that say a thing is someone's said before ("Ngozi's light off, her throw too").
 _PRONOUNS = frozenset("his her their".split())
 # Words after a word that make it a verb ("lock the gate" locks; it names no "gate lock").
@@ -295,6 +297,8 @@ class ShortNames:
             return False  # a verb ("lock the gate"), or one of several ("dormitory A")
         if s in HEAD_WORDS:
             return any(_fits(word, w) for w in self.name_words[name])
+        if name not in self.things and s in _SETTING_KINDS:
+            return True  # "the amber colour" is the "lantern amber" colour
         return self._known(word)
 
     def _named(self, run: Sequence[str]) -> str | None:
@@ -379,11 +383,17 @@ class ShortNames:
             forms.setdefault(name, set()).add(_said(text[start:end]))
         # and a word that is a piece of another name said is that name's piece ("radiator
         # on in the cabin" is the cabin radiator, not the radiator and the garden cabin)
+        # (in the same clause: "taproom lights blue, also the glass chiller off" is the
+        # taproom's light and the "taproom glass chiller")
         for start, end, name in out:
             said = text[start:end]
             for other in forms:
                 if other != name and " " not in said.strip():
-                    if any(_fits(said, w) for w in self.name_words[other]):
+                    if any(_fits(said, w) for w in self.name_words[other]) and any(
+                        not re.search(r"[,;.!?]", text[min(end, b) : max(start, a)])
+                        for a, b, n in out
+                        if n == other
+                    ):
                         forms[other].add(said)
                         forms[name].add("")
         for start, end, name in reversed(out):
