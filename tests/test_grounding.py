@@ -1662,3 +1662,18 @@ def test_little_words_and_another_tools_words_name_no_thing() -> None:
     assert grounded(said, home, [compressor, extractor])
     assert not grounded(said, home, [compressor, extractor, booth])
     assert grounded("polishing booth light on", home, [booth])
+
+
+def test_a_rooms_word_a_tool_is_named_by_names_the_room_where_its_kind_is_said() -> None:
+    """ "nave" is a word of the "nave sitting area" and of set_nave_heating: "dim the nave
+    to 20 percent" says a light's verb and is the nave's light; "nave to 20" says no kind."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["nave sitting area", "vestry"]},
+            "heating": {"kind": "simulated_thermostat", "tool": "set_nave_heating"},
+        }
+    )
+    dim = light(room="nave sitting area", brightness=20)
+    assert grounded("dim the nave down to 20 percent", home, [dim])
+    assert grounded("nave lights to 20 percent", home, [dim])
+    assert not grounded("nave to 20", home, [dim])

@@ -427,6 +427,13 @@ def _partly_named(
     kind_words = KIND_NOUNS | {
         w for t in tools for w in words(str(t.get("name")).replace("_", " "))
     }
+    # but a word of the thing's own that another tool's name shares names the thing where
+    # its tool's kind is said: "dim the nave to 20 percent" is the "nave sitting area" light
+    # beside set_nave_heating
+    if own is not None and not part - kind_words and _kind_said(own, q):
+        kind_words = KIND_NOUNS | {
+            w for t in tools if t is own for w in words(str(t.get("name")).replace("_", " "))
+        }
     return (
         bool(part - kind_words)
         and names_it(value, enum_strings(schema), q, numbers)
@@ -437,6 +444,13 @@ def _partly_named(
 
 # Words of a name that say nothing of which thing it is.
 _LITTLE = DETERMINERS | frozenset("in on at by of for to with over from and or".split())
+
+
+def _kind_said(tool: Mapping[str, Any], q: Sequence[str]) -> bool:
+    """Whether the request says a light's or a cover's kind word, or a light's own verb, of
+    this tool ("dim", "lamp", "blinds")."""
+    mine = _kind_words(tool)
+    return bool(mine) and any(w in mine or _VERB_KINDS.get(w) in mine for w in q)
 
 
 def _without_other_names(
