@@ -384,3 +384,14 @@ def test_a_statement_about_one_thing_names_the_it_of_the_order_after_it() -> Non
     assert plain_command("it's finished, switch it off", home) == "switch it off"
     two = "the kettle and the vacuum autoclave are done, switch it off"
     assert "switch it off" in plain_command(two, home)
+
+
+def test_a_thing_said_to_be_on_names_the_it_of_the_order_after_it() -> None:
+    """ "phone booth 2 light is still on, kill it": the statement says how one light is, and
+    the order after it is for that light, kind word and all."""
+    home = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["phone booth 2", "hall"]}})
+    said = "phone booth 2 light is still on, kill it thx"
+    assert plain_command(said, home) == "kill the phone booth 2 light thx"
+    # two things said to be on give "it" nothing
+    two = "the hall light and phone booth 2 light are on, switch it off"
+    assert "switch it off" in plain_command(two, home)

@@ -33,10 +33,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.calling.grammar.reading import (
+    COVER_WORDS,
     DETERMINERS,
     DEVICE_NOUNS,
+    FAN_WORDS,
     GENERIC,
     JOINERS,
+    LIGHT_WORDS,
     ORDER_VERBS,
     PLAIN,
     SETTING_NOUNS,
@@ -502,7 +505,7 @@ def _stated_then_pointed(said: list[tuple[str, str]], known: _Known) -> list[tup
         clause, sep = said[i]
         nxt, nsep = said[i + 1] if i + 1 < len(said) else ("", "")
         m = _BACK.search(nxt)
-        if m and _orders(nxt) and _remark(clause, known):
+        if m and _orders(nxt) and (_remark(clause, known) or _states_a_thing(clause)):
             ws = words(clause)
             bare = [w[:-2] if w.endswith("'s") else w for w in ws]  # "autoclave's finished"
             named = {
@@ -513,12 +516,31 @@ def _stated_then_pointed(said: list[tuple[str, str]], known: _Known) -> list[tup
             if len(named) == 1:
                 name = named.pop()
                 thing = name if "'" in name else "the " + name
+                # and its kind word said after it ("phone booth 2 light is still on")
+                v = words(name)
+                at = find_phrase(v, ws)
+                if at is not None and at + len(v) < len(ws) and ws[at + len(v)] in _KIND_WORDS:
+                    thing += " " + ws[at + len(v)]
                 out.append((nxt[: m.start()] + thing + nxt[m.end() :], nsep))
                 i += 2
                 continue
         out.append((clause, sep))
         i += 1
     return out
+
+
+# Words for a kind of thing, said after a room's name ("the porch light").
+_KIND_WORDS = LIGHT_WORDS | COVER_WORDS | FAN_WORDS
+
+
+def _states_a_thing(clause: str) -> bool:
+    """Whether a clause says how a thing is, and orders nothing: "phone booth 2 light is
+    still on" (its "on" is how the light is)."""
+    ws = words(clause)
+    at = next((i for i, w in enumerate(ws) if w in ("is", "are")), None)
+    orders = (ORDER_VERBS | _OTHER_ORDERS) - _PHRASAL  # ("is on" is how it is)
+    # (before "is" is what it is about: "light" there is the thing, no order)
+    return at is not None and at > 0 and ws[0] not in orders and not orders & set(ws[at:])
 
 
 def _pulled_in(kept: list[tuple[str, str]], known: _Known) -> list[tuple[str, str]]:
