@@ -83,6 +83,8 @@ HOME = home_tools(
         ("fan on asap, tea break in 20 mins", "fan on asap"),
         ("close the hall blinds, client presentation in 5", "close the hall blinds"),
         ("switch the fan on, dinner's at six.", "switch the fan on."),
+        # a pronoun is no word of a tool, and not bothering someone is no taking back
+        ("switch the hall to white so I don't bother the bees", "switch the hall to white"),
         # a heading before a colon
         ("end of the day: hall light off, fan off", "hall light off, fan off"),
         ("hall light: off", "hall light off"),  # a name before a colon is no heading
@@ -395,3 +397,20 @@ def test_a_thing_said_to_be_on_names_the_it_of_the_order_after_it() -> None:
     # two things said to be on give "it" nothing
     two = "the hall light and phone booth 2 light are on, switch it off"
     assert "switch it off" in plain_command(two, home)
+
+
+def test_a_pronoun_in_a_tools_description_points_at_no_tool() -> None:
+    """A call lamp described as the one "she presses when she needs her carer": "she's on her
+    way up" after an order is still a remark."""
+    home = home_tools(
+        {
+            "leds": {
+                "kind": "gpio_leds",
+                "tool": "set_call_light",
+                "description": "Granny's call lamps: she presses one when she needs her carer.",
+                "leds": {"landing call lamp": 5},
+            }
+        }
+    )
+    said = "you can put the landing call lamp off now, she's on her way up"
+    assert plain_command(said, home) == "you can put the landing call lamp off now"

@@ -152,6 +152,10 @@ class _Known:
         return self.says(ws, self.things) or self.says(ws, settings)
 
 
+# Words that point at whoever was said before, never at a tool ("she's on her way up").
+_PRONOUNS = frozenset("she her hers him his they them their theirs its our ours you your".split())
+
+
 def known_words(tools: Sequence[Mapping[str, Any]]) -> _Known:
     """The words, names and setting values the tools can be pointed at with."""
     k = _Known()
@@ -167,7 +171,11 @@ def known_words(tools: Sequence[Mapping[str, Any]]) -> _Known:
                     k.things.append(words(v))
                 else:
                     k.settings.append(words(v))
-    k.words = {w for w in k.words | keys if len(w) >= 3 and w not in GENERIC and w not in PLAIN}
+    k.words = {
+        w
+        for w in k.words | keys
+        if len(w) >= 3 and w not in GENERIC and w not in PLAIN and w not in _PRONOUNS
+    }
     return k
 
 
@@ -713,7 +721,9 @@ def _heat_as_heating(clause: str, known: _Known) -> str:
 # thing ("the hall off, actually no, the landing") is not one.
 _CANCEL = re.compile(
     r"\b(?:(?:as (?:it|they) (?:is|are|was|were)"
-    r"|never ?mind|nvm|(?<![Ii] )forget (?:it|that|about it)|cancel that|don'?t bother"
+    r"|never ?mind|nvm|(?<![Ii] )forget (?:it|that|about it)|cancel that"
+    # ("so I don't bother any stray bees" is a purpose, not a taking back)
+    r"|(?<![Ii] )(?<![Ww]e )don'?t bother(?! (?:any|the|them|him|her|us|me)\b)"
     r"|(?:actually|wait|no),? forget\b"
     r"|ignore (?:that|me|what I said)|scratch that"
     r"|(?:wait|actually),? no,? (?:just )?leave (?:it|them)(?: on| off)?)\b"
