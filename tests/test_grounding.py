@@ -1677,3 +1677,9 @@ def test_a_rooms_word_a_tool_is_named_by_names_the_room_where_its_kind_is_said()
     assert grounded("dim the nave down to 20 percent", home, [dim])
     assert grounded("nave lights to 20 percent", home, [dim])
     assert not grounded("nave to 20", home, [dim])
+
+
+def test_getting_a_thing_going_switches_it_on() -> None:
+    kettle = {"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}
+    assert grounded("get the kettle going", TOOLS, [kettle])
+    assert not grounded("the kettle is going", TOOLS, [kettle])

@@ -83,6 +83,10 @@ HOME = home_tools(
         ("fan on asap, tea break in 20 mins", "fan on asap"),
         ("close the hall blinds, client presentation in 5", "close the hall blinds"),
         ("switch the fan on, dinner's at six.", "switch the fan on."),
+        (
+            "switch off the fan, would you, the nurse says I've had quite enough for one day",
+            "switch off the fan, would you",
+        ),
         # a pronoun is no word of a tool, and not bothering someone is no taking back
         ("switch the hall to white so I don't bother the bees", "switch the hall to white"),
         # a heading before a colon

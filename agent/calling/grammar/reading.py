@@ -194,6 +194,8 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
         ):
             # "den blinds down", "Finn's blinds all the way up"
             senses = frozenset({"open" if w == "up" else "close"})
+        elif w == "going" and "get" in q[max(0, i - 6) : i]:
+            senses = frozenset({"on"})  # "get the paraffin heater going"
         elif w == "sound" and i + 1 < len(q) and q[i + 1] in DETERMINERS:
             senses = frozenset({"on"})  # "sound the horn" (not "the sound", "sound bar")
         elif w == "out" and before in _GOES_OUT and q[i + 1 : i + 2] not in (["there"], ["here"]):

@@ -295,13 +295,17 @@ def _courtesy(clause: str) -> bool:
     return any(w in _POLITE for w in ws) or any(p in text for p in _POLITE if " " in p)
 
 
+# "one" as "a", before a span of time: "enough ice chips for one day" says no number.
+_ONE_OF = re.compile(r"\bone\s+(?=(?:day|night|week|time|evening|morning|afternoon)\b)", re.I)
+
+
 def _remark(clause: str, known: _Known) -> bool:
     """Whether a clause is a statement that says nothing the tools know ("it is warm enough
     now", "the twins are finally asleep", "guests are arriving soon")."""
     text = " ".join(clause.replace("\u2019", "'").split())
     if _LEAVING.match(text) and not known.says(words(text), known.things):
         return True  # "I'm off to bed soon": the speaker leaves; nothing is switched
-    if said_numbers(text) or known.points(text):
+    if said_numbers(_ONE_OF.sub("a ", text)) or known.points(text):
         return False
     if known.owns(words(text)):
         return False  # "Orla's cot light off, and Cian's": Cian's cot, said by its owner
@@ -376,7 +380,8 @@ _PLACED = DETERMINERS | {"its"}
 # Words that make a clause a statement ("the fumes are strong", "everyone's gone home").
 _STATING = frozenset(
     "is are am was were been feel feels felt getting gets gone coming arriving arrived "
-    "leaving heading going sleeping asleep finished wants needs likes".split()
+    "leaving heading going sleeping asleep finished wants needs likes says said reckons"
+    " thinks".split()
 )
 # Words of an order to a device: a request with a clause that says one (or on/off or a number)
 # gives its command there.
