@@ -418,3 +418,28 @@ def test_a_pronoun_in_a_tools_description_points_at_no_tool() -> None:
     )
     said = "you can put the landing call lamp off now, she's on her way up"
     assert plain_command(said, home) == "you can put the landing call lamp off now"
+
+
+def test_the_fuller_reading_mends_a_typo_in_a_setting_or_a_kind_word() -> None:
+    """Read again, "heether" is the heather colour and "shuters" the shutters; a word that
+    is a number or a common word ("eight", "night") stays, as does the first reading."""
+    from agent.calling.grammar.remarks import PlainReader
+
+    home = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["front room", "bedroom 8"],
+                "colors": ["heather", "white"],
+            },
+            "shutters": {"kind": "simulated_blinds", "tool": "shutters", "rooms": ["front room"]},
+        }
+    )
+    reader = PlainReader(home)
+    assert reader.readings("bedroom 8 to heether") == (
+        "bedroom 8 to heether",
+        "bedroom 8 to heather",
+    )
+    assert reader.readings("close the front room shuters")[1] == "close the front room shutters"
+    for said in ("front room shutters to eight", "front room light off for the night"):
+        assert reader.readings(said)[1] == said

@@ -405,7 +405,7 @@ def _small_number(text: str) -> bool:
 
 
 # Words one typo from a name that are words in their own right.
-_COMMON = frozenset(
+COMMON_WORDS = frozenset(
     "light night while white where there their these those other after about again could "
     "would should right left high hall half here need turn want make take heading beating "
     "seating farmer holder folder bolder unable extent chilli".split()
@@ -464,7 +464,7 @@ def with_typos_mended(
     "while" and "white"). A word that says a number, is a common word, or is a word of some
     name or of `other` (the tools' names and descriptions) already is left as it is."""
     things, settings = list(things), list(settings)
-    known = {w for v in [*things, *settings, *other] for w in words(v)} | _COMMON
+    known = {w for v in [*things, *settings, *other] for w in words(v)} | COMMON_WORDS
     said = words(query)
     out = query
     for v in [*things, *(v for v in settings if len(words(v)) > 1)]:

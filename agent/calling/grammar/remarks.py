@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.calling.grammar.reading import (
+    COMMON_WORDS,
     COVER_WORDS,
     DETERMINERS,
     DEVICE_NOUNS,
@@ -49,7 +50,9 @@ from agent.calling.grammar.reading import (
     find_phrase,
     picks_a_thing,
     resolve_there,
+    spelled_near,
     takes_temperature,
+    with_typos_mended,
     words,
 )
 from agent.calling.grammar.shortnames import ShortNames
@@ -152,6 +155,10 @@ class _Known:
         return self.says(ws, self.things) or self.says(ws, settings)
 
 
+# Words of a kind of thing a typo is mended to ("shuters", "ligth").
+_TYPED_KINDS = frozenset(
+    "light lights lamps blind blinds shade shades shutter shutters curtain curtains".split()
+)
 # Words that point at whoever was said before, never at a tool ("she's on her way up").
 _PRONOUNS = frozenset("she her hers him his they them their theirs its our ours you your".split())
 
@@ -753,6 +760,17 @@ class PlainReader:
         self.short = ShortNames(tools)
         self.keep = [*self.known.words, *(" ".join(v) for v in self.known.settings)]
         self.heat = any(takes_temperature(t.get("parameters") or {}) for t in tools)
+        self.setting_names = [" ".join(v) for v in self.known.settings]
+        self.tool_texts = [
+            f"{t.get('name')} {t.get('description') or ''}".replace("_", " ") for t in tools
+        ]
+        said = [*self.known.names, *self.setting_names, *self.tool_texts]
+        self.vocabulary = {w for v in said for w in words(v)} | self.known.words
+        # (a one-word setting of six letters or more: "heether" is heather, where "while"
+        # would be white)
+        self.typed = _TYPED_KINDS | {
+            v[0] for v in self.known.settings if len(v) == 1 and len(v[0]) >= 6
+        }
         # "put the heat pump on cooling": a setting said as its "-ing" form after "on"/"to"
         plain = {v[0] for v in self.known.settings if len(v) == 1 and v[0].isalpha()}
         verbs = sorted(v for v in plain if len(v) >= 3 and v + "ing" not in plain)
@@ -875,9 +893,29 @@ class PlainReader:
         # "the bilge pump" is the "port side bilge pump" (after remarks are dropped: a
         # remark's word of a name is no order for the thing), and "one" after a name so
         # written is its kind ("the back room one too")
-        fuller = _ones_named(self.short.written_in_full(text), known.names)
+        fuller = _ones_named(self.short.written_in_full(self._typos_mended(text)), known.names)
         placed = self._placed(text)
         return placed, placed if fuller == text else self._placed(fuller)
+
+    def _typos_mended(self, text: str) -> str:
+        """`text` with a typo in a name mended (as the rules read it: "the sleeping nok" is
+        the sleeping nook), and in a word of a light's or a cover's kind ("shuters")."""
+        text = with_typos_mended(text, self.known.names, self.setting_names, self.tool_texts)
+        out = []
+        for m in re.finditer(r"[A-Za-z]+|[^A-Za-z]+", text):
+            w = m.group()
+            low = w.lower()
+            if (
+                len(low) >= 5
+                and w.isalpha()
+                and words(low)[0] not in self.vocabulary  # (as `words` reads a plural)
+                and low not in COMMON_WORDS
+                and low not in NUMBER_WORDS  # "eight" is no "light"
+                and len(near := {k for k in self.typed if spelled_near(low, k)}) == 1
+            ):
+                w = near.pop()
+            out.append(w)
+        return "".join(out)
 
     def _placed(self, text: str) -> str:
         """`text` with "in there" and "his light" read as the place or owner said before."""
