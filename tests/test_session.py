@@ -447,6 +447,40 @@ def test_a_doubted_list_is_cut_to_the_calls_said() -> None:
     assert env["said_part"] and env["confidence"] >= 0.7
 
 
+def test_a_doubted_call_the_request_says_in_full_is_served() -> None:
+    """The model switches off the lights of "Mum and Dad's room" and its head doubts it: the
+    request says every part of the call, one call for its one clause, and takes nothing
+    back, so the call is served."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    rooms = ["farmhouse kitchen", "parlour", "pantry", "bedroom 12", "bedroom 6", "Elsie's room"]
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": [*rooms, "Mum and Dad's room", "guest bedroom 9", "mud room", "tack room"],
+        },
+        "heating": {"kind": "simulated_thermostat"},
+        "relays": {"kind": "gpio_relays", "relays": {"trough pump": 5, "yard floodlight": 6}},
+        "plugs": {"kind": "tasmota", "switches": {"toaster": "a", "egg incubator": "c"}},
+        "blinds": {"kind": "simulated_blinds", "rooms": rooms[:2]},
+        "fan": {"kind": "simulated_fan", "speeds": ["purr", "draught", "gust"]},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("Turn the lights off in Mum and Dad's room.")
+    assert env["function_calls"] == [
+        {"name": "set_light", "arguments": {"room": "Mum and Dad's room", "on": False}}
+    ]
+    assert env["said_part"] and env["confidence"] >= 0.7
+    # a request that takes itself back is no such call, though it says every part of one
+    for taken_back in (
+        "turn the fan off... actually nvm keep it going",
+        "close the parlour blinds, but actually leave them as they are",
+    ):
+        assert s.complete(taken_back)["confidence"] < 0.5
+
+
 def test_a_call_the_missing_look_leaves_the_same_as_another_is_served_once() -> None:
     """The model wrote the lamp twice, the second time with the heating's 22 as a brightness;
     the missing look adds the heating's call and takes the 22 back, leaving two lamp calls

@@ -422,7 +422,7 @@ class Session:
             and not require_call
             and not self._conversation
             and env["success"]
-            and len(env["function_calls"]) > 1
+            and env["function_calls"]
             and env.get("confidence") is not None
             and env["confidence"] < GROUNDED_CONFIDENCE
         ):
@@ -645,6 +645,12 @@ class Session:
         schemas = [t.to_schema() for t in tools]
         calls = env["function_calls"]
         if grounded(text, schemas, calls):
+            # every part said, a call for each clause asked, and nothing taken back: the
+            # head's doubt is outweighed ("Turn the lights off in Mum and Dad's room.")
+            if len(calls) >= self._order_clauses(text) and not cancels(text):
+                return {**env, "confidence": GROUNDED_CONFIDENCE, "said_part": True}
+            return env
+        if len(calls) < 2:
             return env
         part = grounded_part(text, schemas, calls, self._order_clauses(text))
         if part is None:
