@@ -1683,3 +1683,19 @@ def test_getting_a_thing_going_switches_it_on() -> None:
     kettle = {"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}
     assert grounded("get the kettle going", TOOLS, [kettle])
     assert not grounded("the kettle is going", TOOLS, [kettle])
+
+
+def test_opening_a_door_switches_its_opener_and_its_setting_is_no_unknown_one() -> None:
+    """ "open the front door" switches on the "front door opener" relay; "put the fan on its
+    lazy setting" sets the lazy speed ("its" is no setting the fan lacks)."""
+    home = home_tools(
+        {
+            "relays": {"kind": "gpio_relays", "relays": {"front door opener": 5, "pump": 6}},
+            "fan": {"kind": "simulated_fan", "speeds": ["lazy", "brisk"]},
+        }
+    )
+    opener = {"name": "set_relay", "arguments": {"relay": "front door opener", "on": True}}
+    assert grounded("open the front door please", home, [opener])
+    lazy = {"name": "set_fan", "arguments": {"speed": "lazy"}}
+    assert grounded("Put the fan on its lazy setting", home, [lazy])
+    assert not grounded("put the fan on its turbo setting", home, [lazy])

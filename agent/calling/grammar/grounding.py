@@ -1550,7 +1550,8 @@ def _unit_points(
 # Words that may follow "on" or "at" without naming a setting ("on the porch", "at full",
 # "on please"). After "to" a verb is as common ("needs to be on") and is not read.
 _AFTER_SETTING_WORD = frozenset(
-    "the a an my our your this that it them me us please pls plz thanks now again then and "
+    "the a an my our your its his her their this that it them me us please pls plz thanks "
+    "now again then and "
     "also too as well for with once "
     "in at to on of by full max maximum minimum half halfway mode speed level setting "
     "percent degree degrees".split()

@@ -222,7 +222,9 @@ VALUE_SENSE = {
 SWITCH_KEYS = {"on": "on", "power": "on", "enabled": "on", "active": "on", "open": "open"}
 OPPOSITE = {"on": "off", "open": "close"}
 # Things that open and close by switching on and off: "open the irrigation valve" is on.
-OPENS_BY_SWITCHING = frozenset("valve valves gate gates tap taps sluice damper hatch".split())
+OPENS_BY_SWITCHING = frozenset(
+    "valve valves gate gates tap taps sluice damper hatch door doors opener".split()
+)
 
 
 # The unit a parameter's name implies when its description says none: a light's transition
