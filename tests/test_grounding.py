@@ -1699,3 +1699,16 @@ def test_opening_a_door_switches_its_opener_and_its_setting_is_no_unknown_one() 
     lazy = {"name": "set_fan", "arguments": {"speed": "lazy"}}
     assert grounded("Put the fan on its lazy setting", home, [lazy])
     assert not grounded("put the fan on its turbo setting", home, [lazy])
+
+
+def test_rolling_a_cover_up_opens_it() -> None:
+    """ "roll the vents right up": "up" a few words after "roll" opens, whatever the cover is
+    called."""
+    home = home_tools(
+        {"vents": {"kind": "simulated_blinds", "tool": "set_vents", "rooms": ["polytunnel 2"]}}
+    )
+    up = {"name": "set_vents", "arguments": {"room": "polytunnel 2", "position": 100}}
+    down = {"name": "set_vents", "arguments": {"room": "polytunnel 2", "position": 0}}
+    assert grounded("roll the vents right up in polytunnel 2", home, [up])
+    assert grounded("roll the vents down in polytunnel 2", home, [down])
+    assert not grounded("roll the vents right up in polytunnel 2", home, [down])

@@ -202,6 +202,9 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             senses = frozenset({"off"})  # (not "the lights out there": a place)
         elif w in ("out", "in") and before in _ROLL_VERBS:
             senses = frozenset({"open" if w == "out" else "close"})
+        elif w in ("up", "down") and _ROLL_VERBS & set(q[max(0, i - 4) : i]):
+            # "roll the vents right up in polytunnel 2"
+            senses = frozenset({"open" if w == "up" else "close"})
         if senses:
             out.append((i, senses))
     return out
