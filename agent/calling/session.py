@@ -387,20 +387,16 @@ class Session:
         if len(new) + self.engine.position >= self.cf.geometry.max_seq_len:
             return error_envelope("too_long", f"the command is too long ({len(new)} tokens)")
         env = self._decode(new, grammar_tools, require_call, max_new_tokens, t0, t_tok, text)
-        if (
-            self.second_look
-            and not require_call
-            and not self._conversation
-            and env["success"]
-            and not env["function_calls"]
-            and grammar_tools
-        ):
+        # the looks after the decode: none in a conversation, and where a call was required
+        # only the named look (the answer must stay a call)
+        looks = self.second_look and not self._conversation
+        after = looks and not require_call
+        if after and env["success"] and not env["function_calls"] and grammar_tools:
             env = self._second_look(
                 pre, full, new, grammar_tools, max_new_tokens, t0, t_tok, text, env
             )
         if (
-            self.second_look
-            and not self._conversation
+            looks
             and env["success"]
             and (env.get("unnamed") or (self._doubted_tool and env["function_calls"]))
             and env.get("confidence") is not None
@@ -409,24 +405,10 @@ class Session:
             env = self._named_look(
                 pre, full, new, grammar_tools, require_call, max_new_tokens, t0, t_tok, text, env
             )
-        if (
-            self.second_look
-            and not require_call
-            and not self._conversation
-            and env["success"]
-            and env["function_calls"]
-        ):
+        if after and env["success"] and env["function_calls"]:
             env = self._missing_look(pre, grammar_tools, max_new_tokens, t0, t_tok, text, env)
-        if (
-            self.second_look
-            and not require_call
-            and not self._conversation
-            and env["success"]
-            and env["function_calls"]
-            and env.get("confidence") is not None
-            and env["confidence"] < GROUNDED_CONFIDENCE
-        ):
-            env = self._said_part(text, grammar_tools, env)
+            if env.get("confidence") is not None and env["confidence"] < GROUNDED_CONFIDENCE:
+                env = self._said_part(text, grammar_tools, env)
         if env["success"] and env["function_calls"]:
             # once every look has added and moved what it does, one call can hold another
             # ("fan on, sleep setting" -> the fan on, then the fan on at the sleep setting)
