@@ -37,6 +37,7 @@ from agent.calling.grammar.reading import (
     FULL_WORDS,
     GENERIC,
     HEAD_WORDS,
+    HEATING_WORDS,
     KIND_NOUNS,
     LIGHT_WORDS,
     NAMED_SETTINGS,
@@ -280,11 +281,8 @@ def grounded_part(
     if len(calls) < 2 or len(calls) > 4:
         return None
     for size in range(len(calls) - 1, max(least, 1) - 1, -1):
-        found = [
-            [c for i, c in enumerate(calls) if i in keep]
-            for keep in map(set, combinations(range(len(calls)), size))
-            if grounded(query, tools, [c for i, c in enumerate(calls) if i in keep])
-        ]
+        parts = [[calls[i] for i in keep] for keep in combinations(range(len(calls)), size)]
+        found = [part for part in parts if grounded(query, tools, part)]
         if len(found) == 1:
             return found[0]
         if found:
@@ -293,11 +291,7 @@ def grounded_part(
 
 
 # Kinds of thing a room has besides its lights and covers (those two `kind_unsaid` judges).
-_OTHER_KINDS = (
-    FAN_WORDS,
-    AIRCON_WORDS,
-    frozenset("heating heater heaters thermostat radiator radiators temperature".split()),
-)
+_OTHER_KINDS = (FAN_WORDS, AIRCON_WORDS, HEATING_WORDS)
 
 
 def _another_kind_after(q: Sequence[str], tool: Mapping[str, Any], value: str) -> bool:
@@ -309,14 +303,11 @@ def _another_kind_after(q: Sequence[str], tool: Mapping[str, Any], value: str) -
     own = set(
         words(f"{tool.get('name')} {tool.get('description') or ''} {value}".replace("_", " "))
     )
-    for i in range(len(q) - 1):
-        if q[i] != vw[-1]:
-            continue
-        after = q[i + 1]
-        after = after[:-1] if after.endswith("s") and after not in _OTHER_KINDS[2] else after
-        if any(after in kind and not own & kind for kind in _OTHER_KINDS):
-            return True
-    return False
+    # (`words` has read plurals as one: "heaters" is "heater")
+    return any(
+        q[i] == vw[-1] and any(q[i + 1] in kind and not own & kind for kind in _OTHER_KINDS)
+        for i in range(len(q) - 1)
+    )
 
 
 def implied_elsewhere(

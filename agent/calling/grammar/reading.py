@@ -58,6 +58,8 @@ FAN_WORDS = frozenset("fan extractor ventilator vent blower".split())
 BARE_CLAUSE = frozenset("and the then also too as well plus n my our a".split())
 # and for an air conditioner ("AC off" is the tool called aircon)
 AIRCON_WORDS = frozenset("aircon ac conditioner conditioning".split())
+# and for the heating ("the office heating" is no office light)
+HEATING_WORDS = frozenset("heating heater thermostat radiator temperature".split())
 _KINDS = (LIGHT_WORDS, COVER_WORDS, FAN_WORDS, AIRCON_WORDS)
 
 

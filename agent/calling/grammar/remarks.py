@@ -758,9 +758,9 @@ class PlainReader:
         self.known = known_words(tools)
         self.aliases = _aliases(tools, self.known.names)
         self.short = ShortNames(tools)
-        self.keep = [*self.known.words, *(" ".join(v) for v in self.known.settings)]
-        self.heat = any(takes_temperature(t.get("parameters") or {}) for t in tools)
         self.setting_names = [" ".join(v) for v in self.known.settings]
+        self.keep = [*self.known.words, *self.setting_names]
+        self.heat = any(takes_temperature(t.get("parameters") or {}) for t in tools)
         self.tool_texts = [
             f"{t.get('name')} {t.get('description') or ''}".replace("_", " ") for t in tools
         ]

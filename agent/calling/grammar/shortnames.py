@@ -38,6 +38,7 @@ from agent.calling.grammar.reading import (
     FAN_WORDS,
     GENERIC,
     HEAD_WORDS,
+    HEATING_WORDS,
     LIGHT_WORDS,
     ORDER_VERBS,
     PLAIN,
@@ -82,7 +83,7 @@ _KINDS = (
     COVER_WORDS,
     FAN_WORDS,
     AIRCON_WORDS,
-    frozenset("heating heater thermostat radiator temperature".split()),
+    HEATING_WORDS,
 )
 # Words that may stand inside a name but tell nothing alone.
 _FILLERS = frozenset("the a an my our your for of over by".split())
@@ -191,6 +192,11 @@ class ShortNames:
             for t in tools
         ]
         self.full = [re.compile(rf"(?<![\w']){re.escape(n)}(?![\w])", re.IGNORECASE) for n in names]
+        # the owners the names say, by stem: "Wilfred's", and "twins'" for "their"
+        self.owners = {_stem(w): w for ws in self.name_words.values() for w in ws if _owner(w)}
+        self.plural_owners = {
+            _stem(w): w for ws in self.name_words.values() for w in ws if w.endswith("'")
+        }
 
     def _tells(self, run: Sequence[str], name: str) -> bool:
         # a thing's name tells by a word no setting has; a setting's by a word no name has
@@ -229,7 +235,7 @@ class ShortNames:
         """`text` with an owner said by a short name written as the home's names write it
         ("Wilf's blinds" -> "Wilfred's blinds"), where one owner of the home begins so and
         none is called that."""
-        owners = {_stem(w): w for ws in self.name_words.values() for w in ws if _owner(w)}
+        owners = self.owners
 
         def sub(m: re.Match[str]) -> str:
             s = _stem(m.group())
@@ -246,13 +252,7 @@ class ShortNames:
         """`text` with "his", "her" or "their" written as the owner the request said before
         it, where it said one owner of the home's names and no other ("Cyril's bed warmer
         off, dim his bedroom light" -> "... dim Cyril's bedroom light")."""
-        owners = {_stem(w): w for ws in self.name_words.values() for w in ws if _owner(w)}
-        owners |= {
-            _stem(w): w
-            for ws in self.name_words.values()
-            for w in ws
-            if w.endswith("'") and not _owner(w)
-        }
+        owners = self.owners | self.plural_owners
         said: list[str] = []
         out: list[str] = []
         last = 0
