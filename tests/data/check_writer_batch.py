@@ -72,6 +72,7 @@ DEV_SETS = (
     "dev_homes",
     "dev_names",
     "dev_short",
+    "dev_mixed",
 )
 
 

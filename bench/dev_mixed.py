@@ -1,0 +1,37 @@
+"""Write the mixed development set: `python bench/dev_mixed.py --out FILE.jsonl`.
+
+Fifteen homes nobody had seen, written to the held-out writers' brief (tests/data/heldout_brief.md)
+as it stands, with its counts per home (11 one-action, 4 multi-action, 11 refusals) and no
+special focus: the closest a development set comes to the held-out sets' own shape. Five helper
+writers wrote it, each with a persona of their own (a harbour cottage, a lifeboat crew room and a
+skipper's bungalow; a signalman's cottage, a bed and breakfast and a community hall; a
+clockmaker's workshop, a hospice day room and a beekeeper's cottage; a vet practice, a student
+houseshare and a lock-keeper's cottage; an Orkney croft, a barber's shop and a violin maker's
+workshop), with the checker refusing every name of training, of the earlier dev sets and of
+held-out sets 1 to 7. They were told it is a development set: rules are chosen on it, as on every
+dev set here; nothing is ever trained on it.
+
+It was measured before anyone read it (bench/general/dev_mixed_first_read.json), so that report
+is an unbiased estimate of the decoding of that day on homes nobody has tuned for.
+
+Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
+held-out sets' source format (tests/data/make_heldout_homes.py reads both).
+"""
+
+from __future__ import annotations
+
+import sys
+from functools import partial
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import dev_handwritten  # noqa: E402  (sibling scripts, not a package)
+import dev_lists  # noqa: E402
+
+FOLDER = HERE / "dev_mixed"
+# the cases as `needled eval` reads them (vendor JSONL, tools on each case)
+rows = partial(dev_lists.rows, FOLDER)
+
+if __name__ == "__main__":
+    raise SystemExit(dev_handwritten.main(rows, __doc__))
