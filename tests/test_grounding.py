@@ -1712,3 +1712,73 @@ def test_rolling_a_cover_up_opens_it() -> None:
     assert grounded("roll the vents right up in polytunnel 2", home, [up])
     assert grounded("roll the vents down in polytunnel 2", home, [down])
     assert not grounded("roll the vents right up in polytunnel 2", home, [down])
+
+
+def test_a_thing_whose_tool_cannot_take_the_setting_is_no_rival() -> None:
+    """ "dim the waiting area to 40%": the "waiting area water cooler" plug has no
+    brightness, so "waiting area" names the "annexe waiting area" light; "waiting area on"
+    still fits both."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["annexe waiting area", "snug"]},
+            "plugs": {
+                "kind": "tasmota",
+                "switches": {"waiting area water cooler": "a", "autoclave": "b"},
+            },
+        }
+    )
+    dim = light(room="annexe waiting area", brightness=40)
+    assert grounded("dim the waiting area to 40%", home, [dim])
+    assert not grounded("waiting area on", home, [light(room="annexe waiting area", on=True)])
+
+
+def test_a_word_of_the_things_own_tool_after_a_part_of_its_name_names_it() -> None:
+    """ "the isolation sign" is the "isolation warning" of a tool named set_sign; another
+    word after the part ("the isolation ward") still names something else."""
+    home = home_tools(
+        {
+            "signs": {
+                "kind": "gpio_leds",
+                "tool": "set_sign",
+                "description": "Light, blink or turn off the warning signs over the doors.",
+                "leds": {"isolation warning": 5, "op in progress": 6},
+            },
+            "lights": {"kind": "simulated_lights", "rooms": ["rabbit ward", "cattery"]},
+        }
+    )
+    blink = {"name": "set_sign", "arguments": {"led": "isolation warning", "mode": "blink"}}
+    assert grounded("make the isolation sign blink", home, [blink])
+    assert not grounded("make the isolation ward blink", home, [blink])
+
+
+def test_more_ways_of_saying_a_switching() -> None:
+    """ "set the winder going" and "heat up the bending iron" are on; "silence the alarm"
+    and "fade out the light" are off; "lights on would you" ends with a courtesy, not a
+    setting the light lacks."""
+    home = home_tools(
+        {
+            "relays": {
+                "kind": "gpio_relays",
+                "relays": {"mainspring winder": 5, "bending iron": 6},
+            },
+            "leds": {"kind": "gpio_leds", "leds": {"flood tide alarm": 7}},
+            "lights": {
+                "kind": "zigbee2mqtt_lights",
+                "devices": {"model loft": "loft_bulb", "room 14": "room_14_bulb"},
+            },
+        }
+    )
+
+    def relay(name: str, on: bool) -> dict:
+        return {"name": "set_relay", "arguments": {"relay": name, "on": on}}
+
+    assert grounded("set the winder going", home, [relay("mainspring winder", True)])
+    assert grounded("heat up the bending iron", home, [relay("bending iron", True)])
+    assert not grounded("heat up the bending iron", home, [relay("bending iron", False)])
+    alarm = {"name": "set_led", "arguments": {"led": "flood tide alarm", "mode": "off"}}
+    assert grounded("silence the flood tide alarm", home, [alarm])
+    fade = light(room="room 14", on=False, transition=30)
+    assert grounded("fade out the light in room 14 over thirty seconds", home, [fade])
+    assert not grounded("fade the light in room 14 over thirty seconds", home, [fade])
+    loft = light(room="model loft", on=True)
+    assert grounded("put the model loft lights on would you", home, [loft])

@@ -24,7 +24,7 @@ answer only when `grounded` finds the request says all of it:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -235,7 +235,9 @@ def grounded(
             schema = props.get(key)
             if key in implied:
                 continue
-            if key in picks and _partly_named(value, schema, q, said, unnamed, tools):
+            if key in picks and _partly_named(
+                value, schema, q, said, unnamed, tools, _numbers_set(args)
+            ):
                 continue
             text, q_value, u_value = query, q, unnamed
             if isinstance(value, bool):
@@ -380,22 +382,25 @@ def _partly_named(
     said: Sequence[Said],
     unnamed: Sequence[str],
     tools: Sequence[Mapping[str, Any]],
+    numbered: Collection[str] = (),
 ) -> bool:
     """Whether the request names a thing by a part of its name that fits no other thing ("the
     kettle" for the office kettle) and is more than a kind's word, while it says no word the
-    tools lack ("the hallway lamp" is not the grow lamp)."""
+    tools lack ("the hallway lamp" is not the grow lamp). A thing whose tool has none of the
+    `numbered` keys the call sets is no rival: "dim the waiting area to 40%" is the "annexe
+    waiting area" light, not the "waiting area water cooler" plug."""
     if not isinstance(value, str):
         return False
     # a word said inside another thing's name said in full is that thing's ("turn on the
     # twins' starry night-light" names no "bunk room for the twins")
-    q = _without_other_names(q, value, tools)
+    q = _without_other_names(q, value, tools, numbered)
     numbers = {_fmt(s.value) for s in said}
     # the part said as written (no typo: "room" is not "roof"), and fitting no other thing of
     # any tool ("heater" beside a greenhouse heater and an oil heater names neither)
     # (a name's little words name nothing: "in the" is no part of "label printer in the
     # office arch")
     part = {w for w in words(value) if (w in q and w not in _LITTLE) or w in numbers}
-    others = [v for v in thing_names(tools)[0] if v != value]
+    others = [v for v in thing_names(tools)[0] if v != value and _can_set(v, numbered, tools)]
     # a part said before its own tool's kind word ("cabin light on" beside a cabin radiator)
     # fits only that tool's things
     # (the tool the schema is of; a room two tools share is the blinds' in "the cabin blind")
@@ -427,9 +432,31 @@ def _partly_named(
         }
     return (
         bool(part - kind_words)
-        and names_it(value, enum_strings(schema), q, numbers)
+        and names_it(value, enum_strings(schema), q, numbers, _named_kind(own))
         and not any(part <= set(words(v)) for v in others)
         and not _names_another_thing(unnamed, tools)
+    )
+
+
+def _named_kind(tool: Mapping[str, Any] | None) -> set[str]:
+    """The words of a tool's name that say its kind ("sign" of `set_sign`)."""
+    if tool is None:
+        return set()
+    return {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in GENERIC}
+
+
+def _numbers_set(args: Mapping[str, Any]) -> set[str]:
+    """The keys a call sets to a number (a brightness, a position, a temperature)."""
+    return {k for k, v in args.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+
+
+def _can_set(thing: str, keys: Collection[str], tools: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether a tool that has `thing` among its things also has every one of `keys`."""
+    return any(
+        thing in enum_strings(sch) and set(keys) <= set(_props(t))
+        for t in tools
+        for k, sch in _props(t).items()
+        if picks_a_thing(k, sch)
     )
 
 
@@ -445,11 +472,15 @@ def _kind_said(tool: Mapping[str, Any], q: Sequence[str]) -> bool:
 
 
 def _without_other_names(
-    q: Sequence[str], value: str, tools: Sequence[Mapping[str, Any]]
+    q: Sequence[str],
+    value: str,
+    tools: Sequence[Mapping[str, Any]],
+    numbered: Collection[str] = (),
 ) -> list[str]:
     """`q` with the words of every thing's name but `value` said in full blanked, and the
     pairs of words another tool's description says ("the extractor for the spray booth" to
-    a tool "The spray booth extractor fan" names no "French polishing booth")."""
+    a tool "The spray booth extractor fan" names no "French polishing booth"), unless that
+    tool lacks a `numbered` key the call sets."""
     out = list(q)
     for other in thing_names(tools)[0]:
         ws = words(other)
@@ -459,6 +490,8 @@ def _without_other_names(
             out[i : i + len(ws)] = [""] * len(ws)
     for t in tools:
         if any(value in enum_strings(sch) for sch in _props(t).values()):
+            continue
+        if not set(numbered) <= set(_props(t)):
             continue
         told = [w for w in words(str(t.get("description") or "")) if w not in _LITTLE]
         for a, b in zip(told, told[1:], strict=False):
@@ -476,7 +509,9 @@ _ALONGSIDE = (
     | FULL_WORDS
     | frozenset(
         "half halfway way all bit little lot now again too degree celsius percent second "
-        "minute hour sec min plus".split()
+        "minute hour sec min plus "
+        # "set the winder going": the verb of a switching, no thing
+        "going".split()
     )
 )
 
@@ -1544,6 +1579,8 @@ _AFTER_SETTING_WORD = frozenset(
     "the a an my our your its his her their this that it them me us please pls plz thanks "
     "now again then and "
     "also too as well for with once "
+    # a courtesy after the switching ("the model loft lights on would you")
+    "would could will can cheers ta love mate dear "
     "in at to on of by full max maximum minimum half halfway mode speed level setting "
     "percent degree degrees".split()
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from agent.calling.rangecheck import NUMBER_WORDS, Said, said_numbers, spelled
@@ -126,14 +126,14 @@ FULL_WORDS = frozenset("full max maximum".split())
 # Words that back a switch value: the value's own word, or one of these.
 _SENSE = {
     "on": frozenset("on start enable activate run".split()),
-    "off": frozenset("off stop kill disable deactivate shut cut".split()),
+    "off": frozenset("off stop kill disable deactivate shut cut silence".split()),
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
     "open": frozenset("open opened raise extend".split()),
     "close": frozenset("close closed shut lower draw retract drop".split()),
 }
 # Verbs whose "up" is on ("fire up the kiln"; "turn up" is no switch).
-_UP_ON = frozenset("light fire power start boot".split())
+_UP_ON = frozenset("light fire power start boot heat warm".split())
 # Words after "up" that say where ("the light up in the attic").
 _PLACE_AFTER = [[w] for w in "in there here at by on".split()]
 # Verbs whose "out" and "in" open and close ("roll out the awning", "wind in the canopy").
@@ -143,6 +143,8 @@ _ROLL_VERBS = frozenset("roll wind pull".split())
 _COVERS = frozenset("blind shade curtain shutter awning screen louvre canopy".split())
 # Things whose "out" is off ("lights out in the den").
 _GOES_OUT = frozenset("light lamp".split())
+# Verbs whose "out" is off whatever follows ("fade out the light in room 14").
+_OUT_OFF = frozenset("fade".split())
 
 
 # "on" naming a place, not a switch: "the lights on the porch", "a note on the board". It is
@@ -196,12 +198,14 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
         ):
             # "den blinds down", "Finn's blinds all the way up"
             senses = frozenset({"open" if w == "up" else "close"})
-        elif w == "going" and "get" in q[max(0, i - 6) : i]:
-            senses = frozenset({"on"})  # "get the paraffin heater going"
+        elif w == "going" and {"get", "set"} & set(q[max(0, i - 6) : i]):
+            senses = frozenset({"on"})  # "get the paraffin heater going", "set the winder going"
         elif w == "sound" and i + 1 < len(q) and q[i + 1] in DETERMINERS:
             senses = frozenset({"on"})  # "sound the horn" (not "the sound", "sound bar")
         elif w == "out" and before in _GOES_OUT and q[i + 1 : i + 2] not in (["there"], ["here"]):
             senses = frozenset({"off"})  # (not "the lights out there": a place)
+        elif w == "out" and before in _OUT_OFF:
+            senses = frozenset({"off"})
         elif w in ("out", "in") and before in _ROLL_VERBS:
             senses = frozenset({"open" if w == "out" else "close"})
         elif w in ("up", "down") and _ROLL_VERBS & set(q[max(0, i - 4) : i]):
@@ -760,13 +764,20 @@ _AFTER_NAME = (
 )
 
 
-def names_it(value: str, values: Sequence[str], q: Sequence[str], numbers: set[str]) -> bool:
+def names_it(
+    value: str,
+    values: Sequence[str],
+    q: Sequence[str],
+    numbers: set[str],
+    own_kind: Collection[str] = (),
+) -> bool:
     """Whether the request (its `words`, and the `numbers` it says) names `value` among the
     enum's `values`. A word of the name must be said (typos allowed), and its numbers too
     ("bedroom 4" does not name bedroom 3). When only part of the name is said, that part must
     fit no other value ("the aquarium" of the aquarium pump and heater), and the words around it
     must not name another thing: "aquarium filter" is not the aquarium pump, "Umar's corner" not
-    Yusuf's corner (a kind word after it, "aquarium light", is allowed; see `_AFTER_NAME`).
+    Yusuf's corner (a kind word after it, "aquarium light", is allowed; see `_AFTER_NAME`; so
+    is a word of the thing's `own_kind`, "the isolation sign" beside a tool `set_sign`).
     Chosen on the generated dev sets at `min_confidence` 0.5: refusals of unsupported names
     89.8% -> 91.8% and 82.1% -> 87.5%, no command lost."""
     ws = words(value)
@@ -798,7 +809,12 @@ def names_it(value: str, values: Sequence[str], q: Sequence[str], numbers: set[s
                 # "the twins' room" for the twins' bedroom: a room said as a room
                 and not (after == "room" and ws[i + 1].endswith("room"))
             ):
-                if after not in GENERIC and after not in _AFTER_NAME and not after.isdigit():
+                if (
+                    after not in GENERIC
+                    and after not in _AFTER_NAME
+                    and after not in own_kind
+                    and not after.isdigit()
+                ):
                     return False
             before = q[j - 1] if j > 0 else None
             if i > 0 and before and before.endswith("'s") and not spelled_near(before, ws[i - 1]):
