@@ -11,6 +11,7 @@ from agent.calling.grammar.grounding import (
     is_command,
     names_an_unknown_setting,
     names_another_tools_thing,
+    order_clauses,
     request_kind,
     unsaid_arguments,
 )
@@ -1782,3 +1783,70 @@ def test_more_ways_of_saying_a_switching() -> None:
     assert not grounded("fade the light in room 14 over thirty seconds", home, [fade])
     loft = light(room="model loft", on=True)
     assert grounded("put the model loft lights on would you", home, [loft])
+
+
+def test_getting_a_thing_going_is_an_order_not_a_statement() -> None:
+    """ "then get the extractor going on half draw" asks for the extractor at half draw; and
+    a remark before such an order ("frost tonight by the look of that sky") asks nothing,
+    though "frost" is a word of the "frost beacon"."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["finishing room", "bench room"]},
+            "extractor": {
+                "kind": "simulated_fan",
+                "tool": "set_varnish_extractor",
+                "speeds": ["half draw", "full draw"],
+            },
+            "relays": {"kind": "gpio_relays", "relays": {"paraffin heater": 5}},
+            "leds": {"kind": "gpio_leds", "leds": {"frost beacon": 6, "gate status": 7}},
+        }
+    )
+    room = light(room="finishing room", on=True)
+    fan = {"name": "set_varnish_extractor", "arguments": {"on": True, "speed": "half draw"}}
+    said = "finishing room light on, then get the extractor going on half draw"
+    assert grounded(said, home, [room, fan])
+    remark = "frost tonight by the look of that sky, get the paraffin heater going"
+    assert order_clauses(remark, home) == 1
+    assert order_clauses("frost beacon on, get the paraffin heater going", home) == 2
+
+
+def test_the_heating_said_in_one_clause_and_on_in_another_is_no_heat_mode() -> None:
+    home = home_tools(
+        {
+            "heating": {"kind": "simulated_thermostat", "tool": "hall_heating"},
+            "relays": {"kind": "gpio_relays", "relays": {"radiator circulator": 5}},
+        }
+    )
+    pump = {"name": "set_relay", "arguments": {"relay": "radiator circulator", "on": True}}
+    said = "Heating to 18. Then turn the circulator on."
+    plain = {"name": "hall_heating", "arguments": {"temperature": 18}}
+    heat = {"name": "hall_heating", "arguments": {"temperature": 18, "mode": "heat"}}
+    assert grounded(said, home, [plain, pump])
+    assert not grounded(said, home, [heat, pump])
+    assert grounded(
+        "switch the heating on", home, [{"name": "hall_heating", "arguments": {"mode": "heat"}}]
+    )
+
+
+def test_putting_on_a_thing_the_home_lacks_in_a_named_room_is_no_call() -> None:
+    """ "put some bingo music on in the Jubilee hall" names the hall as the place of the
+    music; the hall's light is not asked for. Words the tools know stay: "turn the water
+    heater off" to a water heating tool, "turn the fountain back on"."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["Jubilee hall", "tea hatch"]},
+            "water": {
+                "kind": "simulated_thermostat",
+                "tool": "hot_water",
+                "description": "Water heating for the shop: target temperature or mode.",
+            },
+            "plugs": {"kind": "tasmota", "switches": {"Biscuit's fountain": "a"}},
+        }
+    )
+    hall = light(room="Jubilee hall", on=True)
+    assert not grounded("put some bingo music on in the Jubilee hall", home, [hall])
+    assert grounded("put the lights on in the Jubilee hall", home, [hall])
+    off = {"name": "hot_water", "arguments": {"mode": "off"}}
+    assert grounded("turn the water heater off", home, [off])
+    fountain = {"name": "set_switch", "arguments": {"device": "Biscuit's fountain", "action": "ON"}}
+    assert grounded("turn Biscuit's fountain back on", home, [fountain])

@@ -187,6 +187,8 @@ def grounded(
         _is_cover(by_tool.get(str(c.get("name"))) or {}) for c in calls
     ):
         return False  # "open the bedroom 7 blinds" is no light at full
+    if _switches_an_unknown(unnamed, tools):
+        return False  # "put some bingo music on in the Jubilee hall" is no light
     # a word another tool's name shares ("the fan" beside ceiling_fan and loft_fan) does not
     # say which of them
     called = {str(c.get("name")) for c in calls}
@@ -509,7 +511,7 @@ _ALONGSIDE = (
     | FULL_WORDS
     | frozenset(
         "half halfway way all bit little lot now again too degree celsius percent second "
-        "minute hour sec min plus "
+        "minute hour sec min plus back "
         # "set the winder going": the verb of a switching, no thing
         "going".split()
     )
@@ -629,6 +631,21 @@ def points_nowhere(
     return False
 
 
+def _switches_an_unknown(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether "put X on" (or "turn X off") switches an X that no tool has, read with the
+    things' names blanked: "put some bingo music on in the Jubilee hall" asks for music, and
+    the hall it is in says nothing of the hall's light."""
+    for i, w in enumerate(q):
+        if w not in ("on", "off"):
+            continue
+        verbs = [j for j in range(max(0, i - 5), i) if q[j] in SWITCH_VERBS]
+        if not verbs or i - verbs[-1] < 2:
+            continue
+        if _names_another_thing(q[verbs[-1] + 1 : i], tools):
+            return True
+    return False
+
+
 def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the request says a word no tool's name, description, argument or value has,
     and no order, courtesy, number or amount: a place or thing the home lacks."""
@@ -636,7 +653,7 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
     known = k.words | {w for v in [*k.things, *k.settings] for w in v}
     known |= kind_synonyms(k.words)  # "the extractor" is a fan the home has
     if any(takes_temperature(t.get("parameters") or {}) for t in tools):
-        known |= WARMTH_WORDS  # "the heating" is the thermostat
+        known |= WARMTH_WORDS | HEATING_WORDS  # "the heating" is the thermostat
     # a name's possessive said alone is that name's ("zofia's, nkechi's and bartek's rooms"),
     # but not before a head word the name lacks ("Hugo's room" beside Hugo's bathroom)
     after = {}
@@ -872,8 +889,12 @@ def _value_said(
         return False  # and a choice said only inside a longer one ("warm white" is no white)
     if bool(ws) and all(said_near(w, q) for w in ws):
         return True
-    # "switch the heating on" is the heat mode ("set the heating" says none)
-    return len(ws) == 1 and f"{ws[0]}ing" in q and any("on" in ss for _, ss in switch_senses(q))
+    # "switch the heating on" is the heat mode ("set the heating" says none), an "on" near
+    # it, not one of another clause ("Heating to 18. Then turn the circulator on.")
+    if len(ws) != 1 or f"{ws[0]}ing" not in q:
+        return False
+    at = [i for i, w in enumerate(q) if w == f"{ws[0]}ing"]
+    return any("on" in ss and min(abs(i - j) for j in at) <= 3 for i, ss in switch_senses(q))
 
 
 def says_a_setting(query: str, tool: Mapping[str, Any], args: Mapping[str, Any]) -> bool:
@@ -1296,14 +1317,17 @@ def asks_something(query: str, tools: Sequence[Mapping[str, Any]]) -> Callable[[
     bare = without_names(q, names)
     told = set().union(*(_described(t) for t in tools)) if tools else set()
     told |= kind_synonyms(told) | DEVICE_NOUNS
-    settings = {w for t in tools for v in _all_enums(t) for w in words(v)}
+    enums = [enum_strings(sch) for t in tools for sch in _props(t).values() if enum_strings(sch)]
 
     def asks(k: int) -> bool:
         mine = [w for w, c in zip(q, clause, strict=True) if c == k]
         free = [w for w, c in zip(bare, clause, strict=True) if c == k]
         return (
             any(not w for w in free)  # a thing's name said
-            or bool(set(free) & (told | settings))
+            or bool(set(free) & told)
+            # a setting or a thing said in part; not a word of one before a word that is none
+            # of its ("frost tonight by the look of that sky" beside the "frost beacon")
+            or any(names_it(v, values, free, set()) for values in enums for v in values)
             or not _no_order(mine)
         )
 

@@ -643,6 +643,8 @@ def states(ws: Sequence[str]) -> bool:
     """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
     bed's freezing"; not "Maya's room warm white")."""
     for i, w in enumerate(ws):
+        if w == "going" and {"get", "set"} & set(ws[:i]):
+            continue  # "get the extractor going" orders it on
         if w in _STATING or w in _CONTRACTED:
             return True
         if w.endswith(("'s", "'re")) and i + 1 < len(ws):
