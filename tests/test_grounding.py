@@ -1850,3 +1850,18 @@ def test_putting_on_a_thing_the_home_lacks_in_a_named_room_is_no_call() -> None:
     assert grounded("turn the water heater off", home, [off])
     fountain = {"name": "set_switch", "arguments": {"device": "Biscuit's fountain", "action": "ON"}}
     assert grounded("turn Biscuit's fountain back on", home, [fountain])
+
+
+def test_a_purpose_after_for_names_no_thing() -> None:
+    """ "switch the urn on for after evensong": the words after "for" say why, not which
+    thing, so "the urn" still names the "vestry tea urn"; a place the home lacks said
+    otherwise ("in the crypt") still stops it."""
+    home = home_tools(
+        {
+            "plugs": {"kind": "tasmota", "switches": {"vestry tea urn": "a", "organ blower": "b"}},
+            "lights": {"kind": "simulated_lights", "rooms": ["nave", "vestry"]},
+        }
+    )
+    urn = {"name": "set_switch", "arguments": {"device": "vestry tea urn", "action": "ON"}}
+    assert grounded("switch the urn on for after evensong", home, [urn])
+    assert not grounded("switch the urn on in the crypt", home, [urn])

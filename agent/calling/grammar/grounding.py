@@ -646,6 +646,10 @@ def _switches_an_unknown(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
     return False
 
 
+# Words that end a purpose said after "for": the next clause's joiners.
+_ASIDE_ENDS = frozenset("and then also but plus".split())
+
+
 def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> bool:
     """Whether the request says a word no tool's name, description, argument or value has,
     and no order, courtesy, number or amount: a place or thing the home lacks."""
@@ -662,7 +666,19 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
             if w.endswith("'s"):
                 after.setdefault(w.split("'")[0], set()).add(v[i + 1] if i + 1 < len(v) else "")
 
+    # a purpose said after "for" names no thing the home has or lacks ("switch the urn on for
+    # after evensong", "heat the studio to 38 for the hot flow class")
+    aside: set[int] = set()
+    for i, w in enumerate(q):
+        if w == "for":
+            j = i + 1
+            while j < len(q) and q[j] not in _ASIDE_ENDS:
+                aside.add(j)
+                j += 1
+
     def unknown(i: int, w: str) -> bool:
+        if i in aside:
+            return False
         bare = w.split("'")[0]
         if not is_telling(bare) or w in NUMBER_WORDS or w in _ALONGSIDE or bare in known:
             return False
