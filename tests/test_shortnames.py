@@ -255,3 +255,23 @@ def test_a_plural_in_ies_is_its_singular() -> None:
     )
     said = "could you put the puppies' heat lamp on"
     assert ShortNames(home).written_in_full(said) == "could you put the puppy pen heat lamp on"
+
+
+def test_the_one_after_a_short_form_stands_for_the_thing() -> None:
+    """ "the laundry one off" is the "laundry finished light"; a number's "one" after a
+    room's word is still that number."""
+    home = home_tools(
+        {
+            "leds": {
+                "kind": "gpio_leds",
+                "leds": {"laundry finished light": 5, "parcel at door light": 6},
+            },
+            "lights": {"kind": "simulated_lights", "rooms": ["bedroom 1", "bedroom 2"]},
+        }
+    )
+    names = ShortNames(home)
+    assert (
+        names.written_in_full("parcel light on and the laundry one off")
+        == "parcel at door light on and the laundry finished light off"
+    )
+    assert names.written_in_full("bedroom one light off") == "bedroom 1 light off"

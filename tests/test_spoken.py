@@ -94,3 +94,10 @@ def test_a_typo_of_a_name_is_not_made_an_order_word() -> None:
     assert as_written("halway light to 20 percent", ["hallway"]) == "halway light to 20 percent"
     # the order word that is itself a word of a name is still mended to
     assert as_written("put the kettel on", ["tea kettle"]) == "put the kettle on"
+
+
+def test_a_word_that_begins_a_names_word_is_no_typo_of_an_order() -> None:
+    """ "star" is no typo of "start" where a name says "starry"; elsewhere it still is."""
+    said = "twins' room lights off, star night-light on"
+    assert as_written(said, ["twins' starry night-light", "bunk room"]) == said
+    assert as_written("star the fan", ["bunk room"]) == "start the fan"

@@ -293,6 +293,8 @@ class ShortNames:
         of another thing ("the bread slicer" is no "shopfront bread counter") nor a place's
         head word the name lacks ("the proving room" is no "proving cabinet humidifier")."""
         s = _stem(word)
+        if s == "one":
+            return True  # "the laundry one" stands for the thing ("laundry finished light")
         if s in _DETERMINERS or _identifier(word):
             return False  # a verb ("lock the gate"), or one of several ("dormitory A")
         if s in HEAD_WORDS:
@@ -363,8 +365,11 @@ class ShortNames:
                 if after and not self._of_its_kind(after[2], name):
                     continue
                 # the kind word said after the run is the name's own ("Ezra's moon light"
-                # for "Ezra's moon night-light")
-                if after and _stem(self.name_words[name][-1]).endswith(_stem(after[2])):
+                # for "Ezra's moon night-light"), or "one" stands for it ("the laundry one")
+                if after and (
+                    _stem(self.name_words[name][-1]).endswith(_stem(after[2]))
+                    or _stem(after[2]) == "one"
+                ):
                     if not re.search(r"[,;.!?]", text[end : after[1]]):
                         end, n = after[1], n + 1
                 hit = (start, end, name, n)

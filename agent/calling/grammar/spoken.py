@@ -219,6 +219,8 @@ def _orders_mended(text: str, names: Iterable[str]) -> str:
         word = m.group()
         if word.lower() in protected:
             return word
+        if len(word) >= 4 and any(w.startswith(word.lower()) for w in own):
+            return word  # "star night-light" says the "starry night-light", no "start"
         right = _order_word(word)
         if right not in protected and any(spelled_near(word.lower(), w) for w in own):
             return word  # "halway" is the hallway's, not "halfway": names mend elsewhere
