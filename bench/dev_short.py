@@ -21,6 +21,14 @@ reader (agent/calling/grammar/shortnames.py) was built on the first, and was mea
 anyone read it: commands 150 -> 171 of 195, two actions 50 -> 72 of 90, refusals 104 -> 104
 of 105, against the decoding before the reader.
 
+A third batch of five (folders b3_*: a narrowboat hire base, a dental surgery and a rugby
+clubhouse; a hill farm bed and breakfast, a recording studio and a widower's bungalow; a
+letterpress workshop, a care home lounge and a rowing club boathouse; a school house with three
+teenagers, a cheese dairy and a piano teacher's flat; a motorbike garage, a nursery room and a
+canal-side loft) wrote 390 more under the same note, and it was measured before anyone read it,
+at 1960515, min_confidence 0.5: commands 186 of 195 (95.4%), two actions 81 of 90 (90.0%),
+refusals 102 of 105 (bench/general/dev_short_batch3_first_read.json).
+
 Each writer's folder under bench/dev_short/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
