@@ -1865,3 +1865,28 @@ def test_a_purpose_after_for_names_no_thing() -> None:
     urn = {"name": "set_switch", "arguments": {"device": "vestry tea urn", "action": "ON"}}
     assert grounded("switch the urn on for after evensong", home, [urn])
     assert not grounded("switch the urn on in the crypt", home, [urn])
+
+
+def test_what_switching_on_does_and_a_verb_after_a_name() -> None:
+    """ "boil the kettle" and "charge the clippers" switch them on; "the light in the kitchen
+    should be harvest gold" names the farmhouse kitchen, the verb ending the name."""
+    home = home_tools(
+        {
+            "plugs": {"kind": "tasmota", "switches": {"jug kettle": "a", "clipper charger": "b"}},
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["farmhouse kitchen", "parlour"],
+                "colors": ["harvest gold", "sky blue"],
+            },
+        }
+    )
+
+    def plug(device: str, action: str) -> dict:
+        return {"name": "set_switch", "arguments": {"device": device, "action": action}}
+
+    assert grounded("boil the kettle", home, [plug("jug kettle", "ON")])
+    assert not grounded("boil the kettle", home, [plug("jug kettle", "OFF")])
+    assert grounded("charge the clippers", home, [plug("clipper charger", "ON")])
+    gold = light(room="farmhouse kitchen", color="harvest gold")
+    assert grounded("The light in the kitchen should be harvest gold.", home, [gold])
+    assert not grounded("The light in the kitchen pantry should be harvest gold.", home, [gold])

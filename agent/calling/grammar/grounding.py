@@ -512,8 +512,9 @@ _ALONGSIDE = (
     | frozenset(
         "half halfway way all bit little lot now again too degree celsius percent second "
         "minute hour sec min plus back "
-        # "set the winder going": the verb of a switching, no thing
-        "going".split()
+        # "set the winder going", "boil the kettle": the verb of a switching, no thing; and
+        # a verb after the thing ("the light in the kitchen should be harvest gold")
+        "going boil charge should must be".split()
     )
 )
 

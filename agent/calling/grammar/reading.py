@@ -125,7 +125,8 @@ FULL_WORDS = frozenset("full max maximum".split())
 
 # Words that back a switch value: the value's own word, or one of these.
 _SENSE = {
-    "on": frozenset("on start enable activate run".split()),
+    # (and what switching on does to a kettle or a charger: "boil the kettle")
+    "on": frozenset("on start enable activate run boil charge".split()),
     "off": frozenset("off stop kill disable deactivate shut cut silence".split()),
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
@@ -757,7 +758,9 @@ def spelled_near(a: str, b: str) -> bool:
 # its own ("the greenhouse heater" is not the greenhouse misting valve).
 _AFTER_NAME = (
     frozenset(
-        "please to and then in at up down now too also for with by of led plug socket".split()
+        "please to and then in at up down now too also for with by of led plug socket "
+        # a verb after the name ends it ("the light in the kitchen should be harvest gold")
+        "should must is are was were need needs".split()
     )
     | LIGHT_WORDS
     | COVER_WORDS  # "the hayloft shutters" for the hayloft bedroom's
