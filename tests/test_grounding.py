@@ -1890,3 +1890,23 @@ def test_what_switching_on_does_and_a_verb_after_a_name() -> None:
     gold = light(room="farmhouse kitchen", color="harvest gold")
     assert grounded("The light in the kitchen should be harvest gold.", home, [gold])
     assert not grounded("The light in the kitchen pantry should be harvest gold.", home, [gold])
+
+
+def test_a_cover_further_back_and_a_number_in_a_statement() -> None:
+    """ "blinds in the nap room down" closes them ("down" five words after "blinds"); "fan to
+    full pressure, we're doing 2k pieces" asks for no 2000."""
+    home = home_tools(
+        {
+            "blinds": {"kind": "simulated_blinds", "rooms": ["sleepy hollow nap room", "hall"]},
+            "fan": {
+                "kind": "simulated_fan",
+                "tool": "set_ergo_fan",
+                "speeds": ["half pressure", "full pressure"],
+            },
+        }
+    )
+    down = {"name": "set_blinds", "arguments": {"room": "sleepy hollow nap room", "position": 0}}
+    assert grounded("blinds in the nap room down", home, [down])
+    full = {"name": "set_ergo_fan", "arguments": {"speed": "full pressure"}}
+    assert grounded("fan to full pressure, we're doing 2k pieces", home, [full])
+    assert not grounded("fan to full pressure and 2k", home, [full])

@@ -266,6 +266,10 @@ def grounded(
     # it's going down to minus two tonight"; "..., it's a mild one tonight")
     if q_sense != q:
         said = said_numbers(" ".join(w for w in q_sense if w), names)
+    elif asked != read:
+        # (and one in a statement beside an order of any kind: "fan to full pressure, we're
+        # doing 2k pieces")
+        said = said_numbers(asked, names)
     # and a value said only in a statement is not left ("..., the mauve is giving me a
     # headache")
     return _nothing_left(unnamed_asked, said, calls, by_name) and not _unknown_setting(

@@ -195,9 +195,9 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
         elif w == "down" and before in ("power", "shut"):
             senses = frozenset({"off"})  # "power down the radio"
         elif w in ("up", "down") and _COVERS & set(
-            q[max(0, i - 3) : i] + _before_all_the_way(q, i)
+            q[max(0, i - 6) : i] + _before_all_the_way(q, i)
         ):
-            # "den blinds down", "Finn's blinds all the way up"
+            # "den blinds down", "Finn's blinds all the way up", "blinds in the nap room down"
             senses = frozenset({"open" if w == "up" else "close"})
         elif w == "going" and {"get", "set"} & set(q[max(0, i - 6) : i]):
             senses = frozenset({"on"})  # "get the paraffin heater going", "set the winder going"
