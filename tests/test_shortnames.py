@@ -275,3 +275,26 @@ def test_the_one_after_a_short_form_stands_for_the_thing() -> None:
         == "parcel at door light on and the laundry finished light off"
     )
     assert names.written_in_full("bedroom one light off") == "bedroom 1 light off"
+
+
+def test_a_looser_ending_of_a_names_word_fits_it() -> None:
+    """ "killie" is the "killifish shelf room", "the servants' stairs" the "old servants'
+    staircase"; a word of four letters must still be the name's own start or end."""
+    home = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["killifish shelf room", "old servants' staircase", "studio loft"],
+            }
+        }
+    )
+    names = ShortNames(home)
+    assert (
+        names.written_in_full("killie room lights down to 20 percent please")
+        == "killifish shelf room lights down to 20 percent please"
+    )
+    assert (
+        names.written_in_full("dim the servants' stairs to 20")
+        == "dim the old servants' staircase to 20"
+    )
+    assert names.written_in_full("the stud light on") == "the stud light on"

@@ -10,7 +10,9 @@ A short form here is a run of the request's words, each of which is a word of on
 name's order, with some of the name's words left out. A word of the request fits a word of the
 name when they are the same (an owner's "'s" aside: "Granny's" is "Granny Margit's" owner) or
 differ by a plural "s"; when it is at least four letters and begins or ends the name's word
-("steri room" is the "sterilisation back room"); when it is "room" for "bedroom" ("Elin's
+("steri room" is the "sterilisation back room"), or at five letters or more begins as the
+name's word does but for its last two letters ("killie room" is the "killifish shelf room",
+"the servants' stairs" the "old servants' staircase"); when it is "room" for "bedroom" ("Elin's
 room" is "Elin's bedroom over the porch"); and when it is an owner whose name begins as the
 home's owner does ("Wilf's" for "Wilfred's"). The run is written as the name only where it is a
 short form of exactly one name of the home, says a word that tells (not only "room", "light" or
@@ -27,6 +29,7 @@ bed warmer off, dim his bedroom light" is Cyril's bedroom).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -131,7 +134,13 @@ def _fits(said: str, name_word: str) -> bool:
         return True  # an owner said by a short name ("Wilf's" for "Wilfred's")
     if s in HEAD_WORDS:
         return s == "room" and n == "bedroom"  # "Elin's room" is her bedroom, no bathroom
-    return len(s) >= 4 and s.isalpha() and not _plain(s) and (n.startswith(s) or n.endswith(s))
+    if not (len(s) >= 4 and s.isalpha() and not _plain(s)):
+        return False
+    if n.startswith(s) or n.endswith(s):
+        return True
+    # a looser ending of the same word ("killie" for "killifish", "stairs" for "staircase")
+    common = len(os.path.commonprefix([s, n]))
+    return len(s) >= 5 and common >= 4 and common >= len(s) - 2
 
 
 def _short_form_of(run: Sequence[str], name: Sequence[str]) -> bool:
