@@ -834,6 +834,35 @@ def test_a_number_said_and_left_out_is_added_to_its_call() -> None:
     assert with_number_added([off], tools, "hall light off, back in 10") == [off]
 
 
+def test_a_fade_said_with_its_unit_holds_that_length() -> None:
+    """ "fade ... down to 30 over ten seconds" written as a 30-second fade: the fade is ten
+    seconds and the 30 the brightness; a fade's length left out is added, in minutes too."""
+    from agent.calling.grammar.calllist import with_fade_said
+    from agent.offline.train.homes import home_tools
+
+    tools = home_tools(
+        {"lights": {"kind": "zigbee2mqtt_lights", "devices": {"waiting lounge": "a", "den": "b"}}}
+    )
+
+    def lounge(**args: object) -> dict:
+        return {"name": "set_light", "arguments": {"room": "waiting lounge", **args}}
+
+    said = "fade the waiting lounge down to 30 over ten seconds"
+    assert with_fade_said([lounge(transition=30)], tools, said) == [
+        lounge(transition=10, brightness=30)
+    ]
+    said = "fade the waiting lounge down to 10 over 30 seconds"
+    assert with_fade_said([lounge(transition=30)], tools, said) == [
+        lounge(transition=30, brightness=10)
+    ]
+    said = "fade the waiting lounge down to 15 over a minute"
+    assert with_fade_said([lounge(brightness=15)], tools, said) == [
+        lounge(brightness=15, transition=60)
+    ]
+    # no length said with a unit: nothing moves
+    assert with_fade_said([lounge(transition=30)], tools, "lounge to 30") == [lounge(transition=30)]
+
+
 def test_a_number_said_once_stays_with_the_call_its_unit_names() -> None:
     from agent.calling.grammar.calllist import without_unit_misfits
     from agent.offline.train.homes import home_tools

@@ -39,6 +39,7 @@ from agent.calling.grammar.calllist import (
     tidied,
     with_choice_after_on,
     with_choice_said,
+    with_fade_said,
     with_halves_joined,
     with_number_added,
     with_number_said,
@@ -742,6 +743,8 @@ class Session:
                 numbered = with_number_said(res.calls, schemas, text)
                 # a number said and left out is added ("heating on heat mode at 20")
                 numbered = with_number_added(numbered, schemas, text)
+                # and a fade said with its unit holds that length ("... over ten seconds")
+                numbered = with_fade_said(numbered, schemas, text)
                 # and one said for another call's setting goes ("office to 20 degrees")
                 numbered = without_unit_misfits(numbered, schemas, text)
                 # a choice said and left out is added ("Marnie's room to beeswax at 40")

@@ -46,7 +46,7 @@ from agent.calling.grammar.reading import (
     words,
 )
 from agent.calling.grammar.schema import SchemaError, compile_value
-from agent.calling.rangecheck import fits, is_fraction_param, said_numbers
+from agent.calling.rangecheck import Said, fits, is_fraction_param, said_numbers
 
 
 @lru_cache(maxsize=64)
@@ -550,6 +550,88 @@ def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str
     i, k = spots[0]
     out = list(calls)
     out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: int(n.value)}}
+    return conforming(out, calls, schemas)
+
+
+# A fade's length as said: "over ten seconds", "over a minute", "over 3 secs".
+_OVER = re.compile(
+    r"\bover\s+(?:the\s+next\s+)?(?P<n>[\w.]+(?:[\s-]+\w+)?)?\s*"
+    r"(?P<unit>seconds?|secs?|minutes?|mins?)\b",
+    re.IGNORECASE,
+)
+
+
+def with_fade_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The calls with a fade's length as the request says it ("over ten seconds"): a small
+    model given "fade the lights down to 30 over ten seconds" often writes the 30 as the
+    fade. Where exactly one call's tool takes a length in seconds and that call holds another
+    number there (or none), the said length goes there, and a number it held that the
+    request says for something else goes to the call's one other numeric setting left empty
+    (the brightness)."""
+    found = list(_OVER.finditer(text))
+    if len(found) != 1:
+        return calls
+    m = found[0]
+    n = (m.group("n") or "").strip().lower()
+    if n in ("", "a", "an", "one"):
+        value: float = 1
+    else:
+        got = said_numbers(n)
+        if len(got) != 1:
+            return calls
+        value = got[0].value
+    if m.group("unit").lower().startswith("m"):
+        value *= 60
+    if value != int(value):
+        return calls
+    seconds = int(value)
+    spots = []
+    for i, tool, args in _each_call(calls, schemas):
+        props = _props(tool)
+        keys = [
+            k
+            for k, sch in props.items()
+            if isinstance(sch, Mapping)
+            and sch.get("type") in ("integer", "number")
+            and "second" in param_words(k, sch)
+        ]
+        if len(keys) == 1:
+            spots.append((i, keys[0], props, args))
+    if len(spots) != 1:
+        return calls
+    i, key, props, args = spots[0]
+    if not fits(Said(seconds), props[key]):
+        return calls
+    new = dict(args)
+    new[key] = seconds
+    # the one other number said (outside the fade) that no call holds: the fade's setting
+    held = {
+        float(v)
+        for _, _, a in _each_call(
+            [*calls[:i], {**calls[i], "arguments": new}, *calls[i + 1 :]], schemas
+        )
+        for v in a.values()
+        if isinstance(v, int | float) and not isinstance(v, bool)
+    }
+    protected = [*thing_names(schemas)[0], *thing_names(schemas)[1]]
+    left = {s.value for s in said_numbers(text[: m.start()] + text[m.end() :], protected)} - held
+    if len(left) == 1:
+        n = Said(left.pop())
+        others = [
+            k
+            for k, sch in props.items()
+            if k not in new
+            and isinstance(sch, Mapping)
+            and sch.get("type") in ("integer", "number")
+            and not is_fraction_param(sch)
+            and fits(n, sch)
+        ]
+        if len(others) == 1 and n.value == int(n.value):
+            new[others[0]] = int(n.value)
+    if new == args:
+        return calls
+    out = list(calls)
+    out[i] = {**calls[i], "arguments": new}
     return conforming(out, calls, schemas)
 
 
