@@ -1910,3 +1910,36 @@ def test_a_cover_further_back_and_a_number_in_a_statement() -> None:
     full = {"name": "set_ergo_fan", "arguments": {"speed": "full pressure"}}
     assert grounded("fan to full pressure, we're doing 2k pieces", home, [full])
     assert not grounded("fan to full pressure and 2k", home, [full])
+
+
+def test_a_kind_is_judged_with_short_forms_read_as_their_names() -> None:
+    """ "Upright lamp off. Bedroom blinds shut too.": the lamp is the "Bechstein upright
+    lamp" plug and the bedroom's blinds are said, so no light of the bedroom is."""
+    home = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["teaching studio", "Madame Okonkwo's bedroom"],
+            },
+            "blinds": {
+                "kind": "simulated_blinds",
+                "rooms": ["teaching studio", "Madame Okonkwo's bedroom"],
+            },
+            "plugs": {
+                "kind": "tasmota",
+                "switches": {"Bechstein upright lamp": "a", "printer": "b"},
+            },
+        }
+    )
+    lamp = {
+        "name": "set_switch",
+        "arguments": {"device": "Bechstein upright lamp", "action": "OFF"},
+    }
+    blinds = {
+        "name": "set_blinds",
+        "arguments": {"room": "Madame Okonkwo's bedroom", "position": 0},
+    }
+    light_off = light(room="Madame Okonkwo's bedroom", on=False)
+    said = "Upright lamp off. Bedroom blinds shut too."
+    assert not grounded(said, home, [lamp, light_off, blinds])
+    assert grounded("Upright lamp off. Bedroom light off too.", home, [lamp, light_off])

@@ -75,6 +75,7 @@ from agent.calling.grammar.reading import (
     words,
 )
 from agent.calling.grammar.remarks import _COURTESY, known_words, states
+from agent.calling.grammar.shortnames import ShortNames
 from agent.calling.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 from agent.calling.rangecheck import fmt_number as _fmt
 
@@ -1282,11 +1283,23 @@ def of_another_kind(
     )
 
 
-def kind_unsaid(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]) -> bool:
+def kind_unsaid(
+    query: str,
+    tools: Sequence[Mapping[str, Any]],
+    call: Mapping[str, Any],
+    _in_full: bool = False,
+) -> bool:
     """Whether a call's kind of device is said nowhere while another kind is said where its
     room is named: "open the blinds in Bertie's playroom, the eaves bedroom ..." is no light
     in the eaves bedroom. Its own kind said anywhere ("... and dim its light") may be for it."""
     tool = next((t for t in tools if str(t.get("name")) == str(call.get("name"))), None)
+    if tool is not None and not _in_full:
+        # things said by short forms are judged as their names said in full: "Upright lamp
+        # off. Bedroom blinds shut too." says the blinds of "Madame Okonkwo's bedroom", and
+        # its "lamp" is the "Bechstein upright lamp", no light
+        full = ShortNames(tools).written_in_full(query)
+        if full != query:
+            return kind_unsaid(full, tools, call, _in_full=True)
     said = _kinds_said_for(query, tools, call)
     if tool is None or said is None:
         return False
