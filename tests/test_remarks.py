@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.calling.grammar.remarks import plain_command
+from agent.calling.grammar.remarks import PlainReader, plain_command
 from agent.offline.train.homes import home_tools
 
 HOME = home_tools(
@@ -443,3 +443,18 @@ def test_the_fuller_reading_mends_a_typo_in_a_setting_or_a_kind_word() -> None:
     assert reader.readings("close the front room shuters")[1] == "close the front room shutters"
     for said in ("front room shutters to eight", "front room light off for the night"):
         assert reader.readings(said)[1] == said
+
+
+def test_getting_a_thing_going_after_an_order_is_no_remark() -> None:
+    """ "..., and get the shower boiler going" orders the boiler on; it is read, not dropped
+    as a statement of what is going on."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["away changing room", "bar"]},
+            "relays": {"kind": "gpio_relays", "relays": {"shower block water boiler": 5}},
+        }
+    )
+    said = "away changing room lights on at 80%, and get the shower boiler going"
+    read, fuller = PlainReader(home).readings(said)
+    assert "shower boiler going" in read
+    assert "shower block water boiler going" in fuller

@@ -298,3 +298,18 @@ def test_a_looser_ending_of_a_names_word_fits_it() -> None:
         == "dim the old servants' staircase to 20"
     )
     assert names.written_in_full("the stud light on") == "the stud light on"
+
+
+def test_a_name_said_with_its_words_reordered_is_that_name() -> None:
+    """ "the upstairs committee room" is the "committee room upstairs"; the words in the
+    name's own order are the name itself and stay."""
+    home = home_tools(
+        {"lights": {"kind": "simulated_lights", "rooms": ["committee room upstairs", "bar"]}}
+    )
+    names = ShortNames(home)
+    assert (
+        names.written_in_full("Make the upstairs committee room bottle green.")
+        == "Make the committee room upstairs bottle green."
+    )
+    said = "Make the committee room upstairs bottle green."
+    assert names.written_in_full(said) == said

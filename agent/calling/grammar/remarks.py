@@ -321,7 +321,10 @@ def _remark(clause: str, known: _Known) -> bool:
     ws = [w.strip("?!.") for w in text.lower().split()]
     if _PURPOSE.match(text) and not any(w in ORDER_VERBS for w in ws):
         return True  # why, not what: "open the blinds so the plants get some sun"
-    stated = any(w in _STATING or w.endswith(("'s", "'re")) for w in ws)
+    stated = any(
+        (w in _STATING and not _gets_going(ws, i)) or w.endswith(("'s", "'re"))
+        for i, w in enumerate(ws)
+    )
     # a clause that opens with what the speaker is doing ("locking up now", "heading out"): a
     # verb in -ing that names nothing of the tools and switches nothing on or off ("washing
     # machine on" and "heating on" in a home without them still ask for something)
@@ -639,11 +642,16 @@ _CONTRACTED = frozenset(
 )
 
 
+def _gets_going(ws: Sequence[str], i: int) -> bool:
+    """Whether word `i` is the "going" of "get (or set) X going", an order to switch X on."""
+    return ws[i] == "going" and bool({"get", "set"} & set(ws[:i]))
+
+
 def states(ws: Sequence[str]) -> bool:
     """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
     bed's freezing"; not "Maya's room warm white")."""
     for i, w in enumerate(ws):
-        if w == "going" and {"get", "set"} & set(ws[:i]):
+        if _gets_going(ws, i):
             continue  # "get the extractor going" orders it on
         if w in _STATING or w in _CONTRACTED:
             return True

@@ -155,6 +155,16 @@ def _short_form_of(run: Sequence[str], name: Sequence[str]) -> bool:
     return True
 
 
+def _reordered(run: Sequence[str], name: Sequence[str]) -> bool:
+    """Whether `run` says every word of a name of two words or more, in another order
+    ("the upstairs committee room" for the "committee room upstairs")."""
+    return (
+        len(run) == len(name) > 1
+        and sorted(_stem(w) for w in run) == sorted(_stem(w) for w in name)
+        and [_stem(w) for w in run] != [_stem(w) for w in name]
+    )
+
+
 class ShortNames:
     """The things of one set of tools and their settings of more than one word ("moonglow
     indigo", "fume purge"), and the runs of a request that name one of them."""
@@ -327,7 +337,7 @@ class ShortNames:
                 continue
             if len(run) == 1 and not self._one_word(run[0], ws, name in self.things):
                 continue
-            if _short_form_of(run, ws):
+            if _short_form_of(run, ws) or _reordered(run, ws):
                 found.append(name)
         if len(run) == 1 and len(found) > 1:
             # one word is the head of one name and a modifier in the others: "compressor on"
