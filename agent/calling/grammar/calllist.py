@@ -531,14 +531,7 @@ def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str
         if mine is not None and not all(a in mine for a in at):
             continue
         props = _props(tool)
-        keys = [
-            k
-            for k, sch in props.items()
-            if k not in args
-            and isinstance(sch, Mapping)
-            and sch.get("type") in ("integer", "number")
-            and not is_fraction_param(sch)
-        ]
+        keys = _open_numbers(props, args)
         if units:
             keys = [k for k in keys if param_words(k, props[k]) & units]
         # one setting the number can be, and it fits: "lights up to 120" is no 120-second fade,
@@ -602,37 +595,33 @@ def with_fade_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
     i, key, props, args = spots[0]
     if not fits(Said(seconds), props[key]):
         return calls
-    new = dict(args)
-    new[key] = seconds
+    new = {**args, key: seconds}
+    out = list(calls)
+    out[i] = {**calls[i], "arguments": new}
     # the one other number said (outside the fade) that no call holds: the fade's setting
-    held = {
-        float(v)
-        for _, _, a in _each_call(
-            [*calls[:i], {**calls[i], "arguments": new}, *calls[i + 1 :]], schemas
-        )
-        for v in a.values()
-        if isinstance(v, int | float) and not isinstance(v, bool)
-    }
+    held = {float(v) for _, _, v, _, _ in _numbers_held(out, schemas)}
     protected = [*thing_names(schemas)[0], *thing_names(schemas)[1]]
     left = {s.value for s in said_numbers(text[: m.start()] + text[m.end() :], protected)} - held
     if len(left) == 1:
         n = Said(left.pop())
-        others = [
-            k
-            for k, sch in props.items()
-            if k not in new
-            and isinstance(sch, Mapping)
-            and sch.get("type") in ("integer", "number")
-            and not is_fraction_param(sch)
-            and fits(n, sch)
-        ]
+        others = [k for k in _open_numbers(props, new) if fits(n, props[k])]
         if len(others) == 1 and n.value == int(n.value):
             new[others[0]] = int(n.value)
     if new == args:
         return calls
-    out = list(calls)
-    out[i] = {**calls[i], "arguments": new}
     return conforming(out, calls, schemas)
+
+
+def _open_numbers(props: Mapping[str, Any], args: Mapping[str, Any]) -> list[str]:
+    """A tool's numeric settings (not a 0..1 fraction) that a call's `args` leave empty."""
+    return [
+        k
+        for k, sch in props.items()
+        if k not in args
+        and isinstance(sch, Mapping)
+        and sch.get("type") in ("integer", "number")
+        and not is_fraction_param(sch)
+    ]
 
 
 def with_choice_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:

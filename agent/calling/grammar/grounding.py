@@ -231,7 +231,7 @@ def grounded(
         ):
             return False  # "Dmitri's bedroom light on" is not the one room's light
         picks -= implied
-        tool_words = [w for w in words(name.replace("_", " ")) if w not in GENERIC]
+        tool_words = _named_kind(by_tool[name])
         if not picks and not _points_at(name, args, tools, read, q, said, unnamed, shared):
             return False  # nothing in the request points at this tool
         for key, value in args.items():
@@ -538,7 +538,7 @@ def _points_at(
     name (not one `shared` with an uncalled tool), its name as written, what it sets, a value
     only it has, or its description."""
     tool = next(t for t in tools if str(t.get("name")) == name)
-    tool_words = [w for w in words(name.replace("_", " ")) if w not in GENERIC]
+    tool_words = _named_kind(tool)
     # a word of its kind, said outside a thing's name ("the extractor", not the relay
     # called "extractor")
     kin = kind_synonyms(tool_words) - set(tool_words) - _thing_words(tools)
@@ -1015,13 +1015,7 @@ def unsaid_arguments(
         # the call's own clause, and a clause that only adds a setting ("attic light on and
         # to magenta"); not another thing's or tool's ("put the extractor on setting 2,
         # switch the forge light on"), nor a remark ("..., the children will be back")
-        others = {
-            w
-            for t in tools
-            if t is not tool
-            for w in words(str(t.get("name")).replace("_", " "))
-            if w not in GENERIC
-        }
+        others = set().union(*(_named_kind(t) for t in tools if t is not tool))
         others |= kind_synonyms(others)
         mine_k = {clause[i] for i in mine}
 
@@ -1283,32 +1277,25 @@ def of_another_kind(
     )
 
 
-def kind_unsaid(
-    query: str,
-    tools: Sequence[Mapping[str, Any]],
-    call: Mapping[str, Any],
-    _in_full: bool = False,
-) -> bool:
+def kind_unsaid(query: str, tools: Sequence[Mapping[str, Any]], call: Mapping[str, Any]) -> bool:
     """Whether a call's kind of device is said nowhere while another kind is said where its
     room is named: "open the blinds in Bertie's playroom, the eaves bedroom ..." is no light
-    in the eaves bedroom. Its own kind said anywhere ("... and dim its light") may be for it."""
+    in the eaves bedroom. Its own kind said anywhere ("... and dim its light") may be for it.
+    Things said by short forms are judged as their names said in full: "Upright lamp off.
+    Bedroom blinds shut too." says the blinds of "Madame Okonkwo's bedroom", and its "lamp" is
+    the "Bechstein upright lamp", no light."""
     tool = next((t for t in tools if str(t.get("name")) == str(call.get("name"))), None)
-    if tool is not None and not _in_full:
-        # things said by short forms are judged as their names said in full: "Upright lamp
-        # off. Bedroom blinds shut too." says the blinds of "Madame Okonkwo's bedroom", and
-        # its "lamp" is the "Bechstein upright lamp", no light
-        full = ShortNames(tools).written_in_full(query)
-        if full != query:
-            return kind_unsaid(full, tools, call, _in_full=True)
+    if tool is None:
+        return False
+    query = _in_full(query, tools)
     said = _kinds_said_for(query, tools, call)
-    if tool is None or said is None:
+    if said is None:
         return False
     near, anywhere = said
     mine = _kind_words(tool)
     # (its tool's own name said points at it: "night light down to 10" to set_nightlight)
     # (a name that is only its kind's word, "set_light", is judged as the kind below)
-    named = {w for w in words(str(tool.get("name")).replace("_", " ")) if w not in GENERIC}
-    if (named - mine) & set(words(mended(query, tools))):
+    if (_named_kind(tool) - mine) & set(words(mended(query, tools))):
         return False
     return (
         bool(near)
@@ -1316,6 +1303,23 @@ def kind_unsaid(
         and not (near & mine)
         and not (anywhere & mine and _kind_free(query, tools, call, mine))
     )
+
+
+# The last request read in full, with the tools it was read for (kept, so that the same list
+# is known by identity): `kind_unsaid` is asked of every call of a list, and of every thing of
+# a home by `named_only`, for one request and one list of tools.
+_last_in_full: tuple[str, Sequence[Mapping[str, Any]], str] | None = None
+
+
+def _in_full(query: str, tools: Sequence[Mapping[str, Any]]) -> str:
+    """`query` with each short form of a thing's name written as the name."""
+    global _last_in_full
+    last = _last_in_full
+    if last is not None and last[0] == query and last[1] is tools:
+        return last[2]
+    full = ShortNames(tools).written_in_full(query)
+    _last_in_full = (query, tools, full)
+    return full
 
 
 def _kind_free(
@@ -1496,17 +1500,14 @@ def points_elsewhere(
     unnamed = without_names(q, thing_names(tools)[0])
     called = {str(c.get("name")) for c in calls}
 
-    def name_words(t: Mapping[str, Any]) -> set[str]:
-        return {w for w in words(str(t.get("name")).replace("_", " ")) if w not in GENERIC}
-
     def kin(t: Mapping[str, Any]) -> set[str]:  # "the extractor" (no thing's name) is a fan
-        return {w for w in kind_synonyms(name_words(t)) if w in unnamed} - _thing_words(tools)
+        return {w for w in kind_synonyms(_named_kind(t)) if w in unnamed} - _thing_words(tools)
 
     others = {
         w
         for t in tools
         if str(t.get("name")) not in called
-        for w in name_words(t) | kin(t)
+        for w in _named_kind(t) | kin(t)
         if w not in HEAD_WORDS and w in q
     }
     if not others:
@@ -1518,7 +1519,7 @@ def points_elsewhere(
         if tool is None or not isinstance(args, Mapping):
             continue
         props = _props(tool)
-        own = name_words(tool) | kin(tool)
+        own = _named_kind(tool) | kin(tool)
         own |= {w for w in words(str(tool.get("description") or "")) if is_telling(w)}
         if own & set(q) or any(picks_a_thing(k, props.get(k)) for k in args):
             continue

@@ -172,6 +172,12 @@ def _before_all_the_way(q: Sequence[str], i: int) -> list[str]:
     return []
 
 
+def gets_going(q: Sequence[str], i: int) -> bool:
+    """Whether word `i` is the "going" of "get (or set) X going", an order to switch X on
+    ("get the paraffin heater going", "set the winder going")."""
+    return q[i] == "going" and bool({"get", "set"} & set(q[max(0, i - 6) : i]))
+
+
 def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
     """Where the request's `words` say a switching sense, and which ("shut" is both off and
     close); an "on" that only says where is none."""
@@ -199,8 +205,8 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
         ):
             # "den blinds down", "Finn's blinds all the way up", "blinds in the nap room down"
             senses = frozenset({"open" if w == "up" else "close"})
-        elif w == "going" and {"get", "set"} & set(q[max(0, i - 6) : i]):
-            senses = frozenset({"on"})  # "get the paraffin heater going", "set the winder going"
+        elif gets_going(q, i):
+            senses = frozenset({"on"})
         elif w == "sound" and i + 1 < len(q) and q[i + 1] in DETERMINERS:
             senses = frozenset({"on"})  # "sound the horn" (not "the sound", "sound bar")
         elif w == "out" and before in _GOES_OUT and q[i + 1 : i + 2] not in (["there"], ["here"]):

@@ -48,6 +48,7 @@ from agent.calling.grammar.reading import (
     WARMTH_WORDS,
     enum_strings,
     find_phrase,
+    gets_going,
     picks_a_thing,
     resolve_there,
     spelled_near,
@@ -322,7 +323,7 @@ def _remark(clause: str, known: _Known) -> bool:
     if _PURPOSE.match(text) and not any(w in ORDER_VERBS for w in ws):
         return True  # why, not what: "open the blinds so the plants get some sun"
     stated = any(
-        (w in _STATING and not _gets_going(ws, i)) or w.endswith(("'s", "'re"))
+        (w in _STATING and not gets_going(ws, i)) or w.endswith(("'s", "'re"))
         for i, w in enumerate(ws)
     )
     # a clause that opens with what the speaker is doing ("locking up now", "heading out"): a
@@ -642,16 +643,11 @@ _CONTRACTED = frozenset(
 )
 
 
-def _gets_going(ws: Sequence[str], i: int) -> bool:
-    """Whether word `i` is the "going" of "get (or set) X going", an order to switch X on."""
-    return ws[i] == "going" and bool({"get", "set"} & set(ws[:i]))
-
-
 def states(ws: Sequence[str]) -> bool:
     """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
     bed's freezing"; not "Maya's room warm white")."""
     for i, w in enumerate(ws):
-        if _gets_going(ws, i):
+        if gets_going(ws, i):
             continue  # "get the extractor going" orders it on
         if w in _STATING or w in _CONTRACTED:
             return True
