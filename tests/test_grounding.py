@@ -1147,6 +1147,34 @@ def test_a_name_said_alone_before_an_order_shares_its_settings() -> None:
     said = "sunroom to teal and the attic to 60 percent"
     calls = [light("sunroom", color="teal"), light("attic", brightness=60)]
     assert with_settings_shared(said, TOOLS, calls) == calls
+    # a name after a clause whose order comes first belongs to that order: the next clause's
+    # order, said before its own name, is not shared back
+    relays = home_tools(
+        {"r": {"kind": "gpio_relays", "relays": {"frame heater": 5, "warmer": 6, "pond pump": 7}}}
+    )
+
+    def relay(name: str, on: bool) -> dict:
+        return {"name": "set_relay", "arguments": {"relay": name, "on": on}}
+
+    calls = [relay("frame heater", True), relay("warmer", True), relay("pond pump", False)]
+    for said in (
+        "turn on the frame heater and the warmer, and shut off the pond pump",
+        "switch on the frame heater and the warmer and switch off the pond pump",
+    ):
+        assert with_settings_shared(said, relays, calls) == calls
+    said = "the frame heater on, the warmer and the pond pump off"
+    assert with_settings_shared(said, relays, calls)[1] == relay("warmer", False)
+
+
+def test_an_unknown_word_in_a_statement_leaves_a_short_name_named() -> None:
+    """ "dim the cattery to 20 percent, the cats are settling": "cats" names nothing the home
+    has, but only in a statement beside the order; said in the order it still does."""
+    tools = home_tools(
+        {"lights": {"kind": "simulated_lights", "rooms": ["cattery chalet row", "porch"]}}
+    )
+    dim = [{"name": "set_light", "arguments": {"room": "cattery chalet row", "brightness": 20}}]
+    assert grounded("dim the cattery to 20 percent, the cats are settling", tools, dim)
+    assert not grounded("dim the cattery annexe to 20 percent", tools, dim)
 
 
 def test_plus_and_the_heating_name_nothing_the_home_lacks() -> None:

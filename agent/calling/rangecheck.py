@@ -58,6 +58,12 @@ _QUARTERS = {"a": 25.0, "one": 25.0, "three": 75.0}
 _NEGATIVE = {"minus", "negative"}
 # "the one in the kitchen", "this one": a pronoun, not the number 1
 _ONE_PRONOUN_BEFORE = {"the", "this", "that", "which", "any", "each", "every", "no", "another"}
+# "last one out", "the bright one hurts my eyes", "the laundry one": after a word that says
+# which, behind a determiner or owner, "one" stands for a thing too
+_WHICH_ONE = {"last", "first", "next", "other", "same", "only", "little", "big", "small", "old"}
+_OWNERS = {"the", "this", "that", "my", "our", "your", "his", "her", "their", "its"}
+# words after which "one" is a setting's number ("level one", "speed one")
+_ONE_IS_NUMBER_AFTER = {"level", "speed", "setting", "number", "mode", "zone", "channel", "to"}
 
 _TIME = re.compile(
     r"\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\b\.?)?"
@@ -170,7 +176,16 @@ def said_numbers(text: str, protected: Iterable[str] = ()) -> list[Said]:
                 first -= 1
         elif tok in _ONES or tok in _TENS or (tok == "a" and _peek(toks, i + 1) in _SCALES):
             prev = _peek(toks, i - 1)
-            if tok == "one" and (prev in _ONE_PRONOUN_BEFORE or _peek(toks, i + 1) == "of"):
+            if tok == "one" and (
+                prev in _ONE_PRONOUN_BEFORE
+                or prev in _WHICH_ONE
+                or _peek(toks, i + 1) == "of"
+                or (
+                    _peek(toks, i - 2) in _OWNERS
+                    and prev.isalpha()
+                    and prev not in {*_ONES, *_TENS, *_ONE_IS_NUMBER_AFTER}
+                )
+            ):
                 i += 1
                 continue
             value, i = _words(toks, i)

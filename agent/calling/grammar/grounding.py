@@ -238,8 +238,10 @@ def grounded(
             schema = props.get(key)
             if key in implied:
                 continue
+            # (a word no tool knows said only in a statement beside the orders names no other
+            # thing: "can you dim the cattery to 20 percent, the cats are settling")
             if key in picks and _partly_named(
-                value, schema, q, said, unnamed, tools, _numbers_set(args)
+                value, schema, q, said, unnamed_asked, tools, _numbers_set(args)
             ):
                 continue
             text, q_value, u_value = query, q, unnamed
@@ -1425,6 +1427,10 @@ def with_settings_shared(
         # only a name ("Yusuf's corner and ..."): no setting of its own
         if set(w for w in without_names(mine, names) if w) - _NAME_ONLY:
             continue
+        # and the next clause's order said after its name: "turn on the heater and the warmer,
+        # and shut off the pond pump" leaves the warmer on
+        if _order_leads(q, clause, kb, names):
+            continue
         props = _props(by_tool[str(a.get("name"))])
         things = {k for k in a.get("arguments") or {} if picks_a_thing(k, props.get(k))}
         keep = {k: v for k, v in (a.get("arguments") or {}).items() if k in things}
@@ -1432,6 +1438,18 @@ def with_settings_shared(
         if given:
             out[i] = {**a, "arguments": {**keep, **given}}
     return out
+
+
+def _order_leads(q: Sequence[str], clause: Sequence[int], k: int, names: Sequence[str]) -> bool:
+    """Whether clause `k` says a switching or a number before the first thing it names ("shut
+    off the pond pump"; not "larder 2 to 50 percent")."""
+    at = [i for i, c in enumerate(clause) if c == k]
+    bare = without_names([q[i] for i in at], names)
+    first = next((j for j, w in enumerate(bare) if not w), None)
+    if first is None:
+        return False
+    before = list(bare[:first])
+    return bool(switch_senses(before)) or bool(said_numbers(" ".join(before)))
 
 
 def _no_order(clause: Sequence[str]) -> bool:
