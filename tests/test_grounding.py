@@ -1971,3 +1971,18 @@ def test_a_kind_is_judged_with_short_forms_read_as_their_names() -> None:
     said = "Upright lamp off. Bedroom blinds shut too."
     assert not grounded(said, home, [lamp, light_off, blinds])
     assert grounded("Upright lamp off. Bedroom light off too.", home, [lamp, light_off])
+
+
+def test_a_span_of_time_or_a_thing_that_has_dropped_asks_for_nothing() -> None:
+    """ "..., over 30 seconds" says how long the order before it takes, and "the dew point's
+    dropped right off" states how things are: neither is another order."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["Hester's bedroom", "pier path"]},
+            "relays": {"kind": "gpio_relays", "relays": {"dew strap heater": 5}},
+        }
+    )
+    assert order_clauses("turn off Hester's bedroom light slowly, over 30 seconds", home) == 1
+    said = "kill the dew strap heater, the dew point's dropped right off"
+    assert order_clauses(said, home) == 1
+    assert order_clauses("dew strap heater off, pier path light to 30", home) == 2

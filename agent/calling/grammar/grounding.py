@@ -1384,7 +1384,28 @@ def order_clauses(query: str, tools: Sequence[Mapping[str, Any]]) -> int | None:
         return None
     told = asks_something(query, tools)
     stated = _stated(clause, without_names(q, names))  # "Hattie's potting shed" states nothing
-    return sum(k not in stated and told(k) for k in set(clause)) or 1
+    # a clause that says only how long an order takes is that order's ("turn off the bedroom
+    # light slowly, over 30 seconds")
+    spans = {
+        k
+        for k in set(clause) - {clause[0]}
+        if _only_a_span([w for w, c in zip(q, clause, strict=True) if c == k])
+    }
+    return sum(k not in stated | spans and told(k) for k in set(clause)) or 1
+
+
+# Words of a clause that says how long an order takes.
+_SPAN_WORDS = frozenset(
+    "slowly gently gradually over in for across within a an about around please "
+    "second seconds sec secs minute minutes min mins s".split()
+)
+
+
+def _only_a_span(ws: Sequence[str]) -> bool:
+    """Whether a clause says a length of time and nothing else ("over 30 seconds",
+    "slowly")."""
+    rest = [w for w in ws if w not in _SPAN_WORDS and w not in NUMBER_WORDS and not w[:1].isdigit()]
+    return bool(ws) and not rest
 
 
 # Words a clause that only names a thing may say besides the name.

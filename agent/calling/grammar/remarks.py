@@ -655,6 +655,8 @@ def states(ws: Sequence[str]) -> bool:
             after = ws[i + 1].strip("?!.,")
             if after in _STATING or after in _AFTER_IS or after.endswith("ing"):
                 return True
+            if len(after) > 4 and after.endswith("ed"):
+                return True  # "the dew point's dropped right off" (has dropped)
     return False
 
 
