@@ -1986,3 +1986,25 @@ def test_a_span_of_time_or_a_thing_that_has_dropped_asks_for_nothing() -> None:
     said = "kill the dew strap heater, the dew point's dropped right off"
     assert order_clauses(said, home) == 1
     assert order_clauses("dew strap heater off, pier path light to 30", home) == 2
+
+
+def test_settings_said_keeps_only_the_choices_the_request_says() -> None:
+    from agent.calling.grammar.grounding import settings_look_fits, settings_said
+
+    home = home_tools(
+        {
+            "fan": {"kind": "simulated_fan", "tool": "roof_fan", "speeds": ["low", "high"]},
+            "leds": {"kind": "gpio_leds", "leds": {"gate open": 5}},
+            "heating": {"kind": "simulated_thermostat"},
+        }
+    )
+    told = {t["name"]: t["parameters"]["properties"] for t in settings_said(home, "fan off")}
+    assert "speed" not in told["roof_fan"]  # no speed said: the key goes
+    assert told["set_led"]["mode"]["enum"] == ["on", "off", "blink"]  # switchings stay
+    assert told["set_thermostat"]["mode"]["enum"] == ["off"]  # no heat, cool or auto said
+    told = {t["name"]: t["parameters"]["properties"] for t in settings_said(home, "fan to high")}
+    assert told["roof_fan"]["speed"]["enum"] == ["high"]
+    off = [{"name": "roof_fan", "arguments": {"on": False}}]
+    assert settings_look_fits("turn the roof fan off", home, off)
+    assert not settings_look_fits("roof fan on auto", home, off)  # a word it may have dropped
+    assert not settings_look_fits("turn off the spray gun", home, off)  # the fan unsaid

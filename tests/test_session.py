@@ -1072,3 +1072,40 @@ def test_a_call_another_call_to_the_same_tool_holds_is_dropped() -> None:
     assert without_subsumed([on, other]) == [on, other]
     toggle = {"name": "set_switch", "arguments": {"device": "urn", "action": "TOGGLE"}}
     assert without_subsumed([toggle, toggle]) == [toggle, toggle]
+
+
+def test_a_fan_given_a_speed_nobody_said_is_looked_at_again_with_the_settings_said() -> None:
+    """ "turn the greenhouse fan off": the general model writes the fan at low beside the
+    greenhouse heater's relay. Told only the names, it still sets the low speed; told only the
+    settings said as well, it switches the fan off. A setting word the fan lacks ("fan on
+    auto") or a thing only its description names ("the spray gun") gets no such look."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "switchgear": {
+            "kind": "gpio_relays",
+            "tool": "switchgear",
+            "description": "The relays in the shed that power the garden kit on or off.",
+            "relays": {"rain tank pump": 5, "greenhouse heater": 6, "soil warmer": 13},
+        },
+        "lights": {
+            "kind": "simulated_lights",
+            "tool": "shed_lights",
+            "rooms": ["potting shed", "greenhouse", "tool store"],
+        },
+        "fan": {
+            "kind": "simulated_fan",
+            "tool": "greenhouse_fan",
+            "description": "The extractor fan in the greenhouse roof: on, off, low or high.",
+            "speeds": ["low", "high"],
+        },
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("turn the greenhouse fan off")
+    assert env["function_calls"] == [{"name": "greenhouse_fan", "arguments": {"on": False}}]
+    assert env["named_look"] and env["confidence"] >= 0.7
+    for query in ("greenhouse fan on auto", "turn on the spray gun"):
+        env = s.complete(query)
+        assert not env["function_calls"] or env["confidence"] < 0.5, (query, env)

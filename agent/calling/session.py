@@ -65,6 +65,8 @@ from agent.calling.grammar.grounding import (
     points_nowhere,
     request_kind,
     says_a_setting,
+    settings_look_fits,
+    settings_said,
 )
 from agent.calling.grammar.leftout import (
     clause_left_out,
@@ -479,40 +481,48 @@ class Session:
         grammar = named_only(schemas, text)
         if not grammar:
             return doubted
+        # then, failing that, with only the settings said as well (see `settings_said`)
+        grammars = [grammar]
+        said = settings_said(grammar, text)
+        if said != grammar:
+            grammars.append(said)
         clauses = self._clauses(text)
-        self._back_to_prefix(pre, full)
-        again = self._decode(
-            new,
-            tools,
-            require_call,
-            max_new_tokens,
-            t0,
-            t_tok,
-            text,
-            masker=self._masker_of(grammar, require_call, clauses),
-        )
-        calls = again["function_calls"]
-        conf = again.get("confidence")
         # a call dropped from a list no longer than the request's clauses leaves a part of the
         # request undone ("the extractor off and the workbench light off too")
         # (a statement beside the order asks for nothing: "bar open light off, bar's shut")
         needed = min(len(doubted["function_calls"]), self._order_clauses(text))
-        if again["success"] and calls and conf is not None and conf > UNNAMED_CONFIDENCE:
-            ok = grounded(text, schemas, calls)
-            if len(calls) < needed or not ok:
-                # the names said dropped the guess and a call it stood in for: the missing
-                # look may find that one ("coffee maker on and the boiler on" -> the coffee
-                # maker, then the old boiler; "vinery shading halfway, cold frame light on,
-                # ..." -> the lights, then the vinery's shading)
-                again = self._missing_look(pre, tools, max_new_tokens, t0, t_tok, text, again)
-                calls = again["function_calls"]
+        for grammar in grammars:
+            self._back_to_prefix(pre, full)
+            again = self._decode(
+                new,
+                tools,
+                require_call,
+                max_new_tokens,
+                t0,
+                t_tok,
+                text,
+                masker=self._masker_of(grammar, require_call, clauses),
+            )
+            calls = again["function_calls"]
+            conf = again.get("confidence")
+            if again["success"] and calls and conf is not None and conf > UNNAMED_CONFIDENCE:
                 ok = grounded(text, schemas, calls)
-            if len(calls) >= needed and ok:
-                again["named_look"] = True
-                return again
-        doubted["timings"]["total_ms"] = again.get("timings", {}).get(
-            "total_ms", doubted["timings"]["total_ms"]
-        )
+                if len(calls) < needed or not ok:
+                    # the names said dropped the guess and a call it stood in for: the missing
+                    # look may find that one ("coffee maker on and the boiler on" -> the
+                    # coffee maker, then the old boiler; "vinery shading halfway, cold frame
+                    # light on, ..." -> the lights, then the vinery's shading)
+                    again = self._missing_look(pre, tools, max_new_tokens, t0, t_tok, text, again)
+                    calls = again["function_calls"]
+                    ok = grounded(text, schemas, calls)
+                if ok and grammar is not grammars[0]:
+                    ok = settings_look_fits(text, schemas, calls)
+                if len(calls) >= needed and ok:
+                    again["named_look"] = True
+                    return again
+            doubted["timings"]["total_ms"] = again.get("timings", {}).get(
+                "total_ms", doubted["timings"]["total_ms"]
+            )
         return doubted
 
     def _missing_look(

@@ -800,6 +800,75 @@ def named_only(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str,
     return _of_kinds_said(kept, q, tools) or kept or out
 
 
+def settings_said(tools: Sequence[Mapping[str, Any]], query: str) -> list[dict[str, Any]]:
+    """The tools with only the setting choices the request says left in their enums (a
+    switching's choices, "on" or "blink", are said by any switching word); an optional setting
+    with none said goes, and a required one keeps all its choices. Told only the names, a
+    general model still sets a fan's speed nobody asked for ("the spray booth light and the
+    extractor fan off" -> the fan at fast)."""
+    read = mended(query, tools)
+    q = words(read)
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    out = []
+    for tool in tools:
+        params = dict(tool.get("parameters") or {})
+        props = dict(params.get("properties") or {})
+        required = set(params.get("required") or ())
+        for key, sch in list(props.items()):
+            values = sch.get("enum") if isinstance(sch, Mapping) else None
+            if picks_a_thing(key, sch) or not isinstance(values, list):
+                continue
+            kept = [
+                v
+                for v in values
+                if not isinstance(v, str)
+                or VALUE_SENSE.get(v.lower()) is not None
+                or _value_said(read, q, said, sch, v, key, unnamed)
+            ]
+            if kept:
+                props[key] = {**sch, "enum": kept}
+            elif key not in required:
+                del props[key]
+        out.append({**tool, "parameters": {**params, "properties": props}})
+    return out
+
+
+def settings_look_fits(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a decode told only the settings said (`settings_said`) may stand: the request
+    says no setting word after "on", "at" or "to" that the grammar could have dropped ("fan on
+    auto" to a fan without it), and names each call's thing, or its tool by the tool's own
+    words ("the extractor fan"; not "the spray gun" to a fan whose description says the spray
+    booth)."""
+    read = mended(query, tools)
+    q = words(read)
+    if _setting_word_said(q):
+        return False
+    said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    unnamed = without_names(q, thing_names(tools)[0])
+    for call in calls:
+        tool = next((t for t in tools if str(t.get("name")) == str(call.get("name"))), None)
+        args = call.get("arguments") or {}
+        if tool is None or not isinstance(args, Mapping):
+            return False
+        props = _props(tool)
+        picks = {k: v for k, v in args.items() if picks_a_thing(k, props.get(k))}
+        if picks:
+            if not all(
+                _value_said(query, q, said, props[k], v, k)
+                or _partly_named(v, props.get(k), q, said, unnamed, tools)
+                for k, v in picks.items()
+            ):
+                return False
+            continue
+        own = _named_kind(tool)
+        if not any(said_near(w, q) for w in own) and not (kind_synonyms(own) & set(unnamed)):
+            return False
+    return True
+
+
 def _of_kinds_said(
     tools: list[dict[str, Any]], q: Sequence[str], every: Sequence[Mapping[str, Any]]
 ) -> list[dict[str, Any]]:
