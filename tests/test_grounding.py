@@ -443,6 +443,9 @@ def test_a_question_or_a_reminder_is_no_command() -> None:
     assert request_kind("hey, is the fan on?") == "question"
     assert request_kind("don't open the blinds") == "negated"
     assert request_kind("could you open the blinds") == "command"
+    # someone leaving keeps nothing as it is
+    assert request_kind("before we leave for the market, close the shades") == "command"
+    assert request_kind("could you leave the fan on") == "negated"
 
 
 def test_an_unsaid_mode_or_switch_is_found_but_never_a_number_or_a_named_setting() -> None:

@@ -861,6 +861,14 @@ def test_a_fade_said_with_its_unit_holds_that_length() -> None:
     ]
     # no length said with a unit: nothing moves
     assert with_fade_said([lounge(transition=30)], tools, "lounge to 30") == [lounge(transition=30)]
+    # and the request says the fade the call holds, in seconds or in minutes
+    from agent.calling.grammar.grounding import grounded
+
+    assert grounded(said, tools, [lounge(brightness=15, transition=60)])
+    said = "fade the den down to 15 over 2 minutes"
+    den = [{"name": "set_light", "arguments": {"room": "den", "brightness": 15, "transition": 120}}]
+    assert grounded(said, tools, den)
+    assert not grounded("fade the den down to 15 over 3 minutes", tools, den)
 
 
 def test_a_number_said_once_stays_with_the_call_its_unit_names() -> None:

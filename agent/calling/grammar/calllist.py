@@ -32,12 +32,14 @@ from agent.calling.grammar.reading import (
     clause_numbers,
     command_clauses,
     enum_strings,
+    fade_length,
     is_telling,
     kind_synonyms,
     mended,
     param_words,
     picks_a_thing,
     said_with_units,
+    seconds_key,
     starts_at,
     takes_temperature,
     thing_names,
@@ -546,14 +548,6 @@ def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str
     return conforming(out, calls, schemas)
 
 
-# A fade's length as said: "over ten seconds", "over a minute", "over 3 secs".
-_OVER = re.compile(
-    r"\bover\s+(?:the\s+next\s+)?(?P<n>[\w.]+(?:[\s-]+\w+)?)?\s*"
-    r"(?P<unit>seconds?|secs?|minutes?|mins?)\b",
-    re.IGNORECASE,
-)
-
-
 def with_fade_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
     """The calls with a fade's length as the request says it ("over ten seconds"): a small
     model given "fade the lights down to 30 over ten seconds" often writes the 30 as the
@@ -561,33 +555,14 @@ def with_fade_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
     number there (or none), the said length goes there, and a number it held that the
     request says for something else goes to the call's one other numeric setting left empty
     (the brightness)."""
-    found = list(_OVER.finditer(text))
-    if len(found) != 1:
+    fade = fade_length(text)
+    if fade is None:
         return calls
-    m = found[0]
-    n = (m.group("n") or "").strip().lower()
-    if n in ("", "a", "an", "one"):
-        value: float = 1
-    else:
-        got = said_numbers(n)
-        if len(got) != 1:
-            return calls
-        value = got[0].value
-    if m.group("unit").lower().startswith("m"):
-        value *= 60
-    if value != int(value):
-        return calls
-    seconds = int(value)
+    _, seconds, m = fade
     spots = []
     for i, tool, args in _each_call(calls, schemas):
         props = _props(tool)
-        keys = [
-            k
-            for k, sch in props.items()
-            if isinstance(sch, Mapping)
-            and sch.get("type") in ("integer", "number")
-            and "second" in param_words(k, sch)
-        ]
+        keys = [k for k, sch in props.items() if seconds_key(k, sch)]
         if len(keys) == 1:
             spots.append((i, keys[0], props, args))
     if len(spots) != 1:

@@ -53,6 +53,7 @@ from agent.calling.grammar.reading import (
     clause_numbers,
     count_of,
     enum_strings,
+    fade_length,
     flag_value,
     is_telling,
     kind_synonyms,
@@ -63,6 +64,7 @@ from agent.calling.grammar.reading import (
     picks_a_thing,
     said_near,
     said_with_units,
+    seconds_key,
     sense_words,
     starts_at,
     switch_senses,
@@ -123,11 +125,17 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
     at_first = unnamed[i] if i < len(unnamed) else ""  # not "record player off"
     if at_first in _OTHER_ACTIONS and not any(first in _described(t) for t in tools):
         return "other"  # "play radio four in the dinette" is no light at 4 percent
-    if any(w in NEGATIONS for w in unnamed) and not _negation_only_in_statements(
-        query, unnamed, names, tools
-    ):
+    if any(
+        w in NEGATIONS and not (w == "leave" and j and unnamed[j - 1] in _LEAVING_AFTER)
+        for j, w in enumerate(unnamed)
+    ) and not _negation_only_in_statements(query, unnamed, names, tools):
         return "negated"
     return "command"
+
+
+# "leave" after these says someone goes, and keeps nothing as it is: "before we leave for the
+# market, close the shades"
+_LEAVING_AFTER = frozenset("we i they he she before after when until once we'll i'll".split())
 
 
 # Verbs of a statement about the world, not an order: "tonight is no frost".
@@ -197,6 +205,7 @@ def grounded(
     # a thing said only inside a longer thing's name ("tank" in "grey tank valve") is not said
     inside = only_inside(sorted(thing_names(tools)[0]), q)
     q_sense = _orders_only(read, q, tools)
+    fade = fade_length(read)
     # a setting said only in a statement is not asked for ("the mauve is giving me a headache")
     asked = ordered(query, tools)
     q_asked = words(asked) if asked != read else q
@@ -244,6 +253,8 @@ def grounded(
                 value, schema, q, said, unnamed_asked, tools, _numbers_set(args)
             ):
                 continue
+            if fade is not None and seconds_key(key, schema) and value == fade[1]:
+                continue  # "over a minute" is a fade of 60 seconds
             text, q_value, u_value = query, q, unnamed
             if isinstance(value, bool):
                 q_value = q_sense
@@ -273,6 +284,15 @@ def grounded(
         # (and one in a statement beside an order of any kind: "fan to full pressure, we're
         # doing 2k pieces")
         said = said_numbers(asked, names)
+    # (a fade said in minutes is held in seconds: "over 2 minutes" leaves no 2)
+    if fade is not None and fade[0] is not None and fade[1] != fade[0]:
+        held = any(
+            seconds_key(k, by_name[str(c.get("name"))].get(k)) and v == fade[1]
+            for c in calls
+            for k, v in (c.get("arguments") or {}).items()
+        )
+        if held:
+            said = [s for s in said if s.value != fade[0]]
     # and a value said only in a statement is not left ("..., the mauve is giving me a
     # headache")
     return _nothing_left(unnamed_asked, said, calls, by_name) and not _unknown_setting(

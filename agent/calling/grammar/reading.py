@@ -841,3 +841,44 @@ def enum_strings(schema: Any) -> list[str]:
     if isinstance(schema.get("items"), Mapping):
         schema = {**schema, "enum": schema.get("enum") or schema["items"].get("enum")}
     return [v for v in schema.get("enum") or [] if isinstance(v, str)]
+
+
+# A fade's length said with its unit: "over ten seconds", "over a minute", "over the next 2 mins".
+_OVER = re.compile(
+    r"\bover\s+(?:the\s+next\s+)?(?P<n>[\w.]+(?:[\s-]+\w+)?)?\s*"
+    r"(?P<unit>seconds?|secs?|minutes?|mins?)\b",
+    re.IGNORECASE,
+)
+
+
+def fade_length(text: str) -> tuple[float | None, int, re.Match[str]] | None:
+    """The one fade length a request says with its unit: the number as written (None for "a
+    minute"), the length in whole seconds, and where it is said; None when it says none, more
+    than one, or one that is no whole number of seconds."""
+    found = list(_OVER.finditer(text))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    n = (m.group("n") or "").strip().lower()
+    written: float | None
+    if n in ("", "a", "an", "one"):
+        written, value = (1.0 if n == "one" else None), 1.0
+    else:
+        got = said_numbers(n)
+        if len(got) != 1:
+            return None
+        written = value = got[0].value
+    if m.group("unit").lower().startswith("m"):
+        value *= 60
+    if value != int(value):
+        return None
+    return written, int(value), m
+
+
+def seconds_key(key: str, schema: Any) -> bool:
+    """Whether a numeric parameter takes a length in seconds (a fade, a transition)."""
+    return (
+        isinstance(schema, Mapping)
+        and schema.get("type") in ("integer", "number")
+        and "second" in param_words(key, schema)
+    )
