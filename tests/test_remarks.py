@@ -458,3 +458,11 @@ def test_getting_a_thing_going_after_an_order_is_no_remark() -> None:
     read, fuller = PlainReader(home).readings(said)
     assert "shower boiler going" in read
     assert "shower block water boiler going" in fuller
+
+
+def test_while_youre_at_it_leads_in_to_an_order() -> None:
+    from agent.calling.grammar.remarks import states
+
+    assert not states("while you're at it switch the winch on".split())
+    assert states("you're late again".split())
+    assert states("dave's pulling the last dinghy out".split())

@@ -649,6 +649,8 @@ def states(ws: Sequence[str]) -> bool:
     for i, w in enumerate(ws):
         if gets_going(ws, i):
             continue  # "get the extractor going" orders it on
+        if w == "you're" and list(ws[i + 1 : i + 3]) == ["at", "it"]:
+            continue  # "while you're at it, switch the winch on" leads in to an order
         if w in _STATING or w in _CONTRACTED:
             return True
         if w.endswith(("'s", "'re")) and i + 1 < len(ws):
