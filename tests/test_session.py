@@ -1117,3 +1117,35 @@ def test_a_fan_given_a_speed_nobody_said_is_looked_at_again_with_the_settings_sa
     for query in ("greenhouse fan on auto", "turn on the spray gun"):
         env = s.complete(query)
         assert not env["function_calls"] or env["confidence"] < 0.5, (query, env)
+
+
+def test_a_served_list_the_request_does_not_say_gets_the_named_look() -> None:
+    """ "close shades in waiting room and in Dr Kovac's office": the general model closes the
+    waiting room's shades and switches the office's light off, confidently. The request says
+    no light: the named look's list, which it does say, is served instead."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    rooms = ["waiting room", "Dr Kovac's office"]
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "tool": "clinic_lights",
+            "description": "The clinic's ceiling lights: on or off, brightness in percent, colour.",
+            "rooms": [*rooms, "surgery 1", "surgery 2"],
+        },
+        "shades": {
+            "kind": "simulated_blinds",
+            "tool": "window_shades",
+            "description": "Raise or lower a room's window shades; 0 is closed, 100 fully open.",
+            "rooms": rooms,
+        },
+        "relays": {"kind": "gpio_relays", "relays": {"autoclave": 5, "air purifier": 6}},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("close shades in waiting room and in Dr Kovac's office")
+    assert env["function_calls"] == [
+        {"name": "window_shades", "arguments": {"room": room, "position": 0}} for room in rooms
+    ]
+    assert env["named_look"]
