@@ -26,6 +26,12 @@ NAMES = ["Priya's room", "Grandad's room", "ok lamp", "bunk 2", "open plan kitch
         ("set the heating to twenty no twenty two", "set the heating to twenty two"),
         ("set it to 23 no 21.5", "set it to 21.5"),
         (
+            "the bay light a bit dimmer, say thirty percent, oh, let's make it forty actually",
+            "the bay light a bit dimmer, say forty percent",
+        ),
+        ("heating to 20, no, make it 21", "heating to 21"),
+        ("lights to 50 and make it warm white", "lights to 50 and make it warm white"),
+        (
             "set the heating to fifteen actually sixteen degrees",
             "set the heating to sixteen degrees",
         ),

@@ -103,6 +103,42 @@ def _name_at(ws: list[str], names: Sequence[str], end: bool) -> int:
     return best
 
 
+# A number said again after "make it" takes the one before back ("say thirty percent, oh, let's
+# make it forty actually"; "heating to 20, no, make it 21").
+_MAKE_IT = re.compile(
+    r"[,.]?\s+(?:(?:oh|no|actually|sorry|wait|hmm|or)[,.]?\s+)*(?:let's\s+|let\s+us\s+|just\s+)?"
+    r"make\s+(?:it|that)\s+",
+    re.IGNORECASE,
+)
+_UNIT_AFTER = frozenset("percent % per cent degrees degree c".split())
+
+
+def _made_again(text: str) -> str:
+    """`text` with a number followed by "make it" and another number left out, its unit kept
+    for the new one."""
+    for m in _MAKE_IT.finditer(text):
+        before, after = text[: m.start()].split(), text[m.end() :].split()
+        low_b = [w.lower().strip(",.") for w in before]
+        unit = 0
+        while unit < min(2, len(low_b)) and low_b[-1 - unit] in _UNIT_AFTER:
+            unit += 1
+        n = _number_run_before(low_b[: len(low_b) - unit])
+        if not n or not _starts_number([w.lower() for w in after]):
+            continue
+        low_a = [w.lower().strip(",.!?") for w in after]
+        run = _number_run_before(low_a[:1]) or 1
+        while run < len(low_a) and (low_a[run] in _NUMBERISH or _digits(low_a[run])):
+            run += 1
+        units = before[len(before) - unit :] if unit else []
+        if run < len(low_a) and low_a[run] in _UNIT_AFTER:
+            units = []
+        kept = before[: len(before) - unit - n]
+        # (an "actually" after the new number takes nothing more back)
+        rest = [w for w in after[run:] if w.lower().strip(",.!?") != "actually"]
+        return " ".join(kept + after[:run] + units + rest)
+    return text
+
+
 def _corrected(text: str, names: Sequence[str] = ()) -> str:
     """`text` with each number, on/off or thing's name taken back at once left out ("twenty
     no twenty two" -> "twenty two"; "Ben's study, actually no, the utility nook" -> "the
@@ -289,5 +325,5 @@ def as_written(text: str, names: Iterable[str] = (), keep: Iterable[str] = ()) -
     out = _LIGHT_THE.sub(
         lambda m: m.group(1) + ("Turn on " if m.group(2)[0].isupper() else "turn on "), out
     )
-    out = _corrected(out, names)
+    out = _made_again(_corrected(out, names))
     return out if out.strip() else text
