@@ -14,6 +14,15 @@ dev set here; nothing is ever trained on it.
 It was measured before anyone read it (bench/general/dev_mixed_first_read.json), so that report
 is an unbiased estimate of the decoding of that day on homes nobody has tuned for.
 
+Batch 2 (folders `b2_*`, 390 more cases, fifteen more homes) was written the same way by five more
+writers (a liveaboard narrowboat, a farm shop and a seaside bungalow; a village bakery, a
+climbing gym and a family house; a dental surgery, a shepherd's hut and a musician's flat; an
+allotment society, a care home lounge and a motor workshop; a tea room, a branch library and a
+falconer's cottage), staged outside this folder while they wrote so that the checker refused
+the names of every set before them, and measured before anyone read it
+(bench/general/dev_mixed_batch2_first_read.json: commands 158/165, two actions 55/60, refusals
+159/165 at min_confidence 0.5 on the decoding of 5730791).
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
