@@ -484,6 +484,12 @@ def test_a_setting_asked_for_by_a_word_no_tool_knows() -> None:
         "heating to 20 in heat mode",
     ]:
         assert not names_an_unknown_setting(said, tools), said
+    # a colour the lights lack, said after the thing to be made
+    lights = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["shell room", "den"]}})
+    for said in ["make the shell room light lavender", "make the den lavender"]:
+        assert names_an_unknown_setting(said, lights), said
+    for said in ["make the den light blue", "make the den brighter", "turn the den light on"]:
+        assert not names_an_unknown_setting(said, lights), said
 
 
 def test_blinds_said_are_not_grounded_as_a_light() -> None:

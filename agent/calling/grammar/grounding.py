@@ -1797,6 +1797,17 @@ def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> 
     for i, w in enumerate(unnamed[1:], start=1):
         if w in SETTING_NOUNS and unknown(unnamed[i - 1]):
             return True
+    # "make the shell room light lavender", "make the steri room lavender": a word no tool
+    # knows ending the request just after a thing's name or a light's word, to be made
+    bare = without_names(q, thing_names(tools)[0])
+    if (
+        len(bare) >= 3
+        and bare[0] == "make"
+        and (not bare[-2] or bare[-2] in LIGHT_WORDS)
+        and bare[-1]
+        and unknown(bare[-1])
+    ):
+        return True
     return len(unnamed) >= 2 and unnamed[-2] in ("on", "at") and unknown(unnamed[-1])
 
 
