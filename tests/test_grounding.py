@@ -2017,3 +2017,26 @@ def test_settings_said_keeps_only_the_choices_the_request_says() -> None:
     assert settings_look_fits("turn the roof fan off", home, off)
     assert not settings_look_fits("roof fan on auto", home, off)  # a word it may have dropped
     assert not settings_look_fits("turn off the spray gun", home, off)  # the fan unsaid
+
+
+def test_a_number_said_in_degrees_is_no_blind_and_a_time_from_now_sets_nothing() -> None:
+    from agent.calling.grammar.grounding import degrees_misfit, leaves_a_number
+
+    home = home_tools(
+        {
+            "heat": {"kind": "simulated_thermostat", "min_temperature": 5, "max_temperature": 28},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["lounge"]},
+            "plugs": {"kind": "tasmota", "switches": {"Swan boiler": "a"}},
+        }
+    )
+    blind = [{"name": "set_blinds", "arguments": {"room": "lounge", "position": 30}}]
+    assert degrees_misfit("heat the lounge to 30 degrees", home, blind)
+    assert not grounded("heat the lounge to 30 degrees", home, blind)
+    assert grounded("lounge blinds to 30", home, blind)
+    warm = [{"name": "set_thermostat", "arguments": {"temperature": 20}}]
+    assert not degrees_misfit("heat the lounge to 20 degrees", home, warm)
+    boiler = [{"name": "set_switch", "arguments": {"device": "Swan boiler", "action": "ON"}}]
+    said = "switch the Swan boiler on, we open in ten minutes"
+    assert grounded(said, home, boiler)
+    assert not leaves_a_number(said, home, boiler)
+    assert request_kind("print off this week's rota", home) == "other"

@@ -52,6 +52,7 @@ from agent.calling.grammar.calllist import (
     without_unsaid_choices,
 )
 from agent.calling.grammar.grounding import (
+    degrees_misfit,
     grounded,
     grounded_part,
     implied_elsewhere,
@@ -846,7 +847,9 @@ class Session:
         # a setting asked for by a word no tool knows ("thermostat to 21, holiday mode"), or a
         # number said that no call holds ("..., over fifteen minutes" answered with no fade)
         unknown = bool(res.ok and text and res.calls) and (
-            names_an_unknown_setting(text, schemas) or leaves_a_number(text, schemas, res.calls)
+            names_an_unknown_setting(text, schemas)
+            or leaves_a_number(text, schemas, res.calls)
+            or degrees_misfit(text, schemas, res.calls)
         )
         # the named look may mend a call sent to a tool nothing points at, as a guessed name
         self._doubted_tool = elsewhere

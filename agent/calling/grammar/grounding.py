@@ -94,7 +94,7 @@ _LATER = frozenset("remind remember".split())
 # lullaby"): asked of tools that never say them, they are requests for something else.
 _OTHER_ACTIONS = frozenset(
     "play sing read call phone text email message order buy book record stream cast search "
-    "google translate spell tell".split()
+    "google translate spell tell print".split()
 )
 # Words that may come before the request proper ("hey needle, is the fan on?").
 _OPENERS = frozenset("hey hi hello ok okay needle please kindly so and um uh well right".split())
@@ -198,6 +198,8 @@ def grounded(
         return False  # "open the bedroom 7 blinds" is no light at full
     if _switches_an_unknown(unnamed, tools):
         return False  # "put some bingo music on in the Jubilee hall" is no light
+    if degrees_misfit(query, tools, calls):
+        return False  # "heat the lounge to 30 degrees" is no blind at 30
     # a word another tool's name shares ("the fan" beside ceiling_fan and loft_fan) does not
     # say which of them
     called = {str(c.get("name")) for c in calls}
@@ -293,11 +295,81 @@ def grounded(
         )
         if held:
             said = [s for s in said if s.value != fade[0]]
+    said = _without_times(said, read, calls, by_name)
     # and a value said only in a statement is not left ("..., the mauve is giving me a
     # headache")
     return _nothing_left(unnamed_asked, said, calls, by_name) and not _unknown_setting(
         unnamed, known, clause if len(clause) == len(unnamed) else None
     )
+
+
+_TIME_SAID = re.compile(
+    r"\b(?:in|for|within|after)\s+(?:the\s+next\s+|another\s+)?(?P<n>\w+(?:[\s-]\w+)?)\s+"
+    r"(?P<unit>minutes?|mins?|hours?|hrs?|seconds?|secs?)\b",
+    re.IGNORECASE,
+)
+
+
+def degrees_misfit(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call sets a number said in degrees to a setting that takes none, and no call
+    sets it as a temperature: "heat the lounge to 30 degrees" is no blind at 30."""
+    read = mended(query, tools)
+    q = words(read)
+    by_name = {str(t.get("name")): _props(t) for t in tools}
+    for i, w in enumerate(q[:-1]):
+        if q[i + 1] not in ("degree", "celsius"):
+            continue
+        got = said_numbers(w)
+        if len(got) != 1:
+            continue
+        value = got[0].value
+        fits, misfits = False, False
+        for c in calls:
+            props = by_name.get(str(c.get("name"))) or {}
+            for k, v in (c.get("arguments") or {}).items():
+                if isinstance(v, bool) or not isinstance(v, int | float) or float(v) != value:
+                    continue
+                if "temp" in k.lower() or "degree" in param_words(k, props.get(k) or {}):
+                    fits = True
+                else:
+                    misfits = True
+        if misfits and not fits:
+            return True
+    return False
+
+
+def _without_times(
+    said: list[Said],
+    text: str,
+    calls: Sequence[Mapping[str, Any]],
+    by_name: Mapping[str, Mapping[str, Any]],
+) -> list[Said]:
+    """`said` without a length of time from now or for a while ("we open in ten minutes")
+    where no called tool takes a length in that unit: it sets nothing."""
+    for value, unit in _times_said(text):
+        if not any(
+            unit in param_words(k, sch)
+            for c in calls
+            if isinstance(c, Mapping)
+            for k, sch in (by_name.get(str(c.get("name"))) or {}).items()
+        ):
+            said = [s for s in said if s.value != value]
+    return said
+
+
+def _times_said(text: str) -> list[tuple[float, str]]:
+    """The lengths of time a request says after "in", "for", "within" or "after" ("in ten
+    minutes"): each number as said, with its unit's word ("minute", "hour", "second")."""
+    out = []
+    for m in _TIME_SAID.finditer(text):
+        got = said_numbers(m.group("n"))
+        if len(got) == 1:
+            u = m.group("unit").lower()
+            unit = "minute" if u.startswith("m") else "hour" if u.startswith("h") else "second"
+            out.append((got[0].value, unit))
+    return out
 
 
 def grounded_part(
@@ -1210,9 +1282,10 @@ def leaves_a_number(
         )
     }
     said = [s for s in said_numbers(asked, protected) if s.value in setting]
+    by_name = {str(t.get("name")): _props(t) for t in tools}
+    said = _without_times(said, asked, calls, by_name)
     if not said:
         return False
-    by_name = {str(t.get("name")): _props(t) for t in tools}
     held = [
         (by_name.get(str(c.get("name")), {}).get(k), v)
         for c in calls
