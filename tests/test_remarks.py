@@ -466,3 +466,11 @@ def test_while_youre_at_it_leads_in_to_an_order() -> None:
     assert not states("while you're at it switch the winch on".split())
     assert states("you're late again".split())
     assert states("dave's pulling the last dinghy out".split())
+
+
+def test_someone_who_left_a_thing_on_states_it() -> None:
+    from agent.calling.grammar.remarks import states
+
+    assert states("tamsin left them on again".split())
+    assert not states("switch the left lamp off".split())
+    assert not states("the lamp on the left".split())

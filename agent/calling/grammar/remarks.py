@@ -643,6 +643,10 @@ _CONTRACTED = frozenset(
 )
 
 
+# Words before a "left" that is no one leaving something: a side ("turn left", "on the left").
+_LEFT_NOT_DONE = frozenset("turn on to at far top bottom front back".split())
+
+
 def states(ws: Sequence[str]) -> bool:
     """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
     bed's freezing"; not "Maya's room warm white")."""
@@ -653,6 +657,8 @@ def states(ws: Sequence[str]) -> bool:
             continue  # "while you're at it, switch the winch on" leads in to an order
         if w in _STATING or w in _CONTRACTED:
             return True
+        if w == "left" and 0 < i < len(ws) - 1 and ws[i - 1] not in DETERMINERS | _LEFT_NOT_DONE:
+            return True  # "Tamsin left them on again" (not "the left lamp", "turn left")
         if w.endswith(("'s", "'re")) and i + 1 < len(ws):
             after = ws[i + 1].strip("?!.,")
             if after in _STATING or after in _AFTER_IS or after.endswith("ing"):
