@@ -2040,3 +2040,21 @@ def test_a_number_said_in_degrees_is_no_blind_and_a_time_from_now_sets_nothing()
     assert grounded(said, home, boiler)
     assert not leaves_a_number(said, home, boiler)
     assert request_kind("print off this week's rota", home) == "other"
+
+
+def test_close_sets_no_lowest_temperature() -> None:
+    """ "close" says a cover's lowest position, never a thermostat's lowest temperature: "put
+    the thermostat on cool, it's close today" asks for the cool mode alone."""
+    home = home_tools(
+        {
+            "heat": {"kind": "simulated_thermostat", "min_temperature": 10, "max_temperature": 28},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["den"]},
+        }
+    )
+    cool = {"name": "set_thermostat", "arguments": {"mode": "cool"}}
+    coldest = {"name": "set_thermostat", "arguments": {"temperature": 10}}
+    said = "put the thermostat on cool, it's close today"
+    assert grounded(said, home, [cool])
+    assert not grounded(said, home, [cool, coldest])
+    shut = [{"name": "set_blinds", "arguments": {"room": "den", "position": 0}}]
+    assert grounded("close the den blinds", home, shut)

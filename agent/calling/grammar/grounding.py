@@ -1051,8 +1051,8 @@ def _value_said(
         degrees = "temp" in key.lower() or "celsius" in str(schema.get("description", "")).lower()
         if any(s.matches(float(value), schema) and not (s.percent and degrees) for s in said):
             return True
-        if is_fraction_param(schema):
-            return False
+        if is_fraction_param(schema) or degrees:
+            return False  # (no warmth opens or closes: "on cool, it's close today" sets none)
         if value == schema.get("minimum"):
             return any("close" in ss for _, ss in switch_senses(q))
         if value == schema.get("maximum"):
