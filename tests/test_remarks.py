@@ -354,6 +354,18 @@ def test_an_owner_said_alone_after_a_thing_is_no_remark() -> None:
     said = "Orla's cot light off, and Cian's"
     assert plain_command(said, cots) == said
     assert plain_command("Orla's cot light off, and Bob's here", cots) != said
+    # and in a sentence of its own ("Women's too.")
+    rooms = home_tools(
+        {"lights": {"kind": "simulated_lights", "rooms": ["men's changing", "women's changing"]}}
+    )
+    said = "Men's changing lights on. Women's too."
+    assert plain_command(said, rooms) == said
+    from agent.calling.grammar.leftout import left_out
+
+    on = [{"name": "set_light", "arguments": {"room": "men's changing", "on": True}}]
+    assert [name for name, _ in left_out(said, rooms, on)] == ["women's changing"]
+    cot = [{"name": "set_led", "arguments": {"led": "Orla's cot", "mode": "off"}}]
+    assert [n for n, _ in left_out("Orla's cot light off, and Cian's", cots, cot)] == ["Cian's cot"]
 
 
 def test_a_thing_said_short_after_an_order_is_no_scene() -> None:

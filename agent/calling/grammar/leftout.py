@@ -17,6 +17,7 @@ from agent.calling.grammar.grounding import (
     _props,
     _stated,
     _thing_words,
+    _without_other_names,
     asks_something,
     clause_of,
     is_command,
@@ -180,13 +181,27 @@ def _part_at(
     )
     unnamed = without_names(q, thing_names(tools)[0])
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
+    # (a word said inside another thing's name said in full is that thing's: "Men's changing
+    # lights on" names no part of the women's changing room)
+    free = _without_other_names(q, name, tools)
     for n in range(len(ws) - 1, 0, -1):
-        at = starts_at(list(ws[-n:]), q)
+        at = starts_at(list(ws[-n:]), free)
         if not any(is_telling(w) and w not in KIND_NOUNS for w in ws[-n:]):
             continue  # "Tilly's room lights" says no "Tilly's night light"; "in" no "check-in"
         if len(at) == 1 and _partly_named(name, schema, q, said, unnamed, tools):
             return at
+    # an owner said alone for the one thing of theirs ("Men's changing lights on. Women's
+    # too." for the women's changing room)
+    if len(ws) > 1 and ws[0].endswith("'s"):
+        at = starts_at([ws[0]], free)
+        owners = [n for n in thing_names(tools)[0] if ws[0] in words(n)]
+        if len(at) == 1 and owners == [name] and (q[at[0] + 1 : at[0] + 2] or ["too"])[0] in _ALONE:
+            return at
     return []
+
+
+# Words after an owner said alone ("Women's too", "and Ruth's as well").
+_ALONE = frozenset("too as also please then and".split())
 
 
 def tools_left_out(

@@ -616,6 +616,8 @@ def _scene(clause: str, known: _Known) -> bool:
         return False
     if (ORDER_VERBS - phrasal) & set(words(clause)):
         return False
+    if len(ws) <= 3 and known.owns(words(clause)):
+        return False  # "Women's too.": the women's changing room, said by its owner
     if opened or states(ws):
         return True
     # (a word of a thing's name names it, short: "..., also the autoclave" for the "annexe
