@@ -60,10 +60,23 @@ _NEGATIVE = {"minus", "negative"}
 _ONE_PRONOUN_BEFORE = {"the", "this", "that", "which", "any", "each", "every", "no", "another"}
 # "last one out", "the bright one hurts my eyes", "the laundry one": after a word that says
 # which, behind a determiner or owner, "one" stands for a thing too
-_WHICH_ONE = {"last", "first", "next", "other", "same", "only", "little", "big", "small", "old"}
+_WHICH_ONE = {"last", "first", "next", "same", "only", "little", "big", "small", "old"}
 _OWNERS = {"the", "this", "that", "my", "our", "your", "his", "her", "their", "its"}
 # words after which "one" is a setting's number ("level one", "speed one")
-_ONE_IS_NUMBER_AFTER = {"level", "speed", "setting", "number", "mode", "zone", "channel", "to"}
+# ("the other one" keeps its number: the mention prior's clause rules read that clause as
+# asking for a thing of its own, and send "switch the other one on" to another thing than
+# the one just switched)
+_ONE_IS_NUMBER_AFTER = {
+    "level",
+    "speed",
+    "setting",
+    "number",
+    "mode",
+    "zone",
+    "channel",
+    "to",
+    "other",
+}
 
 _TIME = re.compile(
     r"\b\d{1,2}:\d{2}(?::\d{2})?\s*(?:[ap]\.?m\b\.?)?"
