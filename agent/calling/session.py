@@ -105,6 +105,9 @@ UNNAMED_CONFIDENCE = 0.1
 # one way). Counting spellings for every answer raised wrong calls to unsupported requests
 # above 0.5 (13 dev cases lost against 4 gained); behind the grounding check none was lost.
 GROUNDED_CONFIDENCE = 0.7
+# The looks whose answers are served only where `grounding.grounded` holds (for the said part,
+# the part it keeps, or the whole list it raises).
+_GROUNDED_LOOKS = ("second_look", "named_look", "missing_look", "said_part")
 _EMPTY = np.empty(0, dtype=np.int32)
 
 
@@ -415,12 +418,13 @@ class Session:
                 env = self._said_part(text, grammar_tools, env)
         # a served list the request does not say ("close shades in the waiting room and in Dr
         # Kovac's office" -> the office's light off): the named look's list, where it finds one
-        # the request says
+        # the request says (a list a look served is grounded already)
         if (
             after
             and env["success"]
             and env["function_calls"]
             and (env.get("confidence") or 0) > UNNAMED_CONFIDENCE
+            and not any(env.get(look) for look in _GROUNDED_LOOKS)
             and not grounded(text, [t.to_schema() for t in grammar_tools], env["function_calls"])
         ):
             doubted = {**env, "confidence": UNNAMED_CONFIDENCE}

@@ -198,7 +198,7 @@ def grounded(
         return False  # "open the bedroom 7 blinds" is no light at full
     if _switches_an_unknown(unnamed, tools):
         return False  # "put some bingo music on in the Jubilee hall" is no light
-    if degrees_misfit(query, tools, calls):
+    if _degrees_misfit(q, by_name, calls):
         return False  # "heat the lounge to 30 degrees" is no blind at 30
     # a word another tool's name shares ("the fan" beside ceiling_fan and loft_fan) does not
     # say which of them
@@ -315,9 +315,16 @@ def degrees_misfit(
 ) -> bool:
     """Whether a call sets a number said in degrees to a setting that takes none, and no call
     sets it as a temperature: "heat the lounge to 30 degrees" is no blind at 30."""
-    read = mended(query, tools)
-    q = words(read)
     by_name = {str(t.get("name")): _props(t) for t in tools}
+    return _degrees_misfit(words(mended(query, tools)), by_name, calls)
+
+
+def _degrees_misfit(
+    q: Sequence[str],
+    by_name: Mapping[str, Mapping[str, Any]],
+    calls: Sequence[Mapping[str, Any]],
+) -> bool:
+    """`degrees_misfit` of the request's `words` as read, with each tool's parameters."""
     for i, w in enumerate(q[:-1]):
         if q[i + 1] not in ("degree", "celsius"):
             continue
