@@ -23,6 +23,14 @@ the names of every set before them, and measured before anyone read it
 (bench/general/dev_mixed_batch2_first_read.json: commands 158/165, two actions 55/60, refusals
 159/165 at min_confidence 0.5 on the decoding of 5730791).
 
+Batch 3 (folders `b3_*`, 468 cases, eighteen homes) was written the same way by six more writers
+(a ski chalet, a fishmonger's and a seaside bungalow; a microbrewery, a yoga studio and a
+bedsit; a vineyard tasting room, a mountain bothy and a dog groomer's; a radio shack, an orchard
+barn and a nursery baby room; a bicycle shop, a plant nursery and a sheltered flat; a sailing
+club, a theatre's dressing rooms and a farmhouse), and measured before anyone read it
+(bench/general/dev_mixed_batch3_first_read.json: commands 264/270, two actions 69/72, refusals
+192/198 at min_confidence 0.5 on the decoding of d878f75).
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
