@@ -2058,3 +2058,54 @@ def test_close_sets_no_lowest_temperature() -> None:
     assert not grounded(said, home, [cool, coldest])
     shut = [{"name": "set_blinds", "arguments": {"room": "den", "position": 0}}]
     assert grounded("close the den blinds", home, shut)
+
+
+def test_a_day_after_on_says_when_not_a_setting() -> None:
+    """ "make Poppy's room light pink for when she comes on Saturday": no unknown setting, and
+    no switching on."""
+    home = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["Poppy's room", "den"]}})
+    said = "make Poppy's room light pink for when she comes on Saturday"
+    pink = light(room="Poppy's room", color="pink")
+    assert grounded(said, home, [pink])
+    assert unsaid_arguments(said, home, light(room="Poppy's room", on=True, color="pink")) == ["on"]
+    # a word no tool knows after "on" is still one ("fan on turbo")
+    assert not grounded("make Poppy's room light pink on sparkle", home, [pink])
+
+
+def test_on_before_any_of_the_tools_choices_is_no_switching() -> None:
+    """ "put the lamp on tangerine at 50 percent" decoded without the colour (added after):
+    the "on" says where the colour goes, not a switching."""
+    home = home_tools(
+        {"lights": {"kind": "simulated_lights", "rooms": ["bedsit"], "colors": ["tangerine"]}}
+    )
+    call = light(room="bedsit", on=True, brightness=50)
+    assert unsaid_arguments("can you put the lamp on tangerine at 50 percent", home, call) == ["on"]
+    assert unsaid_arguments("put the lamp on at 50 percent", home, call) == []
+
+
+def test_a_vent_opens_by_switching_and_a_heater_is_the_thermostat() -> None:
+    from agent.calling.grammar.leftout import tools_left_out
+
+    home = home_tools(
+        {
+            "relays": {"kind": "gpio_relays", "relays": {"roof vent motor": 5, "drip feed": 6}},
+            "heat": {"kind": "simulated_thermostat", "min_temperature": 5, "max_temperature": 24},
+            "plugs": {"kind": "tasmota", "switches": {"rotator": "r", "linear amp": "a"}},
+        }
+    )
+    relay, heat, plug = (t["name"] for t in home)
+
+    def vent(on: bool) -> dict:
+        return {"name": relay, "arguments": {"relay": "roof vent motor", "on": on}}
+
+    assert grounded("open the roof vent motor", home, [vent(True)])
+    assert not grounded("open the roof vent motor", home, [vent(False)])
+    nineteen = {"name": heat, "arguments": {"temperature": 19}}
+    assert grounded("heater up to 19", home, [nineteen])
+    rotator = {"name": plug, "arguments": {"device": "rotator", "action": "ON"}}
+    said = "heater up to 19, and switch on the rotator"
+    assert tools_left_out(said, home, [rotator]) == [(heat, "heater up to 19")]
+    # and put first, where it is said
+    from agent.calling.grammar.calllist import tidied
+
+    assert tidied([rotator, nineteen], home, said) == [nineteen, rotator]

@@ -1149,3 +1149,31 @@ def test_a_served_list_the_request_does_not_say_gets_the_named_look() -> None:
         {"name": "window_shades", "arguments": {"room": room, "position": 0}} for room in rooms
     ]
     assert env["named_look"]
+
+
+def test_a_setting_said_at_full_by_its_name_is_added_at_its_maximum() -> None:
+    """ "lights on in the press house, full brightness" written without the brightness."""
+    from agent.calling.grammar.calllist import with_full_said
+    from agent.offline.train.homes import home_tools
+
+    tools = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["press house", "den"]}})
+
+    def light(**args: object) -> dict:
+        return {"name": "set_light", "arguments": args}
+
+    on = light(room="press house", on=True)
+    for said in [
+        "lights on in the press house, full brightness",
+        "press house lights on, brightness to max",
+    ]:
+        assert with_full_said([on], tools, said) == [
+            light(room="press house", on=True, brightness=100)
+        ]
+    # no setting named, a light turned off, or a call holding it at full already: nothing
+    assert with_full_said([on], tools, "lights on in the press house, full please") == [on]
+    off = light(room="press house", on=False)
+    assert with_full_said([off], tools, "press house off, full brightness tomorrow") == [off]
+    den = light(room="den", color="white")
+    both = [den, light(room="press house", brightness=100)]
+    said = "den to white and the press house to full brightness"
+    assert with_full_said(both, tools, said) == both

@@ -40,6 +40,7 @@ from agent.calling.grammar.calllist import (
     with_choice_after_on,
     with_choice_said,
     with_fade_said,
+    with_full_said,
     with_halves_joined,
     with_number_added,
     with_number_said,
@@ -774,6 +775,8 @@ class Session:
                 numbered = with_number_said(res.calls, schemas, text)
                 # a number said and left out is added ("heating on heat mode at 20")
                 numbered = with_number_added(numbered, schemas, text)
+                # and a setting said at full by its name ("..., full brightness")
+                numbered = with_full_said(numbered, schemas, text)
                 # and a fade said with its unit holds that length ("... over ten seconds")
                 numbered = with_fade_said(numbered, schemas, text)
                 # and one said for another call's setting goes ("office to 20 degrees")

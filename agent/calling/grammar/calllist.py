@@ -27,6 +27,8 @@ from agent.calling.grammar.grounding import (
 from agent.calling.grammar.leftout import tools_left_out
 from agent.calling.grammar.nfa import Automaton
 from agent.calling.grammar.reading import (
+    FULL_WORDS,
+    HEATING_WORDS,
     SETTING_NOUNS,
     VALUE_SENSE,
     clause_numbers,
@@ -548,6 +550,43 @@ def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str
     return conforming(out, calls, schemas)
 
 
+def with_full_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
+    """The calls with a setting the request asks for at full by its own name ("lights on in
+    the press house, full brightness", "brightness to max") at its maximum, where the model
+    left it out: added to the one call (turning nothing off) whose tool has that setting
+    empty and bounded."""
+    q = words(mended(text, schemas))
+    named = set()
+    for i, w in enumerate(q):
+        if w in FULL_WORDS:
+            named.update(q[i + 1 : i + 2])  # "full brightness"
+            before = q[max(0, i - 2) : i]  # "brightness full", "brightness to max"
+            if before and (len(before) == 1 or before[-1] not in ("to", "at", "on")):
+                named.add(before[-1])
+            elif len(before) == 2:
+                named.add(before[0])
+    if not named:
+        return calls
+    # (a call holding it at full already took what was said: "reading room to soft yellow
+    # and guest room 3 to full brightness")
+    held = {(k, v) for _, _, args in _each_call(calls, schemas) for k, v in args.items()}
+    spots = [
+        (i, k, props[k]["maximum"])
+        for i, tool, args in _not_turning_off(calls, schemas)
+        for props in [_props(tool)]
+        for k in _open_numbers(props, args)
+        if props[k].get("maximum") is not None
+        and named & set(words(k.replace("_", " ")))
+        and (k, props[k]["maximum"]) not in held
+    ]
+    if len(spots) != 1:
+        return calls
+    i, k, top = spots[0]
+    out = list(calls)
+    out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: top}}
+    return conforming(out, calls, schemas)
+
+
 def with_fade_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
     """The calls with a fade's length as the request says it ("over ten seconds"): a small
     model given "fade the lights down to 30 over ten seconds" often writes the 30 as the
@@ -869,6 +908,8 @@ def _in_request_order(text: str, calls: list[Any], schemas: list[dict[str, Any]]
         # the blinds in the baby's corner")
         name_words = set(words(str(call.get("name")).replace("_", " ")))  # "house_lights"
         name_words = (name_words | kind_synonyms(name_words)) - _VERB_WORDS
+        if takes_temperature({"properties": p}):
+            name_words |= HEATING_WORDS  # "heater up to 19, and ..." is the thermostat first
         by_name = [
             m.start()
             for w in name_words

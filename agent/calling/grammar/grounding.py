@@ -1125,19 +1125,20 @@ def unsaid_arguments(
     # high" (a fan given a speed runs at it), but "desk fan on turbo" is "fan on, turbo", as
     # the held-out and dev writers both read it.
     placed = bool(_PLACING_VERBS & set(q))
+    # (any of the tool's choices, not only one the call holds: a colour said after "on" may be
+    # added after this, "can you put the lamp on tangerine at 50 percent")
     settings = [
-        words(str(v))
-        for k, v in args.items()
-        if isinstance(v, str)
-        and (placed or k.lower() != "speed")
-        and not picks_a_thing(k, props.get(k))
-        and enum_strings(props.get(k))
-        and str(v).lower() not in VALUE_SENSE
+        words(v)
+        for k, sch in props.items()
+        if (placed or k.lower() != "speed") and not picks_a_thing(k, sch)
+        for v in enum_strings(sch)
+        if v.lower() not in VALUE_SENSE
         # right after it, as said ("the attic light on, teal please" switches it on)
-        and re.search(rf"\bon\s+(?:(?:the|its|a|my)\s+)?{re.escape(str(v))}\b", read, re.I)
+        and re.search(rf"\bon\s+(?:(?:the|its|a|my)\s+)?{re.escape(v)}\b", read, re.I)
     ]
     # (also past a determiner: "put the fan on its lazy setting")
-    on_setting = {
+    # (and "on" before a day says when: "... for when she comes on Saturday")
+    on_setting = {i for i, w in enumerate(q[:-1]) if w == "on" and q[i + 1] in DAYS} | {
         i
         for i, w in enumerate(q)
         if w == "on"
@@ -1749,7 +1750,8 @@ def _setting_said_points(
     names, a setting named with its value, a warmth word (not one inside a name said, "the
     hot tub") for a tool that takes a temperature."""
     props = _props(tool)
-    warmth = WARMTH_WORDS & set(without_parts(q, names))
+    # ("heater up to 19": a heater said outside any name is the thermostat's)
+    warmth = (WARMTH_WORDS | HEATING_WORDS) & set(without_parts(q, names))
     return (
         _unit_points(q, said, props, args)
         or _setting_points(q, unnamed, props, args)
@@ -1851,6 +1853,12 @@ _AFTER_SETTING_WORD = frozenset(
     "in at to on of by full max maximum minimum half halfway mode speed level setting "
     "percent degree degrees".split()
 )
+# A day after "on" says when, not a setting ("make Poppy's room pink for when she comes on
+# Saturday").
+DAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
+    "thursdays fridays saturdays sundays".split()
+)
 
 
 def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
@@ -1867,7 +1875,7 @@ def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> 
             known.update(words(str(key).replace("_", " ")))
 
     def unknown(w: str) -> bool:
-        if w in known or w in DEVICE_NOUNS or w in GENERIC or w in _AFTER_SETTING_WORD:
+        if w in known or w in DEVICE_NOUNS or w in GENERIC or w in _AFTER_SETTING_WORD | DAYS:
             return False
         if w in NUMBER_WORDS or w[0].isdigit():
             return False
@@ -1905,7 +1913,9 @@ def _unknown_setting(
             continue
         if i and q[i - 1] in SWITCH_VERBS:
             continue  # "turn on fan", "switch on lights in the kitchen": the thing follows
-        if nxt in _AFTER_SETTING_WORD | _PLACE_WORDS or nxt in NUMBER_WORDS or nxt[0].isdigit():
+        if nxt in _AFTER_SETTING_WORD | _PLACE_WORDS | DAYS or nxt in NUMBER_WORDS:
+            continue
+        if nxt[0].isdigit():
             continue
         return True
     return False

@@ -46,7 +46,7 @@ from agent.calling.rangecheck import said_numbers
 
 # words that name what a temperature tool runs, not how the room feels ("it's cold" orders
 # nothing)
-_HEATING_WORDS = frozenset({"heating", "aircon", "temperature"})
+_HEATING_WORDS = frozenset({"heating", "aircon", "temperature", "heater", "radiator"})
 
 
 def left_out(

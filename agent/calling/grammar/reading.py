@@ -239,7 +239,8 @@ SWITCH_KEYS = {"on": "on", "power": "on", "enabled": "on", "active": "on", "open
 OPPOSITE = {"on": "off", "open": "close"}
 # Things that open and close by switching on and off: "open the irrigation valve" is on.
 OPENS_BY_SWITCHING = frozenset(
-    "valve valves gate gates tap taps sluice damper hatch door doors opener".split()
+    "valve valves gate gates tap taps sluice damper hatch door doors opener vent vents flap flaps "
+    "skylight skylights louvre louvres".split()
 )
 
 
