@@ -2109,3 +2109,41 @@ def test_a_vent_opens_by_switching_and_a_heater_is_the_thermostat() -> None:
     from agent.calling.grammar.calllist import tidied
 
     assert tidied([rotator, nineteen], home, said) == [nineteen, rotator]
+
+
+def test_a_thing_switched_that_the_home_lacks() -> None:
+    """ "turn on the hair dryer in the wig room" is no light of the wig room; a served call
+    the request does not say is doubted when the noun it switches names nothing the home
+    has ("switch off the baby monitor" beside the baby room's light)."""
+    from agent.calling.grammar.grounding import switches_an_unknown
+
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["wig room", "baby room", "lounge"]},
+            "plugs": {"kind": "tasmota", "switches": {"oven 2": "o2"}},
+            "fan": {"kind": "simulated_fan", "tool": "set_drying_fan"},
+            "heat": {"kind": "simulated_thermostat"},
+        }
+    )
+    wig = light(room="wig room", on=True)
+    assert not grounded("turn on the hair dryer in the wig room", home, [wig])
+    assert grounded("turn on the lights in the wig room", home, [wig])
+    assert grounded("switch on teh wig room lights", home, [wig])
+    plug = next(t["name"] for t in home if "plug" in t["name"] or "switch" in t["name"])
+    oven = {"name": plug, "arguments": {"device": "oven 2", "action": "OFF"}}
+    assert grounded("please switch off the outlet of oven 2", home, [oven])
+    for said in [
+        "switch off the baby monitor",
+        "turn on the antenna tuner",
+        "put some Vera Lynn on in the lounge",
+    ]:
+        assert switches_an_unknown(said, home), said
+    for said in [
+        "turn the big light off in the lounge",
+        "switch the ceiling fan off",
+        "put the air con on cool",
+        "turn the dryer on",
+        "turn on teh lounge lamp",
+        "switch off the baby room light",
+    ]:
+        assert not switches_an_unknown(said, home), said

@@ -1177,3 +1177,32 @@ def test_a_setting_said_at_full_by_its_name_is_added_at_its_maximum() -> None:
     both = [den, light(room="press house", brightness=100)]
     said = "den to white and the press house to full brightness"
     assert with_full_said(both, tools, said) == both
+
+
+def test_a_served_call_for_a_thing_the_home_lacks_is_doubted() -> None:
+    """ "switch off the baby monitor": the general model switches off the baby room's light,
+    at a confidence above the daemon's default floor. The request switches a monitor, which
+    the home lacks, and says no light: the call is doubted (below 0.5)."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["baby room", "Hedgehog room", "nappy corner", "milk kitchen"],
+            "colors": ["warm white", "marigold glow", "cocoa"],
+        },
+        "heat": {"kind": "simulated_thermostat", "min_temperature": 16, "max_temperature": 24},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["baby room", "Hedgehog room"]},
+        "fan": {"kind": "simulated_fan", "speeds": ["purr", "low", "medium"]},
+        "plugs": {"kind": "tasmota", "switches": {"feed warmer": "w", "shusher": "s"}},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("switch off the baby monitor")
+    assert not env["function_calls"] or env["confidence"] < 0.5
+    env = s.complete("switch off the baby room light")
+    assert env["function_calls"] == [
+        {"name": "set_light", "arguments": {"room": "baby room", "on": False}}
+    ]
+    assert env["confidence"] >= 0.5

@@ -69,6 +69,7 @@ from agent.calling.grammar.grounding import (
     says_a_setting,
     settings_look_fits,
     settings_said,
+    switches_an_unknown,
 )
 from agent.calling.grammar.leftout import (
     clause_left_out,
@@ -434,6 +435,10 @@ class Session:
             )
             if again.get("named_look"):
                 env = again
+            elif switches_an_unknown(text, [t.to_schema() for t in grammar_tools]):
+                # ungrounded, and the thing switched is none the home has ("switch off the
+                # baby monitor" served as the baby room's light): doubted
+                env = doubted
         if env["success"] and env["function_calls"]:
             # once every look has added and moved what it does, one call can hold another
             # ("fan on, sleep setting" -> the fan on, then the fan on at the sleep setting)

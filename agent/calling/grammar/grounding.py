@@ -24,7 +24,7 @@ answer only when `grounded` finds the request says all of it:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
@@ -738,19 +738,65 @@ def points_nowhere(
     return False
 
 
-def _switches_an_unknown(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> bool:
-    """Whether "put X on" (or "turn X off") switches an X that no tool has, read with the
-    things' names blanked: "put some bingo music on in the Jubilee hall" asks for music, and
-    the hall it is in says nothing of the hall's light."""
+def switches_an_unknown(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the thing a request switches ends in a noun that names nothing the home has,
+    no device's plain noun and no typo of a known word ("switch off the baby monitor" in a
+    home with a baby room's light; "turn on the antenna tuner"). Stricter than the check
+    `grounded` makes: a word before the noun may be unknown ("the big light", "the ceiling
+    fan")."""
+    q = words(mended(query, tools))
+    k = known_words(tools)
+    known = k.words | {w for v in [*k.things, *k.settings] for w in v}
+    stems = {x for w in known for x in _ing_stems(w)}
+    for span, _, named_next in _switched_things(without_names(q, thing_names(tools)[0])):
+        head = span[-1] if span else ""
+        # (a word before a name said is the name's: "turn on teh kitchenette lamp")
+        if not head or named_next or head in DEVICE_NOUNS or said_near(head, sorted(known)):
+            continue
+        # ("the air con"; "the dryer" of a drying fan)
+        if head == "con" or (head.endswith("er") and head[:-2] in stems):
+            continue
+        if _names_another_thing([head], tools):
+            return True
+    return False
+
+
+def _switched_things(q: Sequence[str]) -> Iterator[tuple[list[str], bool, bool]]:
+    """The words of each thing the request switches: between the verb and "on" or "off"
+    ("put some bingo music on"), or after both up to a name said or a place or joining word
+    ("switch off the baby monitor", "turn on the hair dryer in the wig room"); each with
+    whether it came after both, and whether a name said (blanked in `q`) follows it."""
     for i, w in enumerate(q):
         if w not in ("on", "off"):
             continue
         verbs = [j for j in range(max(0, i - 5), i) if q[j] in SWITCH_VERBS]
-        if not verbs or i - verbs[-1] < 2:
+        if not verbs:
             continue
-        if _names_another_thing(q[verbs[-1] + 1 : i], tools):
-            return True
-    return False
+        if i - verbs[-1] >= 2:
+            yield list(q[verbs[-1] + 1 : i]), False, not q[i - 1]
+            continue
+        j = i + 1
+        while j < len(q) and q[j] and q[j] not in _SWITCHED_THING_ENDS:
+            j += 1
+        yield list(q[i + 1 : j]), True, j < len(q) and not q[j]
+
+
+def _switches_an_unknown(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether "put X on" (or "turn X off", "switch off X") switches an X that no tool has,
+    read with the things' names blanked: "put some bingo music on in the Jubilee hall" asks
+    for music, and the hall it is in says nothing of the hall's light. (A device's plain
+    noun is no other thing: "switch off the outlet of oven 2".)"""
+    return any(
+        _names_another_thing([x for x in span if not after or x not in DEVICE_NOUNS], tools)
+        for span, after, named_next in _switched_things(q)
+        # (words before a name said are the name's: "switch on teh kitchenette lamp")
+        if not (after and named_next)
+    )
+
+
+_SWITCHED_THING_ENDS = _LITTLE - DETERMINERS | frozenset(
+    "please now again then too also as well for".split()
+)
 
 
 # Words that end a purpose said after "for": the next clause's joiners.
