@@ -2147,3 +2147,13 @@ def test_a_thing_switched_that_the_home_lacks() -> None:
         "switch off the baby room light",
     ]:
         assert not switches_an_unknown(said, home), said
+
+
+def test_a_numbered_name_said_with_another_number_is_not_said() -> None:
+    home = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["table 2", "wash bay"]}})
+    two = light(room="table 2", on=True)
+    assert grounded("turn on the table 2 light", home, [two])
+    assert grounded("turn on the table two light", home, [two])
+    # (not even with the number taken for a setting)
+    three = light(room="table 2", on=True, brightness=3)
+    assert not grounded("turn on the table 3 light", home, [three])

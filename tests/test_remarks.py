@@ -279,6 +279,8 @@ def test_a_setting_numbered_by_digits_is_read_as_its_digits() -> None:
         ("compressor off, sorry, ignore that, he's still drilling", True),
         ("towel rail off, oh wait no, leave it on, I'm having a shower", True),
         ("fan off... actually nvm keep it going", True),
+        ("close the shed blinds... no actually, leave them open", True),
+        ("lights off, no wait leave them on", True),
         ("wait no, the landing", False),
         ("leave it on please", False),
         ("leave the hall light on", False),

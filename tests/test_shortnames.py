@@ -134,6 +134,7 @@ def test_a_short_form_of_one_name_is_written_as_the_name(
         "greenhouse heater to 12",  # the words of a tool's own name
         "floodlight on the foredeck please",  # one name in two pieces: left as said
         "turn the light on",  # a kind word alone
+        "turn on the quarantine bay 4 light",  # another number: a thing the home lacks
         "fan on low",  # a setting said whole
         "dim the waiting area to 40",  # two names share it: no piece of it is one of them
         "radiator on in the cabin please",  # one name in two pieces, one a word of another

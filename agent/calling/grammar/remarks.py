@@ -756,7 +756,9 @@ _CANCEL = re.compile(
     r"|(?<![Ii] )(?<![Ww]e )don'?t bother(?! (?:any|the|them|him|her|us|me)\b)"
     r"|(?:actually|wait|no),? forget\b"
     r"|ignore (?:that|me|what I said)|scratch that"
-    r"|(?:wait|actually),? no,? (?:just )?leave (?:it|them)(?: on| off)?)\b"
+    # ("..., no actually, leave them open")
+    r"|(?:wait|actually),? no,? (?:just )?leave (?:it|them)(?: on| off)?"
+    r"|no,? (?:wait|actually),? (?:just )?leave (?:it|them)(?: on| off| open| closed| shut)?)\b"
     r"|leave (?:it|them|that|those)(?: (?:be|alone))?\s*(?:[,.;!?]|$))",
     re.IGNORECASE,
 )
