@@ -2157,3 +2157,23 @@ def test_a_numbered_name_said_with_another_number_is_not_said() -> None:
     # (not even with the number taken for a setting)
     three = light(room="table 2", on=True, brightness=3)
     assert not grounded("turn on the table 3 light", home, [three])
+
+
+def test_heating_a_thing_said_after_it_is_no_heat_mode() -> None:
+    """ "start heating the hot liquor tank" switches the tank's relay; it asks the thermostat
+    for nothing."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["canning line", "taproom"]},
+            "heat": {"kind": "simulated_thermostat"},
+            "relays": {"kind": "gpio_relays", "relays": {"hot liquor tank": 5, "mash pump": 6}},
+        }
+    )
+    relay = next(t["name"] for t in home if "relay" in t["name"])
+    tank = {"name": relay, "arguments": {"relay": "hot liquor tank", "on": True}}
+    heat = {"name": "set_thermostat", "arguments": {"mode": "heat"}}
+    said = "start heating the hot liquor tank"
+    assert grounded(said, home, [tank])
+    assert not grounded(said, home, [heat, tank])
+    assert grounded("start the heating", home, [heat])
+    assert grounded("switch the heating on", home, [heat])

@@ -33,6 +33,7 @@ HOME = home_tools(
                 "spiral dough mixer": "t3",
                 "yard gate lock": "t4",
                 "night bell": "t5",
+                "dipping well pump": "t11",
                 "shower pump": "t6",
                 "shop compressor": "t7",
                 "cabin radiator": "t8",
@@ -135,6 +136,7 @@ def test_a_short_form_of_one_name_is_written_as_the_name(
         "floodlight on the foredeck please",  # one name in two pieces: left as said
         "turn the light on",  # a kind word alone
         "turn on the quarantine bay 4 light",  # another number: a thing the home lacks
+        "set the thermostat to 21 as well",  # "as well" names no well pump
         "fan on low",  # a setting said whole
         "dim the waiting area to 40",  # two names share it: no piece of it is one of them
         "radiator on in the cabin please",  # one name in two pieces, one a word of another

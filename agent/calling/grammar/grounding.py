@@ -1131,7 +1131,15 @@ def _value_said(
     # it, not one of another clause ("Heating to 18. Then turn the circulator on.")
     if len(ws) != 1 or f"{ws[0]}ing" not in q:
         return False
-    at = [i for i, w in enumerate(q) if w == f"{ws[0]}ing"]
+    # (not a verb with a thing said after it: "start heating the hot tub, element on")
+    at = [
+        i
+        for i, w in enumerate(q)
+        if w == f"{ws[0]}ing"
+        and not (q[i + 1 : i + 2] and q[i + 1] in DETERMINERS and q[i + 2 : i + 3] == [""])
+    ]
+    if not at:
+        return False
     return any("on" in ss and min(abs(i - j) for j in at) <= 3 for i, ss in switch_senses(q))
 
 

@@ -376,6 +376,8 @@ class ShortNames:
                     continue
                 if n == 1 and i and not self._leads_in(tokens[i - 1][2]):
                     continue
+                if n == 1 and i and (_stem(tokens[i - 1][2]), _stem(run[0][2])) == ("as", "well"):
+                    continue  # "... to twenty one as well" names no "dipping well pump"
                 after = tokens[i + n] if i + n < len(tokens) else None
                 if (
                     after
