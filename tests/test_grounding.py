@@ -2177,3 +2177,22 @@ def test_heating_a_thing_said_after_it_is_no_heat_mode() -> None:
     assert not grounded(said, home, [heat, tank])
     assert grounded("start the heating", home, [heat])
     assert grounded("switch the heating on", home, [heat])
+
+
+def test_a_kind_of_cover_no_tool_is_described_by_names_its_one_room() -> None:
+    """ "open the awning all the way" to blinds whose rooms are a nook, a parlour and the
+    shopfront awning: the awning is that room; "the blinds" are none of them."""
+    home = home_tools(
+        {
+            "blinds": {
+                "kind": "simulated_blinds",
+                "rooms": ["bay nook", "tea parlour", "shop awning"],
+            }
+        }
+    )
+
+    def blinds(room: str) -> dict:
+        return {"name": "set_blinds", "arguments": {"room": room, "position": 100}}
+
+    assert grounded("open the awning all the way", home, [blinds("shop awning")])
+    assert not grounded("open the blinds all the way", home, [blinds("shop awning")])

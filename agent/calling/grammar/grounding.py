@@ -528,7 +528,11 @@ def _partly_named(
     if at and all(i + 1 < len(q) and q[i + 1] in theirs for i in at):
         return False
     # nor a word of a kind or of a tool's name alone: "the light" is no fairy lights plug
-    kind_words = KIND_NOUNS | {
+    # (a kind of cover no tool is described by is a word of the name: "open the awning all
+    # the way" to the blinds of a tea parlour, a nook and the shopfront awning; not a heater,
+    # "turn on the greenhouse heater" beside the coop door heater)
+    described = set().union(*(_described(t) for t in tools)) if tools else set()
+    kind_words = (KIND_NOUNS - (COVER_WORDS - described)) | {
         w for t in tools for w in words(str(t.get("name")).replace("_", " "))
     }
     # but a word of the thing's own that another tool's name shares names the thing where
