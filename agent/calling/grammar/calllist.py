@@ -541,13 +541,8 @@ def with_number_added(calls: list[Any], schemas: list[dict[str, Any]], text: str
         # one setting the number can be, and it fits: "lights up to 120" is no 120-second fade,
         # but a brightness out of range, left for the range check to refuse
         if len(keys) == 1 and fits(n, props[keys[0]]):
-            spots.append((i, keys[0]))
-    if len(spots) != 1:
-        return calls
-    i, k = spots[0]
-    out = list(calls)
-    out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: int(n.value)}}
-    return conforming(out, calls, schemas)
+            spots.append((i, keys[0], int(n.value)))
+    return _with_one_added(calls, spots, schemas)
 
 
 def with_full_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
@@ -579,11 +574,19 @@ def with_full_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
         and named & set(words(k.replace("_", " ")))
         and (k, props[k]["maximum"]) not in held
     ]
+    return _with_one_added(calls, spots, schemas)
+
+
+def _with_one_added(
+    calls: list[Any], spots: Sequence[tuple[int, str, Any]], schemas: list[dict[str, Any]]
+) -> list[Any]:
+    """`calls` with the one (call, key, value) of `spots` set, where there is exactly one
+    and the result conforms to the schemas; else `calls` as they are."""
     if len(spots) != 1:
         return calls
-    i, k, top = spots[0]
+    i, k, v = spots[0]
     out = list(calls)
-    out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: top}}
+    out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: v}}
     return conforming(out, calls, schemas)
 
 
@@ -687,12 +690,7 @@ def with_choice_said(calls: list[Any], schemas: list[dict[str, Any]], text: str)
                     and all(_said_as_a_choice(q, a, len(ws), tool) for a in at)
                 ):
                     spots.append((i, k, v))
-    if len(spots) != 1:
-        return calls
-    i, k, v = spots[0]
-    out = list(calls)
-    out[i] = {**calls[i], "arguments": {**calls[i]["arguments"], k: v}}
-    return conforming(out, calls, schemas)
+    return _with_one_added(calls, spots, schemas)
 
 
 def with_choice_after_on(calls: list[Any], schemas: list[dict[str, Any]], text: str) -> list[Any]:
