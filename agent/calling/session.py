@@ -421,13 +421,14 @@ class Session:
         # a served list the request does not say ("close shades in the waiting room and in Dr
         # Kovac's office" -> the office's light off): the named look's list, where it finds one
         # the request says (a list a look served is grounded already)
+        schemas = [t.to_schema() for t in grammar_tools]
         if (
             after
             and env["success"]
             and env["function_calls"]
             and (env.get("confidence") or 0) > UNNAMED_CONFIDENCE
             and not any(env.get(look) for look in _GROUNDED_LOOKS)
-            and not grounded(text, [t.to_schema() for t in grammar_tools], env["function_calls"])
+            and not grounded(text, schemas, env["function_calls"])
         ):
             doubted = {**env, "confidence": UNNAMED_CONFIDENCE}
             again = self._named_look(
@@ -435,7 +436,7 @@ class Session:
             )
             if again.get("named_look"):
                 env = again
-            elif switches_an_unknown(text, [t.to_schema() for t in grammar_tools]):
+            elif switches_an_unknown(text, schemas):
                 # ungrounded, and the thing switched is none the home has ("switch off the
                 # baby monitor" served as the baby room's light): doubted
                 env = doubted

@@ -555,11 +555,10 @@ def with_full_said(calls: list[Any], schemas: list[dict[str, Any]], text: str) -
     for i, w in enumerate(q):
         if w in FULL_WORDS:
             named.update(q[i + 1 : i + 2])  # "full brightness"
-            before = q[max(0, i - 2) : i]  # "brightness full", "brightness to max"
-            if before and (len(before) == 1 or before[-1] not in ("to", "at", "on")):
-                named.add(before[-1])
-            elif len(before) == 2:
-                named.add(before[0])
+            j = i - 1  # "brightness full", and past a "to": "brightness to max"
+            if j >= 1 and q[j] in ("to", "at", "on"):
+                j -= 1
+            named.update(q[j : j + 1] if j >= 0 else [])
     if not named:
         return calls
     # (a call holding it at full already took what was said: "reading room to soft yellow

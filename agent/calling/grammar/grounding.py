@@ -755,7 +755,7 @@ def switches_an_unknown(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
     for span, _, named_next in _switched_things(without_names(q, thing_names(tools)[0])):
         head = span[-1] if span else ""
         # (a word before a name said is the name's: "turn on teh kitchenette lamp")
-        if not head or named_next or head in DEVICE_NOUNS or said_near(head, sorted(known)):
+        if not head or named_next or head in DEVICE_NOUNS or said_near(head, list(known)):
             continue
         # ("the air con"; "the dryer" of a drying fan)
         if head == "con" or (head.endswith("er") and head[:-2] in stems):
@@ -769,7 +769,8 @@ def _switched_things(q: Sequence[str]) -> Iterator[tuple[list[str], bool, bool]]
     """The words of each thing the request switches: between the verb and "on" or "off"
     ("put some bingo music on"), or after both up to a name said or a place or joining word
     ("switch off the baby monitor", "turn on the hair dryer in the wig room"); each with
-    whether it came after both, and whether a name said (blanked in `q`) follows it."""
+    whether it came after both, and, for one that did, whether a name said (blanked in `q`)
+    follows it."""
     for i, w in enumerate(q):
         if w not in ("on", "off"):
             continue
@@ -777,7 +778,7 @@ def _switched_things(q: Sequence[str]) -> Iterator[tuple[list[str], bool, bool]]
         if not verbs:
             continue
         if i - verbs[-1] >= 2:
-            yield list(q[verbs[-1] + 1 : i]), False, not q[i - 1]
+            yield list(q[verbs[-1] + 1 : i]), False, False
             continue
         j = i + 1
         while j < len(q) and q[j] and q[j] not in _SWITCHED_THING_ENDS:
@@ -794,7 +795,7 @@ def _switches_an_unknown(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
         _names_another_thing([x for x in span if not after or x not in DEVICE_NOUNS], tools)
         for span, after, named_next in _switched_things(q)
         # (words before a name said are the name's: "switch on teh kitchenette lamp")
-        if not (after and named_next)
+        if not named_next
     )
 
 

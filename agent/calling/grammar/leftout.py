@@ -24,6 +24,7 @@ from agent.calling.grammar.grounding import (
 )
 from agent.calling.grammar.reading import (
     GENERIC,
+    HEATING_WORDS,
     KIND_NOUNS,
     LIGHT_WORDS,
     ORDER_VERBS,
@@ -45,8 +46,8 @@ from agent.calling.grammar.reading import (
 from agent.calling.rangecheck import said_numbers
 
 # words that name what a temperature tool runs, not how the room feels ("it's cold" orders
-# nothing)
-_HEATING_WORDS = frozenset({"heating", "aircon", "temperature", "heater", "radiator"})
+# nothing); "thermostat" is left to the tool's own name, as a word of it
+_HEATING_WORDS = (HEATING_WORDS - {"thermostat"}) | {"aircon"}
 
 
 def left_out(

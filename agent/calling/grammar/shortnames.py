@@ -379,15 +379,10 @@ class ShortNames:
                 if n == 1 and i and (_stem(tokens[i - 1][2]), _stem(run[0][2])) == ("as", "well"):
                     continue  # "... to twenty one as well" names no "dipping well pump"
                 after = tokens[i + n] if i + n < len(tokens) else None
-                if (
-                    after
-                    and _identifier(after[2])
-                    and _identifier(self.name_words[name][-1])
-                    and not re.search(r"[,;.!?]", text[end : after[0]])
-                ):
-                    continue  # "grooming table 3" is no short form of "grooming table 2"
                 if after and re.search(r"[,;.!?]", text[end : after[0]]):
                     after = None  # the clause ends with the run ("the gramophone, would you")
+                if after and _identifier(after[2]) and _identifier(self.name_words[name][-1]):
+                    continue  # "grooming table 3" is no short form of "grooming table 2"
                 if n == 1 and after and not self._ends_there(after[2], name):
                     continue
                 if after and not self._of_its_kind(after[2], name):
