@@ -2196,3 +2196,27 @@ def test_a_kind_of_cover_no_tool_is_described_by_names_its_one_room() -> None:
 
     assert grounded("open the awning all the way", home, [blinds("shop awning")])
     assert not grounded("open the blinds all the way", home, [blinds("shop awning")])
+
+
+def test_a_loose_form_of_the_picked_things_word_grounds_it() -> None:
+    """ "erg room" says the "ergo training room" where the model picked it and no other word of
+    the home fits "erg"; an owner's short name and the name's own owner said earlier say it."""
+    tools = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["ergo training room", "eights boat bay", "Jolene's tattoo booth"],
+            },
+            "leds": {"kind": "gpio_leds", "leds": {"Jolene's do-not-disturb lamp": 20}},
+        }
+    )
+    ergo = [{"name": "set_light", "arguments": {"room": "ergo training room", "brightness": 80}}]
+    assert grounded("erg room lights to 80", tools, ergo)
+    bay = [{"name": "set_light", "arguments": {"room": "eights boat bay", "brightness": 80}}]
+    assert not grounded("erg room lights to 80", tools, bay)
+    booth = [{"name": "set_light", "arguments": {"room": "Jolene's tattoo booth", "on": True}}]
+    assert grounded("Jolene's booth light on", tools, booth)
+    assert grounded("Jo's booth light on", tools, booth)
+    lamp = [{"name": "set_led", "arguments": {"led": "Jolene's do-not-disturb lamp", "mode": "on"}}]
+    assert grounded("Jo's do not disturb on", tools, lamp)
+    assert not grounded("do not turn on Jo's do not disturb", tools, lamp)

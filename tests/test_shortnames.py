@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.calling.grammar.shortnames import ShortNames
+from agent.calling.grammar.shortnames import ShortNames, with_picked_forms
 from agent.offline.train.homes import home_tools
 
 HOME = home_tools(
@@ -316,3 +316,72 @@ def test_a_name_said_with_its_words_reordered_is_that_name() -> None:
     )
     said = "Make the committee room upstairs bottle green."
     assert names.written_in_full(said) == said
+
+
+_LOOSE = home_tools(
+    {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["ergo training room", "eights boat bay", "Jolene's tattoo booth"],
+        },
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"franking machine": 5, "mast navigation lights": 6},
+        },
+        "plugs": {"kind": "tasmota", "switches": {"clippers charger": "t1", "erg fan": "t2"}},
+        "leds": {"kind": "gpio_leds", "leds": {"Jolene's do-not-disturb lamp": 20}},
+    }
+)
+
+
+def _pick(tool: str, key: str, value: str) -> list[dict]:
+    return [{"name": tool, "arguments": {key: value}}]
+
+
+@pytest.mark.parametrize(
+    ("said", "picked", "meant"),
+    [
+        # a clipped word, another ending of the same word, an owner's short name
+        (
+            "nav lights on",
+            _pick("set_relay", "relay", "mast navigation lights"),
+            "navigation lights on",
+        ),
+        (
+            "switch the franker on",
+            _pick("set_relay", "relay", "franking machine"),
+            "switch the franking on",
+        ),
+        (
+            "bring Jo's booth up",
+            _pick("set_light", "room", "Jolene's tattoo booth"),
+            "bring Jolene's booth up",
+        ),
+        # written only as the thing the model picked: another pick leaves the words as said
+        ("nav lights on", _pick("set_relay", "relay", "franking machine"), "nav lights on"),
+        # a word of the home ("erg" is the fan's) is said as itself
+        (
+            "erg room lights to 80",
+            _pick("set_light", "room", "ergo training room"),
+            "erg room lights to 80",
+        ),
+        # a verb before its thing names no thing ("charge the clippers")
+        (
+            "charge the clippers",
+            _pick("set_switch", "device", "clippers charger"),
+            "charge the clippers",
+        ),
+    ],
+)
+def test_a_loose_form_of_a_picked_things_word_is_that_word(
+    said: str, picked: list[dict], meant: str
+) -> None:
+    assert with_picked_forms(said, _LOOSE, picked) == meant
+
+
+def test_a_loose_form_that_fits_two_words_of_the_home_is_left_as_said() -> None:
+    home = home_tools(
+        {"lights": {"kind": "simulated_lights", "rooms": ["navigation room", "navy bedroom"]}}
+    )
+    picked = _pick("set_light", "room", "navigation room")
+    assert with_picked_forms("nav lights off", home, picked) == "nav lights off"

@@ -77,7 +77,7 @@ from agent.calling.grammar.reading import (
     words,
 )
 from agent.calling.grammar.remarks import _COURTESY, known_words, states
-from agent.calling.grammar.shortnames import ShortNames
+from agent.calling.grammar.shortnames import ShortNames, with_picked_forms
 from agent.calling.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 from agent.calling.rangecheck import fmt_number as _fmt
 
@@ -125,12 +125,27 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
     at_first = unnamed[i] if i < len(unnamed) else ""  # not "record player off"
     if at_first in _OTHER_ACTIONS and not any(first in _described(t) for t in tools):
         return "other"  # "play radio four in the dinette" is no light at 4 percent
+    # (and inside three words or more of a name said in a row: "Jo's do not disturb on" to
+    # "Jolene's do-not-disturb lamp")
+    told = _without_runs_of_names(unnamed, names)
     if any(
-        w in NEGATIONS and not (w == "leave" and j and unnamed[j - 1] in _LEAVING_AFTER)
-        for j, w in enumerate(unnamed)
+        w in NEGATIONS and not (w == "leave" and j and told[j - 1] in _LEAVING_AFTER)
+        for j, w in enumerate(told)
     ) and not _negation_only_in_statements(query, unnamed, names, tools):
         return "negated"
     return "command"
+
+
+def _without_runs_of_names(q: Sequence[str], names: Iterable[str]) -> list[str]:
+    """`q` with each run of three or more words in a row of one name blanked."""
+    out = list(q)
+    for v in names:
+        ws = words(v)
+        for n in range(len(ws) - 1, 2, -1):
+            for k in range(len(ws) - n + 1):
+                for at in starts_at(ws[k : k + n], q):
+                    out[at : at + n] = [""] * n
+    return out
 
 
 # "leave" after these says someone goes, and keeps nothing as it is: "before we leave for the
@@ -183,6 +198,9 @@ def grounded(
     docstring); False for no calls, a negated request or a question."""
     if not calls or not is_command(query, tools):
         return False
+    # a loose form of a word of a name the calls pick is that word ("erg room" for the "ergo
+    # training room")
+    query = with_picked_forms(query, tools, calls)
     # read as the prior reads it (a name's number in words, a typo in a name mended); a free
     # text is still looked for in the request as said
     read = mended(query, tools)

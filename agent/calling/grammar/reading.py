@@ -827,7 +827,14 @@ def names_it(
                 ):
                     return False
             before = q[j - 1] if j > 0 else None
-            if i > 0 and before and before.endswith("'s") and not spelled_near(before, ws[i - 1]):
+            # (an owner the name says earlier is its own: "Jolene's booth" for "Jolene's tattoo
+            # booth")
+            if (
+                i > 0
+                and before
+                and before.endswith("'s")
+                and not any(spelled_near(before, earlier) for earlier in ws[:i])
+            ):
                 return False
     return True
 

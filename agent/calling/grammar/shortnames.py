@@ -428,3 +428,72 @@ class ShortNames:
             if len(forms[name]) == 1:
                 text = text[:start] + name + text[end:]
         return text
+
+
+def _loosely_fits(said: str, name_word: str) -> bool:
+    """Whether a word no name of the home has can still be this word of a name, more loosely
+    than a short form may: a clipped word ("erg" for "ergo", "nav" for "navigation"), another
+    ending of the same word ("franker" for "franking", "mister" for "misting") or an owner's
+    short name ("Jo's" for "Jolene's")."""
+    s, n = _stem(said), _stem(name_word)
+    if s == n or not s.isalpha():
+        return False
+    if _owner(said):
+        return _owner(name_word) and len(s) >= 2 and n.startswith(s)
+    if _owner(name_word) or _plain(s):
+        return False
+    if len(s) >= 3 and n.startswith(s):
+        return True
+    if len(s) >= 4 and n.endswith(s):
+        return True
+    common = len(os.path.commonprefix([s, n]))
+    return len(s) >= 5 and common >= 4 and common >= len(s) - 2
+
+
+def with_picked_forms(
+    text: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> str:
+    """`text` with each word that loosely fits a word of a thing the calls pick written as that
+    word ("erg room lights to 80" -> "ergo room lights to 80" where a call picks the "ergo
+    training room"). Such a word is too loose to name a thing by itself (a clipped word could
+    be many), but the model's own pick tells which: the word must be none of the home's
+    words (names, settings, tools' names and descriptions) and fit a word of the picked thing's
+    name and of no other word of the home's names and settings."""
+    picked: set[str] = set()
+    by_name = {
+        str(t.get("name")): (t.get("parameters") or {}).get("properties") or {} for t in tools
+    }
+    for call in calls:
+        props = by_name.get(str(call.get("name")), {})
+        for key, value in (call.get("arguments") or {}).items():
+            if isinstance(value, str) and picks_a_thing(key, props.get(key)):
+                picked.add(value)
+    if not picked:
+        return text
+    values: set[str] = set()
+    told: set[str] = set()
+    for t in tools:
+        told |= {
+            _stem(w)
+            for w in _WORD.findall(
+                f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
+            )
+        }
+        for sch in ((t.get("parameters") or {}).get("properties") or {}).values():
+            values.update(enum_strings(sch))
+    known = told | {_stem(w) for v in values for w in _WORD.findall(v)}
+
+    def sub(m: re.Match[str]) -> str:
+        w = m.group()
+        if _stem(w) in known or (_stem(w) + "s") in known:
+            return w
+        after = re.match(r"\s+([\w']+)", text[m.end() :])
+        if after and _stem(after.group(1)) in _DETERMINERS:
+            return w  # a verb: "charge the clippers" says no "clippers charger"
+        fits = {n for v in values for n in _WORD.findall(v) if _loosely_fits(w, n)}
+        if len({_stem(n) for n in fits}) != 1:
+            return w
+        word = min(fits)
+        return word if any(word in _WORD.findall(v) for v in picked) else w
+
+    return _WORD.sub(sub, text)
