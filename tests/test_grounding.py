@@ -412,13 +412,14 @@ def test_a_word_only_one_tool_describes_points_at_it() -> None:
     assert grounded("fan on please", tools, on)
 
 
-def test_sounding_switches_on_and_ringing_does_not() -> None:
+def test_sounding_switches_on_and_ringing_only_a_bell() -> None:
     tools = home_tools({"relays": {"kind": "gpio_relays", "relays": {"horn": 5, "bell motor": 6}}})
     horn = [{"name": "set_relay", "arguments": {"relay": "horn", "on": True}}]
     bell = [{"name": "set_relay", "arguments": {"relay": "bell motor", "on": True}}]
     assert grounded("sound the horn", tools, horn)
-    # "ring" is as often a call to a person: "ring the supplier about the jukebox"
-    assert not grounded("ring the bell motor", tools, bell)
+    # "ring" is as often a call to a person: "ring the supplier about the horn"
+    assert grounded("ring the bell motor", tools, bell)
+    assert not grounded("ring the supplier about the horn", tools, horn)
     assert not grounded("the sound of the horn", tools, horn)
 
 
@@ -2220,3 +2221,31 @@ def test_a_loose_form_of_the_picked_things_word_grounds_it() -> None:
     lamp = [{"name": "set_led", "arguments": {"led": "Jolene's do-not-disturb lamp", "mode": "on"}}]
     assert grounded("Jo's do not disturb on", tools, lamp)
     assert not grounded("do not turn on Jo's do not disturb", tools, lamp)
+
+
+def test_verbs_of_switching_a_thing_on() -> None:
+    """ "fire the test kiln", "ring the bell motor", "the urn needs to go on" and "the till
+    needs power" switch their thing on; "the fire" or "ring" said as a noun switch nothing."""
+    tools = home_tools(
+        {
+            "relays": {
+                "kind": "gpio_relays",
+                "relays": {"test kiln": 5, "bell motor": 6, "servery urn": 7, "shop till": 8},
+            }
+        }
+    )
+
+    def relay(name: str, on: bool = True) -> list[dict]:
+        return [{"name": "set_relay", "arguments": {"relay": name, "on": on}}]
+
+    assert grounded("fire the test kiln", tools, relay("test kiln"))
+    assert not grounded("fire the test kiln", tools, relay("test kiln", False))
+    assert not grounded("the test kiln fire", tools, relay("test kiln"))
+    assert grounded("ring the bell motor", tools, relay("bell motor"))
+    assert not grounded("bell motor ring", tools, relay("bell motor"))
+    assert grounded("the urn needs to go on for the whist drive", tools, relay("servery urn"))
+    assert grounded("the shop till needs power", tools, relay("shop till"))
+    assert not grounded("the shop till needs power", tools, relay("shop till", False))
+    jukebox = home_tools({"plugs": {"kind": "tasmota", "switches": {"jukebox": "t1"}}})
+    on = [{"name": "set_switch", "arguments": {"device": "jukebox", "action": "ON"}}]
+    assert not grounded("ring the supplier about the jukebox", jukebox, on)

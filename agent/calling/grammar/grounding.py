@@ -642,7 +642,8 @@ _ALONGSIDE = (
         "minute hour sec min plus back "
         # "set the winder going", "boil the kettle": the verb of a switching, no thing; and
         # a verb after the thing ("the light in the kitchen should be harvest gold")
-        "going boil charge should must be".split()
+        # ("the urn needs to go on")
+        "going boil charge should must be need".split()
     )
 )
 

@@ -135,6 +135,8 @@ _SENSE = {
 }
 # Verbs whose "up" is on ("fire up the kiln"; "turn up" is no switch).
 _UP_ON = frozenset("light fire power start boot heat warm".split())
+# Verbs that switch a thing on when said just before it: "fire the kiln".
+_ON_BEFORE_THING = frozenset("sound fire ring".split())
 # Words after "up" that say where ("the light up in the attic").
 _PLACE_AFTER = [[w] for w in "in there here at by on".split()]
 # Verbs whose "out" and "in" open and close ("roll out the awning", "wind in the canopy").
@@ -198,6 +200,8 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             # "light up the office", "fire up the kiln"; not "the lights up to full" (a level)
             # nor "the light up in the attic" (a noun, then where it is)
             senses = frozenset({"on"})
+        elif w == "power" and before == "need":
+            senses = frozenset({"on"})  # "the cash register needs power"
         elif w == "down" and before in ("power", "shut"):
             senses = frozenset({"off"})  # "power down the radio"
         elif w in ("up", "down") and _COVERS & set(
@@ -207,8 +211,15 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             senses = frozenset({"open" if w == "up" else "close"})
         elif gets_going(q, i):
             senses = frozenset({"on"})
-        elif w == "sound" and i + 1 < len(q) and q[i + 1] in DETERMINERS:
-            senses = frozenset({"on"})  # "sound the horn" (not "the sound", "sound bar")
+        elif (
+            w in _ON_BEFORE_THING
+            and i + 1 < len(q)
+            and q[i + 1] in DETERMINERS
+            and (w != "ring" or "bell" in q[i + 2 : i + 5])
+        ):
+            # "sound the horn", "fire the test kiln", "ring the bell motor" (not "the sound",
+            # "the fire", "sound bar"; nor a call: "ring the supplier about the jukebox")
+            senses = frozenset({"on"})
         elif w == "out" and before in _GOES_OUT and q[i + 1 : i + 2] not in (["there"], ["here"]):
             senses = frozenset({"off"})  # (not "the lights out there": a place)
         elif w == "out" and before in _OUT_OFF:
