@@ -2249,3 +2249,15 @@ def test_verbs_of_switching_a_thing_on() -> None:
     jukebox = home_tools({"plugs": {"kind": "tasmota", "switches": {"jukebox": "t1"}}})
     on = [{"name": "set_switch", "arguments": {"device": "jukebox", "action": "ON"}}]
     assert not grounded("ring the supplier about the jukebox", jukebox, on)
+
+
+def test_full_says_no_fade_length() -> None:
+    """ "up to full brightness" puts the brightness at its maximum, never a fade's length."""
+    bulbs = {"studio": "studio_bulb", "hall": "hall_bulb"}
+    tools = home_tools({"lights": {"kind": "zigbee2mqtt_lights", "devices": bulbs}})
+    args = {"room": "studio", "brightness": 100}
+    assert grounded(
+        "studio up to full brightness", tools, [{"name": "set_light", "arguments": args}]
+    )
+    faded = [{"name": "set_light", "arguments": {**args, "transition": 600}}]
+    assert not grounded("studio up to full brightness", tools, faded)

@@ -385,3 +385,22 @@ def test_a_loose_form_that_fits_two_words_of_the_home_is_left_as_said() -> None:
     )
     picked = _pick("set_light", "room", "navigation room")
     assert with_picked_forms("nav lights off", home, picked) == "nav lights off"
+
+
+def test_a_two_letter_owner_and_a_hyphened_word_said_with_spaces() -> None:
+    """ "Jo's" is the one owner of the home whose name begins so; a name's "do-not-disturb"
+    said as three words is still that word."""
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["Jolene's tattoo booth", "hall"]},
+            "leds": {
+                "kind": "gpio_leds",
+                "leds": {"Jolene's do-not-disturb lamp": 20, "Marek's do-not-disturb lamp": 21},
+            },
+        }
+    )
+    names = ShortNames(home)
+    assert names.written_in_full("Jo's do not disturb on") == "Jolene's do-not-disturb lamp on"
+    assert names.written_in_full("Jo's booth light off") == "Jolene's tattoo booth light off"
+    # an owner no name of the home begins so stays as said
+    assert names.written_in_full("Al's booth light off") == "Al's booth light off"

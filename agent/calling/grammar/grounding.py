@@ -1128,8 +1128,10 @@ def _value_said(
         degrees = "temp" in key.lower() or "celsius" in str(schema.get("description", "")).lower()
         if any(s.matches(float(value), schema) and not (s.percent and degrees) for s in said):
             return True
-        if is_fraction_param(schema) or degrees:
-            return False  # (no warmth opens or closes: "on cool, it's close today" sets none)
+        if is_fraction_param(schema) or degrees or seconds_key(key, schema):
+            # (no warmth opens or closes: "on cool, it's close today" sets none; nor is a
+            # fade's length full: "up to full brightness" is no fade of 600 seconds)
+            return False
         if value == schema.get("minimum"):
             return any("close" in ss for _, ss in switch_senses(q))
         if value == schema.get("maximum"):

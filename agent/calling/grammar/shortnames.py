@@ -213,6 +213,9 @@ class ShortNames:
         self.full = [re.compile(rf"(?<![\w']){re.escape(n)}(?![\w])", re.IGNORECASE) for n in names]
         # the owners the names say, by stem: "Wilfred's", and "twins'" for "their"
         self.owners = {_stem(w): w for ws in self.name_words.values() for w in ws if _owner(w)}
+        self.hyphened = sorted(
+            {w for ws in self.name_words.values() for w in ws if "-" in w.strip("-")}
+        )
         self.plural_owners = {
             _stem(w): w for ws in self.name_words.values() for w in ws if w.endswith("'")
         }
@@ -258,14 +261,24 @@ class ShortNames:
 
         def sub(m: re.Match[str]) -> str:
             s = _stem(m.group())
-            if s in owners or len(s) < 3:
+            if s in owners or len(s) < 2:
                 return m.group()
-            like = {o for o in owners if o[:3] == s[:3] and len(o) > len(s)}
+            # (a name of two letters begins the owner's: "Jo's" for "Jolene's")
+            like = {o for o in owners if o.startswith(s[:3]) and len(o) > len(s)}
             if len(like) != 1:
                 return m.group()
             return owners[like.pop()]
 
         return re.sub(r"(?<![\w'])[A-Za-z]+['\u2019]s(?![\w'])", sub, text)
+
+    def _hyphens_joined(self, text: str) -> str:
+        """`text` with a hyphened word of a name said with spaces written as the name writes
+        it ("Jo's do not disturb on" -> "Jo's do-not-disturb on")."""
+        for word in self.hyphened:
+            parts = [re.escape(p) for p in word.split("-")]
+            said = re.compile(r"(?<![\w'-])" + r"\s+".join(parts) + r"(?![\w'-])", re.IGNORECASE)
+            text = said.sub(word, text)
+        return text
 
     def _pronouns_owned(self, text: str) -> str:
         """`text` with "his", "her" or "their" written as the owner the request said before
@@ -351,7 +364,7 @@ class ShortNames:
         if not self.names:
             return text
         text = with_name_digits(text, self.things)
-        text = self._pronouns_owned(self._owners_named(text))
+        text = self._pronouns_owned(self._owners_named(self._hyphens_joined(text)))
         taken = [(m.start(), m.end()) for p in self.full for m in p.finditer(text)]
         tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
         longest = max(len(ws) for ws in self.name_words.values())
