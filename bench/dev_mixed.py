@@ -36,8 +36,8 @@ Batch 4 (folders `b4_*`, 312 cases, twelve homes) was written the same way by fo
 small-town barber's, a violin maker's workshop and a flat above a launderette; a bookbinder's
 studio, a static caravan and a garage home gym; a tailor's shop, an amateur astronomer's
 observatory hut and a new-build semi), and measured before anyone read it
-(bench/general/dev_mixed_batch4_first_read.json: commands 126/132, two actions 45/48, refusals
-130/132 at min_confidence 0.5 on the decoding of 8c3d11a).
+(bench/general/dev_mixed_batch4_first_read.json: one-action commands 126/132, two actions 45/48,
+refusals 130/132 at min_confidence 0.5 on the decoding of 8c3d11a).
 
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
