@@ -2261,3 +2261,27 @@ def test_full_says_no_fade_length() -> None:
     )
     faded = [{"name": "set_light", "arguments": {**args, "transition": 600}}]
     assert not grounded("studio up to full brightness", tools, faded)
+
+
+def test_dousing_hauling_and_hoisting() -> None:
+    """ "douse the light" is off; "haul the blind up" and "hoist the blinds" open them."""
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["boat shed", "galley"]},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["lookout window"]},
+        }
+    )
+    off = [{"name": "set_light", "arguments": {"room": "boat shed", "on": False}}]
+    assert grounded("douse the light in the boat shed", tools, off)
+    up = [{"name": "set_blinds", "arguments": {"room": "lookout window", "position": 100}}]
+    assert grounded("Haul the blind up.", tools, up)
+    down = [{"name": "set_blinds", "arguments": {"room": "lookout window", "position": 0}}]
+    assert not grounded("Haul the blind up.", tools, down)
+
+
+def test_what_the_speaker_has_is_a_statement() -> None:
+    """ "I've got two soaking wet labs in" asks for nothing: its "two" is no speed."""
+    tools = home_tools({"fan": {"kind": "simulated_fan", "speeds": ["low", "wolfhound"]}})
+    call = [{"name": "set_fan", "arguments": {"speed": "wolfhound"}}]
+    said = "set the fan to wolfhound, I've got two soaking wet labs in"
+    assert grounded(said, tools, call)

@@ -112,6 +112,9 @@ HOME = home_tools(
         # what the speaker is doing, opening the request
         ("locking up now, hall light off and the fan off", "hall light off and the fan off"),
         ("heading out, fan off", "fan off"),
+        # a need of things, said with no speaker, and what the speaker has
+        ("flour store light on, those loaves need to prove", "flour store light on"),
+        ("fan on full blast, I've got wet dogs in", "fan on full blast"),
         # how long a fade takes is no aside
         (
             "fade the hall light out, over fifteen minutes",
@@ -281,6 +284,7 @@ def test_a_setting_numbered_by_digits_is_read_as_its_digits() -> None:
         ("fan off... actually nvm keep it going", True),
         ("close the shed blinds... no actually, leave them open", True),
         ("lights off, no wait leave them on", True),
+        ("hold off on the fan, there's rain coming", True),
         ("wait no, the landing", False),
         ("leave it on please", False),
         ("leave the hall light on", False),

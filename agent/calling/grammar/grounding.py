@@ -128,10 +128,15 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
     # (and inside three words or more of a name said in a row: "Jo's do not disturb on" to
     # "Jolene's do-not-disturb lamp")
     told = _without_runs_of_names(unnamed, names)
-    if any(
-        w in NEGATIONS and not (w == "leave" and j and told[j - 1] in _LEAVING_AFTER)
-        for j, w in enumerate(told)
-    ) and not _negation_only_in_statements(query, unnamed, names, tools):
+    if (
+        any(
+            (w in NEGATIONS and not (w == "leave" and j and told[j - 1] in _LEAVING_AFTER))
+            # "hold off on the roof" puts it off
+            or (w == "hold" and told[j + 1 : j + 2] == ["off"])
+            for j, w in enumerate(told)
+        )
+        and not _negation_only_in_statements(query, unnamed, names, tools)
+    ):
         return "negated"
     return "command"
 

@@ -86,7 +86,8 @@ KIND_NOUNS = DEVICE_NOUNS - {"extractor", "ventilator", "vent", "blower"}
 # Verbs that give an order ("kill the heater", "fire up the kiln").
 ORDER_VERBS = frozenset(
     "turn switch set put make open close shut dim brighten fade raise lower start stop run "
-    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down".split()
+    "kill flip toggle bring crank bump drop pop fire power cut boost on off up down haul hoist "
+    "douse".split()
 )
 # Nouns that name a kind of setting after its value ("eco mode", "boost setting").
 SETTING_NOUNS = frozenset("mode setting preset program programme".split())
@@ -127,7 +128,7 @@ FULL_WORDS = frozenset("full max maximum".split())
 _SENSE = {
     # (and what switching on does to a kettle or a charger: "boil the kettle")
     "on": frozenset("on start enable activate run boil charge".split()),
-    "off": frozenset("off stop kill disable deactivate shut cut silence".split()),
+    "off": frozenset("off stop kill disable deactivate shut cut silence douse".split()),
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
     "open": frozenset("open opened raise extend".split()),
@@ -140,7 +141,7 @@ _ON_BEFORE_THING = frozenset("sound fire ring".split())
 # Words after "up" that say where ("the light up in the attic").
 _PLACE_AFTER = [[w] for w in "in there here at by on".split()]
 # Verbs whose "out" and "in" open and close ("roll out the awning", "wind in the canopy").
-_ROLL_VERBS = frozenset("roll wind pull".split())
+_ROLL_VERBS = frozenset("roll wind pull haul hoist".split())
 # Things that open and close by rolling or sliding: just after one, "up" opens and "down"
 # closes ("den blinds down", "pull the shades up").
 _COVERS = frozenset("blind shade curtain shutter awning screen louvre canopy".split())

@@ -392,7 +392,8 @@ _PLACED = DETERMINERS | {"its"}
 _STATING = frozenset(
     "is are am was were been feel feels felt getting gets gone coming arriving arrived "
     "leaving heading going sleeping asleep finished wants needs likes says said reckons"
-    " thinks".split()
+    # ("those boards need to sit overnight": `words` reads "needs" as "need")
+    " thinks need".split()
 )
 # Words of an order to a device: a request with a clause that says one (or on/off or a number)
 # gives its command there.
@@ -641,7 +642,7 @@ _AFTER_IS = frozenset(
 )
 _CONTRACTED = frozenset(
     "it's that's there's she's he's we're they're you're who's everyone's everybody's "
-    "nobody's what's".split()
+    "nobody's what's i've we've".split()
 )
 
 
@@ -756,6 +757,8 @@ _CANCEL = re.compile(
     r"|(?<![Ii] )(?<![Ww]e )don'?t bother(?! (?:any|the|them|him|her|us|me)\b)"
     r"|(?:actually|wait|no),? forget\b"
     r"|ignore (?:that|me|what I said)|scratch that"
+    # ("hold off on the roof, there's cloud rolling in")
+    r"|hold off (?:on|with)"
     # ("..., no actually, leave them open")
     r"|(?:wait|actually),? no,? (?:just )?leave (?:it|them)(?: on| off)?"
     r"|no,? (?:wait|actually),? (?:just )?leave (?:it|them)(?: on| off| open| closed| shut)?)\b"
