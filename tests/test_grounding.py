@@ -2285,3 +2285,34 @@ def test_what_the_speaker_has_is_a_statement() -> None:
     call = [{"name": "set_fan", "arguments": {"speed": "wolfhound"}}]
     said = "set the fan to wolfhound, I've got two soaking wet labs in"
     assert grounded(said, tools, call)
+
+
+def test_heat_as_a_verb_points_at_the_heating_and_asks_no_mode() -> None:
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["fitting booth", "workshop"]},
+            "heating": {"kind": "simulated_thermostat"},
+        }
+    )
+    warm = [{"name": "set_thermostat", "arguments": {"temperature": 21}}]
+    assert grounded("heat the place to twenty one", tools, warm)
+    # "heat" said as the mode is still a mode left out
+    assert not grounded("heating to 21 on heat", tools, warm)
+
+
+def test_a_setting_only_an_uncalled_tool_has_is_not_left_out() -> None:
+    """ "put the light on coral pink" in a home with several lights and a night light plug
+    asks for a colour: the plug switched on leaves it out."""
+    tools = home_tools(
+        {
+            "lights": {
+                "kind": "simulated_lights",
+                "rooms": ["welly porch", "telly room"],
+                "colors": ["white", "coral pink"],
+            },
+            "plugs": {"kind": "tasmota", "switches": {"night light": "t1"}},
+        }
+    )
+    plug = [{"name": "set_switch", "arguments": {"device": "night light", "action": "ON"}}]
+    assert not grounded("put the light on coral pink", tools, plug)
+    assert grounded("put the night light on", tools, plug)

@@ -404,3 +404,16 @@ def test_a_two_letter_owner_and_a_hyphened_word_said_with_spaces() -> None:
     assert names.written_in_full("Jo's booth light off") == "Jolene's tattoo booth light off"
     # an owner no name of the home begins so stays as said
     assert names.written_in_full("Al's booth light off") == "Al's booth light off"
+
+
+def test_full_is_the_maximum_not_a_part_of_a_setting() -> None:
+    home = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["timber store mezzanine", "bench"]},
+            "fan": {"kind": "simulated_fan", "speeds": ["trickle draw", "full purge"]},
+        }
+    )
+    names = ShortNames(home)
+    said = "mezzanine light on at full"
+    assert names.written_in_full(said) == "timber store mezzanine light on at full"
+    assert names.written_in_full("fan on purge") == "fan on full purge"

@@ -1836,12 +1836,20 @@ def _setting_said_points(
     hot tub") for a tool that takes a temperature."""
     props = _props(tool)
     # ("heater up to 19": a heater said outside any name is the thermostat's)
-    warmth = (WARMTH_WORDS | HEATING_WORDS) & set(without_parts(q, names))
+    bare = without_parts(q, names)
+    warmth = (WARMTH_WORDS | HEATING_WORDS) & set(bare)
+    # (and "heat" as a verb: "heat the place to twenty one")
+    heats = any(
+        w == "heat" and bare[i + 1 : i + 2] in _DETERMINER_AFTER for i, w in enumerate(bare)
+    )
     return (
         _unit_points(q, said, props, args)
         or _setting_points(q, unnamed, props, args)
-        or (takes_temperature(tool.get("parameters") or {}) and bool(warmth))
+        or (takes_temperature(tool.get("parameters") or {}) and (bool(warmth) or heats))
     )
+
+
+_DETERMINER_AFTER = [[w] for w in DETERMINERS]
 
 
 def _own_value_said(
@@ -2051,6 +2059,23 @@ def _nothing_left(
                 if len(v) < 3 or not ws or set(ws) <= SETTING_VALUES or v in inside:
                     continue
                 if f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
+                    # (a value said only as a verb asks for no value: "heat the place to 21")
+                    at = [i for i, w in enumerate(q) if [w] == ws]
+                    if at and all(q[i + 1 : i + 2] in _DETERMINER_AFTER for i in at):
+                        continue
+                    return False
+    # nor a setting of two words or more that only an uncalled tool has ("put the light on
+    # coral pink" is no night light plug switched on)
+    called = {str(c["name"]) for c in calls}
+    for name, props in by_name.items():
+        if name in called:
+            continue
+        for key, schema in props.items():
+            if picks_a_thing(key, schema):
+                continue
+            for v in enum_strings(schema):
+                ws = words(v)
+                if len(ws) > 1 and f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
                     return False
     return True
 

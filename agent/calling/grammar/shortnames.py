@@ -39,6 +39,7 @@ from agent.calling.grammar.reading import (
     COVER_WORDS,
     DEVICE_NOUNS,
     FAN_WORDS,
+    FULL_WORDS,
     GENERIC,
     HEAD_WORDS,
     HEATING_WORDS,
@@ -92,9 +93,12 @@ _KINDS = (
 _FILLERS = frozenset("the a an my our your for of over by".split())
 # Words that say an order, a setting or a kind of thing: in a name they tell nothing alone, and
 # they are never a looser form of a longer word ("light" is no "skylight").
+# ("at full" is the maximum, no "full purge" speed)
 _PLAIN = (
-    GENERIC | PLAIN | HEAD_WORDS | DEVICE_NOUNS | _FILLERS | ORDER_VERBS | SETTING_VALUES
-) | frozenset(VALUE_SENSE)
+    (GENERIC | PLAIN | HEAD_WORDS | DEVICE_NOUNS | _FILLERS | ORDER_VERBS | SETTING_VALUES)
+    | frozenset(VALUE_SENSE)
+    | FULL_WORDS
+)
 
 
 def _plain(s: str) -> bool:
