@@ -2316,3 +2316,20 @@ def test_a_setting_only_an_uncalled_tool_has_is_not_left_out() -> None:
     plug = [{"name": "set_switch", "arguments": {"device": "night light", "action": "ON"}}]
     assert not grounded("put the light on coral pink", tools, plug)
     assert grounded("put the night light on", tools, plug)
+
+
+def test_on_or_off_before_it_at_a_clauses_end_says_where() -> None:
+    """ "..., keeps the bees off it" switches nothing off and asks for nothing."""
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["shed porch", "hive yard"]},
+            "leds": {"kind": "gpio_leds", "leds": {"batch ready": 20}},
+        }
+    )
+    said = "shed porch light red please, keeps the bees off it"
+    red = {"name": "set_light", "arguments": {"room": "shed porch", "color": "red"}}
+    off = {"name": "set_light", "arguments": {"room": "shed porch", "on": False}}
+    assert grounded(said, tools, [red])
+    assert not grounded(said, tools, [red, off])
+    assert order_clauses(said, tools) == 1
+    assert grounded("shed porch light off", tools, [off])

@@ -1622,7 +1622,13 @@ def asks_something(query: str, tools: Sequence[Mapping[str, Any]]) -> Callable[[
             or bool(set(free) & told)
             # a setting or a thing said in part; not a word of one before a word that is none
             # of its ("frost tonight by the look of that sky" beside the "frost beacon")
-            or any(names_it(v, values, free, set()) for values in enums for v in values)
+            # (a switching value is said as a sense: "off it" is where, see `switch_senses`)
+            or any(
+                names_it(v, values, free, set())
+                for values in enums
+                for v in values
+                if v.lower() not in VALUE_SENSE
+            )
             or not _no_order(mine)
         )
 
@@ -1733,7 +1739,9 @@ def _no_order(clause: Sequence[str]) -> bool:
     ("..., and the wellie room")."""
     return (
         not switch_senses(clause)
-        and not ORDER_VERBS & set(clause)
+        # (an "on" or "off" that switches is a sense; one that says where is none: "...,
+        # keeps the bees off it")
+        and not (ORDER_VERBS - {"on", "off"}) & set(clause)
         and not said_numbers(" ".join(clause))
     )
 

@@ -189,6 +189,12 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
         place = w == "on" and i + 1 < len(q) and q[i + 1] in DETERMINERS
         if place and not (i > 0 and q[i - 1] in SWITCH_VERBS):
             continue
+        if (
+            w in ("on", "off")
+            and q[i + 1 : i + 2] in (["it"], ["them"])
+            and (i + 2 == len(q) or q[i + 2] in JOINERS)
+        ):
+            continue  # a place, not a switch: "..., keeps the bees off it"
         senses = frozenset(s for s, ws in _SENSE.items() if w in ws)
         before = q[i - 1] if i else ""
         if (
