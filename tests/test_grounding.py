@@ -2333,3 +2333,32 @@ def test_on_or_off_before_it_at_a_clauses_end_says_where() -> None:
     assert not grounded(said, tools, [red, off])
     assert order_clauses(said, tools) == 1
     assert grounded("shed porch light off", tools, [off])
+
+
+def test_a_courtesy_names_no_thing() -> None:
+    """ "lights on in the Coronation room please" switches no "quiet please" LED on."""
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["Coronation room", "foyer"]},
+            "leds": {"kind": "gpio_leds", "leds": {"quiet please": 20, "fire exit": 21}},
+        }
+    )
+    light = {"name": "set_light", "arguments": {"room": "Coronation room", "on": True}}
+    led = {"name": "set_led", "arguments": {"led": "quiet please", "mode": "on"}}
+    said = "lights on in the Coronation room please"
+    assert grounded(said, tools, [light])
+    assert not grounded(said, tools, [light, led])
+    assert grounded("quiet please sign on", tools, [led])
+
+
+def test_a_mode_said_as_a_word_of_its_tools_name_is_no_mode() -> None:
+    """ "set the viv heat to 29" to set_vivarium_heat asks for no heat mode; "on heat" does."""
+    tools = home_tools(
+        {
+            "heat": {"kind": "simulated_thermostat", "tool": "set_vivarium_heat"},
+            "lights": {"kind": "simulated_lights", "rooms": ["gecko room", "hall"]},
+        }
+    )
+    warm = [{"name": "set_vivarium_heat", "arguments": {"temperature": 29}}]
+    assert grounded("set the vivarium heat to 29", tools, warm)
+    assert not grounded("set the vivarium heat to 29 on heat", tools, warm)

@@ -1206,3 +1206,41 @@ def test_a_served_call_for_a_thing_the_home_lacks_is_doubted() -> None:
         {"name": "set_light", "arguments": {"room": "baby room", "on": False}}
     ]
     assert env["confidence"] >= 0.5
+
+
+def test_a_colour_the_request_never_says_is_dropped_from_a_doubted_call() -> None:
+    """ "turn off the light in Kwame's room he's left it on again" decoded with a made-up
+    purple: the said part is the light off, without it. Where the request asks a colour the
+    home lacks ("... in purple?"), the stand-in colour is not dropped: that is a refusal."""
+    from agent.calling.tools import load_tools
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["Kwame's room", "kitchen"],
+            "colors": ["white", "mint"],
+        }
+    }
+    tools = home_tools(home)
+    s = Session(GENERAL, tools, threads=1)
+
+    def doubted(text: str) -> dict:
+        call = {"name": "set_light", "arguments": {"room": "Kwame's room", "on": False}}
+        call["arguments"]["color"] = "mint"
+        env = {
+            "success": True,
+            "function_calls": [call],
+            "confidence": 0.09,
+            "unnamed": [{"name": "set_light", "argument": "color", "value": "mint"}],
+        }
+        return s._said_part(text, load_tools(tools), env)
+
+    env = doubted("can u turn off the light in Kwame's room he's left it on again")
+    assert env["function_calls"] == [
+        {"name": "set_light", "arguments": {"room": "Kwame's room", "on": False}}
+    ]
+    assert env["confidence"] == 0.7
+    env = doubted("turn off the light in Kwame's room in purple?")
+    assert env["confidence"] == 0.09

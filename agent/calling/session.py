@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -83,6 +84,7 @@ from agent.calling.grammar.reading import (
     clause_numbers,
     thing_names,
     unnamed_arguments,
+    words,
 )
 from agent.calling.grammar.remarks import PlainReader, cancels
 from agent.calling.tools import Tool, load_tools, render_tools_json
@@ -665,6 +667,35 @@ class Session:
         met); else the list as it is."""
         schemas = [t.to_schema() for t in tools]
         calls = env["function_calls"]
+        # a colour or speed the request never says is made up ("turn off the light in
+        # Kwame's room" -> off, and purple): the calls without it, where each still sets
+        # something
+        said = set(words(text))
+        made_up = {
+            (u["name"], u["argument"])
+            for u in env.get("unnamed") or []
+            if u["argument"].lower() in ("color", "colour")
+            and not set(words(str(u["value"]))) & said
+        }
+        if made_up:
+            bare = [
+                {
+                    **c,
+                    "arguments": {
+                        k: v
+                        for k, v in (c.get("arguments") or {}).items()
+                        if (c.get("name"), k) not in made_up
+                    },
+                }
+                for c in calls
+            ]
+            # (not where the request asks a colour the home lacks: "lights in purple?")
+            asks_other = names_an_unknown_setting(
+                re.sub(r"\bin (\w+)\W*$", r"on \1", text), schemas
+            )
+            if bare != calls and not asks_other and grounded(text, schemas, bare):
+                calls = bare
+                env = {**env, "function_calls": bare}
         if grounded(text, schemas, calls):
             # every part said, a call for each clause asked, and nothing taken back: the
             # head's doubt is outweighed ("Turn the lights off in Mum and Dad's room.")

@@ -596,7 +596,10 @@ def _can_set(thing: str, keys: Collection[str], tools: Sequence[Mapping[str, Any
 
 
 # Words of a name that say nothing of which thing it is.
-_LITTLE = DETERMINERS | frozenset("in on at by of for to with over from and or".split())
+# (and a courtesy: "lights on in the Coronation room please" names no "quiet please" LED)
+_LITTLE = DETERMINERS | frozenset(
+    "in on at by of for to with over from and or please pls plz thanks cheers".split()
+)
 
 
 def _kind_said(tool: Mapping[str, Any], q: Sequence[str]) -> bool:
@@ -2056,7 +2059,8 @@ def _nothing_left(
             return False
     used = {str(v).lower() for _, a in args for v in a.values() if isinstance(v, str)}
     text = " ".join(q)
-    for props, _ in args:
+    for c, (props, _) in zip(calls, args, strict=True):
+        own = set(words(str(c["name"]).replace("_", " ")))
         for key, schema in props.items():
             if picks_a_thing(key, schema):
                 continue
@@ -2067,9 +2071,13 @@ def _nothing_left(
                 if len(v) < 3 or not ws or set(ws) <= SETTING_VALUES or v in inside:
                     continue
                 if f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
-                    # (a value said only as a verb asks for no value: "heat the place to 21")
+                    # (a value said only as a verb asks for no value: "heat the place to 21";
+                    # nor one said only as a word of its tool's name: "set the viv heat to 29"
+                    # to set_vivarium_heat, where "on heat" would be the mode)
                     at = [i for i, w in enumerate(q) if [w] == ws]
                     if at and all(q[i + 1 : i + 2] in _DETERMINER_AFTER for i in at):
+                        continue
+                    if at and all(_tool_word_only(q, i, own) for i in at):
                         continue
                     return False
     # nor a setting of two words or more that only an uncalled tool has ("put the light on
@@ -2086,6 +2094,20 @@ def _nothing_left(
                 if len(ws) > 1 and f" {' '.join(ws)} " in f" {text} " and v.lower() not in used:
                     return False
     return True
+
+
+# Words before a setting's value that say it is the value ("on heat", "to cool").
+_VALUE_BEFORE = frozenset("on to onto into in at".split())
+
+
+def _tool_word_only(q: Sequence[str], i: int, own: set[str]) -> bool:
+    """Whether the word at `i`, a setting's value, is said as a word of its tool's name (the
+    words `own`), not as the value: no "on" or "to" before it, no "mode" after it."""
+    return (
+        q[i] in own
+        and not (i and q[i - 1] in _VALUE_BEFORE)
+        and q[i + 1 : i + 2] not in [[w] for w in SETTING_NOUNS]
+    )
 
 
 def _props(tool: Mapping[str, Any]) -> Mapping[str, Any]:
