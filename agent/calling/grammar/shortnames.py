@@ -24,7 +24,14 @@ the "shop compressor", not the "compressor warning"), and stands after a word of
 determiner ("toggle the mixer"), not after another word of a name or an unknown word ("the
 angelfish rack"). A name the request says in two different pieces is left as said. "His",
 "her" or "their" after one owner of the home said, and no other, is that owner's ("Cyril's
-bed warmer off, dim his bedroom light" is Cyril's bedroom).
+bed warmer off, dim his bedroom light" is Cyril's bedroom). An owner of two letters is the one
+owner beginning so ("Jo's" for "Jolene's"), and a hyphened word of a name may be said with spaces
+("do not disturb").
+
+Looser still, a word none of the home's words are may be a clipped word, another ending or an
+owner's short name of a word of a name ("erg" for "ergo", "franker" for "franking"): too loose to
+name a thing alone, it is read as that word only where the model's own call picks that thing
+(`with_picked_forms`, used by `grounding.grounded`).
 """
 
 from __future__ import annotations
@@ -217,9 +224,21 @@ class ShortNames:
         self.full = [re.compile(rf"(?<![\w']){re.escape(n)}(?![\w])", re.IGNORECASE) for n in names]
         # the owners the names say, by stem: "Wilfred's", and "twins'" for "their"
         self.owners = {_stem(w): w for ws in self.name_words.values() for w in ws if _owner(w)}
-        self.hyphened = sorted(
-            {w for ws in self.name_words.values() for w in ws if "-" in w.strip("-")}
-        )
+        # a name's hyphened word, as said with spaces ("do not disturb" for "do-not-disturb")
+        self.hyphened = [
+            (
+                re.compile(
+                    r"(?<![\w'-])"
+                    + r"\s+".join(re.escape(p) for p in w.split("-"))
+                    + r"(?![\w'-])",
+                    re.IGNORECASE,
+                ),
+                w,
+            )
+            for w in sorted(
+                {w for ws in self.name_words.values() for w in ws if "-" in w.strip("-")}
+            )
+        ]
         self.plural_owners = {
             _stem(w): w for ws in self.name_words.values() for w in ws if w.endswith("'")
         }
@@ -278,9 +297,7 @@ class ShortNames:
     def _hyphens_joined(self, text: str) -> str:
         """`text` with a hyphened word of a name said with spaces written as the name writes
         it ("Jo's do not disturb on" -> "Jo's do-not-disturb on")."""
-        for word in self.hyphened:
-            parts = [re.escape(p) for p in word.split("-")]
-            said = re.compile(r"(?<![\w'-])" + r"\s+".join(parts) + r"(?![\w'-])", re.IGNORECASE)
+        for said, word in self.hyphened:
             text = said.sub(word, text)
         return text
 
