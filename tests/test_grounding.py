@@ -2362,3 +2362,41 @@ def test_a_mode_said_as_a_word_of_its_tools_name_is_no_mode() -> None:
     warm = [{"name": "set_vivarium_heat", "arguments": {"temperature": 29}}]
     assert grounded("set the vivarium heat to 29", tools, warm)
     assert not grounded("set the vivarium heat to 29 on heat", tools, warm)
+
+
+def test_a_call_that_sets_a_value_takes_its_switch_from_its_own_clause() -> None:
+    """ "extractor down to simmer-off, then shut the element off" leaves the extractor on: the
+    "off" of a setting's name and the other clause's "off" are not its own."""
+    tools = home_tools(
+        {
+            "fan": {
+                "kind": "simulated_fan",
+                "tool": "set_extractor",
+                "speeds": ["simmer-off", "boil"],
+            },
+            "plugs": {
+                "kind": "tasmota",
+                "switches": {"liquor tank element": "t1", "mash mixer": "t2"},
+            },
+        }
+    )
+    said = "extractor down to simmer-off, then shut the liquor tank element off"
+    element = {
+        "name": "set_switch",
+        "arguments": {"device": "liquor tank element", "action": "OFF"},
+    }
+    speed = {"name": "set_extractor", "arguments": {"speed": "simmer-off"}}
+    switched = {"name": "set_extractor", "arguments": {"on": False, "speed": "simmer-off"}}
+    assert grounded(said, tools, [speed, element])
+    assert not grounded(said, tools, [switched, element])
+    # a clause of a thing alone shares the next clause's sense
+    both = [
+        {"name": "set_switch", "arguments": {"device": "liquor tank element", "action": "OFF"}},
+        {"name": "set_switch", "arguments": {"device": "mash mixer", "action": "OFF"}},
+    ]
+    assert grounded("the liquor tank element and the mash mixer off", tools, both)
+    assert grounded(
+        "extractor off at boil",
+        tools,
+        [{"name": "set_extractor", "arguments": {"on": False, "speed": "boil"}}],
+    )

@@ -230,6 +230,18 @@ def grounded(
     # a thing said only inside a longer thing's name ("tank" in "grey tank valve") is not said
     inside = only_inside(sorted(thing_names(tools)[0]), q)
     q_sense = _orders_only(read, q, tools)
+    # a switching word inside a setting's name switches nothing ("extractor down to
+    # simmer-off" leaves it on)
+    switching = {
+        v
+        for t in tools
+        for k, sch in _props(t).items()
+        if not picks_a_thing(k, sch)
+        for v in enum_strings(sch)
+        if len(words(v)) > 1 and set(words(v)) & set(VALUE_SENSE)
+    }
+    if switching:
+        q_sense = without_names(q_sense, switching)
     fade = fade_length(read)
     # a setting said only in a statement is not asked for ("the mauve is giving me a headache")
     asked = ordered(query, tools)
@@ -283,6 +295,13 @@ def grounded(
             text, q_value, u_value = query, q, unnamed
             if isinstance(value, bool):
                 q_value = q_sense
+                # a call that sets something besides its switch says its sense in its own
+                # clause ("extractor down to simmer-off, then shut the element off" leaves
+                # the extractor on); a clause of a thing alone shares another's ("the den and
+                # the hall off")
+                own = _own_clause(read, q, tools, by_tool[name], args, picks)
+                if own is not None and len(q_sense) == len(q):
+                    q_value = [w if i in own else "" for i, w in enumerate(q_sense)]
             elif (
                 isinstance(value, str)
                 and key not in picks
@@ -1456,6 +1475,21 @@ def _orders_only(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]
 
 
 _ROOM_KINDS = LIGHT_WORDS | COVER_WORDS
+
+
+def _own_clause(
+    read: str,
+    q: Sequence[str],
+    tools: Sequence[Mapping[str, Any]],
+    tool: Mapping[str, Any],
+    args: Mapping[str, Any],
+    picks: Collection[str],
+) -> set[int] | None:
+    """The positions of the clause a call answers (`clause_of`) where the call sets a value
+    besides its switch and its room or device; else None."""
+    if not any(k not in picks and not isinstance(v, bool) for k, v in args.items()):
+        return None
+    return clause_of(read, q, tools, tool, args)
 
 
 def _thing_words(tools: Sequence[Mapping[str, Any]]) -> set[str]:
