@@ -1244,3 +1244,36 @@ def test_a_colour_the_request_never_says_is_dropped_from_a_doubted_call() -> Non
     assert env["confidence"] == 0.7
     env = doubted("turn off the light in Kwame's room in purple?")
     assert env["confidence"] == 0.09
+
+
+def test_one_wrong_call_of_a_long_list_is_decoded_again_from_its_clause() -> None:
+    """ "Mastervolt off, heater to 16, Ruth's cabin light at 25 percent" decoded with the heater
+    at 19.5 and cool: the heater's own clause, decoded alone with its tool, gives 16, and the
+    list is then said in full. A list whose calls are all said is left to the other looks."""
+    import time
+
+    from agent.calling.tools import load_tools
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "lights": {"kind": "simulated_lights", "rooms": ["Ruth's cabin", "saloon"]},
+        "heater": {"kind": "simulated_thermostat", "tool": "set_diesel_heater"},
+        "relays": {"kind": "gpio_relays", "relays": {"Mastervolt": 5, "bilge pump": 6}},
+    }
+    tools = load_tools(home_tools(home))
+    s = Session(GENERAL, home_tools(home), threads=1)
+    text = "Mastervolt off, heater to 16, Ruth's cabin light at 25 percent"
+    relay = {"name": "set_relay", "arguments": {"relay": "Mastervolt", "on": False}}
+    light = {"name": "set_light", "arguments": {"room": "Ruth's cabin", "brightness": 25}}
+    wrong = {"name": "set_diesel_heater", "arguments": {"temperature": 19.5, "mode": "cool"}}
+    pre = s.prefix_for(tools)
+    t = time.perf_counter()
+    redone = s._redone(pre, tools, None, t, t, text, [relay, wrong, light])
+    assert redone == [
+        relay,
+        {"name": "set_diesel_heater", "arguments": {"temperature": 16}},
+        light,
+    ]
+    right = {"name": "set_diesel_heater", "arguments": {"temperature": 16}}
+    assert s._redone(pre, tools, None, t, t, text, [relay, right, light]) is None

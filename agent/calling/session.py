@@ -54,6 +54,7 @@ from agent.calling.grammar.calllist import (
     without_unsaid_choices,
 )
 from agent.calling.grammar.grounding import (
+    clause_of,
     degrees_misfit,
     grounded,
     grounded_part,
@@ -82,6 +83,7 @@ from agent.calling.grammar.leftout import (
 from agent.calling.grammar.mention import MentionPrior
 from agent.calling.grammar.reading import (
     clause_numbers,
+    mended,
     thing_names,
     unnamed_arguments,
     words,
@@ -654,11 +656,70 @@ class Session:
             # kitchen's light): the calls the request says, if they answer every clause
             part = grounded_part(text, schemas, merged, self._order_clauses(text))
             if part is None or not any(c in part for c in calls):
-                return env
+                redone = self._redone(pre, tools, max_new_tokens, t0, t_tok, text, merged)
+                if redone is None:
+                    return env
+                part = redone
             merged = part
         if confidence is not None:
             confidence = max(confidence, GROUNDED_CONFIDENCE)
         return {**env, "function_calls": merged, "confidence": confidence, "missing_look": True}
+
+    def _redone(
+        self,
+        pre: _Prefix,
+        tools: Sequence[Tool],
+        max_new_tokens: int | None,
+        t0: float,
+        t_tok: float,
+        text: str,
+        calls: Sequence[dict[str, Any]],
+    ) -> list[dict[str, Any]] | None:
+        """A list of three calls or more that the request says but for one wrong call
+        ("Mastervolt off, heater to 16, Ruth's cabin light at 25 percent" with the heater at
+        19.5 and cool): that call decoded again from its own clause alone, with only its tool,
+        kept when the whole list is then `grounded`; else None."""
+        schemas = [t.to_schema() for t in tools]
+        if len(calls) < 3:
+            return None
+        read = mended(text, schemas)
+        q = words(read)
+        # each call judged by its own clause: the one that clause does not say is redone
+        clauses: list[str] = []
+        for c in calls:
+            tool = next((t for t in schemas if t.get("name") == c.get("name")), None)
+            own = clause_of(read, q, schemas, tool, c.get("arguments") or {}) if tool else None
+            if not own:
+                return None
+            clauses.append(" ".join(q[i] for i in sorted(own)))
+        wrong = [
+            i
+            for i, (c, cl) in enumerate(zip(calls, clauses, strict=True))
+            if not grounded(cl, schemas, [c])
+        ]
+        if len(wrong) != 1 or len(set(clauses)) != len(clauses):
+            return None
+        at = wrong[0]
+        bad, clause = calls[at], clauses[at]
+        tool = next(t for t in schemas if t.get("name") == bad.get("name"))
+        ids = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(clause))
+        self._back_to_prefix(pre, ids)
+        new = ids[len(pre.ids) :] if ids[: len(pre.ids)] == pre.ids else ids
+        one = self._decode(
+            new,
+            tools,
+            True,
+            max_new_tokens,
+            t0,
+            t_tok,
+            clause,
+            masker=self._masker_of([tool], True, 1),
+        )
+        again = one.get("function_calls") or []
+        if not one["success"] or len(again) != 1 or again[0] == bad:
+            return None
+        merged = [*calls[:at], again[0], *calls[at + 1 :]]
+        return merged if grounded(text, schemas, merged) else None
 
     def _said_part(self, text: str, tools: Sequence[Tool], env: dict[str, Any]) -> dict[str, Any]:
         """A doubted call list cut to the calls the request says, when those answer every
