@@ -605,19 +605,7 @@ class Session:
                 if name is None
                 else only_thing([t for t in schemas if kind in (None, t.get("name"))], name)
             )
-            ids = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(clause))
-            self._back_to_prefix(pre, ids)
-            new = ids[len(pre.ids) :] if ids[: len(pre.ids)] == pre.ids else ids
-            one = self._decode(
-                new,
-                tools,
-                True,
-                max_new_tokens,
-                t0,
-                t_tok,
-                clause,
-                masker=self._masker_of(grammar, True, 1),
-            )
+            one = self._decode_clause(pre, tools, grammar, clause, max_new_tokens, t0, t_tok)
             env["timings"]["total_ms"] = one.get("timings", {}).get(
                 "total_ms", env["timings"]["total_ms"]
             )
@@ -665,6 +653,32 @@ class Session:
             confidence = max(confidence, GROUNDED_CONFIDENCE)
         return {**env, "function_calls": merged, "confidence": confidence, "missing_look": True}
 
+    def _decode_clause(
+        self,
+        pre: _Prefix,
+        tools: Sequence[Tool],
+        grammar: list[dict[str, Any]],
+        clause: str,
+        max_new_tokens: int | None,
+        t0: float,
+        t_tok: float,
+    ) -> dict[str, Any]:
+        """One call decoded from a clause of the request alone, its grammar holding only
+        `grammar`'s tools (the looks that mend one call of a list)."""
+        ids = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(clause))
+        self._back_to_prefix(pre, ids)
+        new = ids[len(pre.ids) :] if ids[: len(pre.ids)] == pre.ids else ids
+        return self._decode(
+            new,
+            tools,
+            True,
+            max_new_tokens,
+            t0,
+            t_tok,
+            clause,
+            masker=self._masker_of(grammar, True, 1),
+        )
+
     def _redone(
         self,
         pre: _Prefix,
@@ -702,19 +716,7 @@ class Session:
         at = wrong[0]
         bad, clause = calls[at], clauses[at]
         tool = next(t for t in schemas if t.get("name") == bad.get("name"))
-        ids = [P.BOS_ID] + self.tok.encode(pre.text + P.query_suffix(clause))
-        self._back_to_prefix(pre, ids)
-        new = ids[len(pre.ids) :] if ids[: len(pre.ids)] == pre.ids else ids
-        one = self._decode(
-            new,
-            tools,
-            True,
-            max_new_tokens,
-            t0,
-            t_tok,
-            clause,
-            masker=self._masker_of([tool], True, 1),
-        )
+        one = self._decode_clause(pre, tools, [tool], clause, max_new_tokens, t0, t_tok)
         again = one.get("function_calls") or []
         if not one["success"] or len(again) != 1 or again[0] == bad:
             return None
