@@ -700,11 +700,13 @@ class Session:
         q = words(read)
         # each call judged by its own clause: the one that clause does not say is redone
         clauses: list[str] = []
+        called: list[dict[str, Any]] = []
         for c in calls:
             tool = next((t for t in schemas if t.get("name") == c.get("name")), None)
             own = clause_of(read, q, schemas, tool, c.get("arguments") or {}) if tool else None
-            if not own:
+            if not tool or not own:
                 return None
+            called.append(tool)
             clauses.append(" ".join(q[i] for i in sorted(own)))
         wrong = [
             i
@@ -715,8 +717,7 @@ class Session:
             return None
         at = wrong[0]
         bad, clause = calls[at], clauses[at]
-        tool = next(t for t in schemas if t.get("name") == bad.get("name"))
-        one = self._decode_clause(pre, tools, [tool], clause, max_new_tokens, t0, t_tok)
+        one = self._decode_clause(pre, tools, [called[at]], clause, max_new_tokens, t0, t_tok)
         again = one.get("function_calls") or []
         if not one["success"] or len(again) != 1 or again[0] == bad:
             return None
@@ -730,9 +731,9 @@ class Session:
         met); else the list as it is."""
         schemas = [t.to_schema() for t in tools]
         calls = env["function_calls"]
-        # a colour or speed the request never says is made up ("turn off the light in
-        # Kwame's room" -> off, and purple): the calls without it, where each still sets
-        # something
+        # a colour the request never says is made up ("turn off the light in Kwame's room"
+        # -> off, and purple): the calls without it, kept where grounded (so each still sets
+        # something)
         said = set(words(text))
         made_up = {
             (u["name"], u["argument"])

@@ -127,7 +127,7 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
         return "other"  # "play radio four in the dinette" is no light at 4 percent
     # (and inside three words or more of a name said in a row: "Jo's do not disturb on" to
     # "Jolene's do-not-disturb lamp")
-    told = _without_runs_of_names(unnamed, names)
+    told = without_parts(unnamed, names, shortest=3)
     if (
         any(
             (w in NEGATIONS and not (w == "leave" and j and told[j - 1] in _LEAVING_AFTER))
@@ -139,18 +139,6 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
     ):
         return "negated"
     return "command"
-
-
-def _without_runs_of_names(q: Sequence[str], names: Iterable[str]) -> list[str]:
-    """`q` with each run of three or more words in a row of one name blanked."""
-    out = list(q)
-    for v in names:
-        ws = words(v)
-        for n in range(len(ws) - 1, 2, -1):
-            for k in range(len(ws) - n + 1):
-                for at in starts_at(ws[k : k + n], q):
-                    out[at : at + n] = [""] * n
-    return out
 
 
 # "leave" after these says someone goes, and keeps nothing as it is: "before we leave for the
@@ -233,12 +221,7 @@ def grounded(
     # a switching word inside a setting's name switches nothing ("extractor down to
     # simmer-off" leaves it on)
     switching = {
-        v
-        for t in tools
-        for k, sch in _props(t).items()
-        if not picks_a_thing(k, sch)
-        for v in enum_strings(sch)
-        if len(words(v)) > 1 and set(words(v)) & set(VALUE_SENSE)
+        v for v in thing_names(tools)[1] if len(words(v)) > 1 and set(words(v)) & set(VALUE_SENSE)
     }
     if switching:
         q_sense = without_names(q_sense, switching)
@@ -1884,9 +1867,7 @@ def _setting_said_points(
     bare = without_parts(q, names)
     warmth = (WARMTH_WORDS | HEATING_WORDS) & set(bare)
     # (and "heat" as a verb: "heat the place to twenty one")
-    heats = any(
-        w == "heat" and bare[i + 1 : i + 2] in _DETERMINER_AFTER for i, w in enumerate(bare)
-    )
+    heats = any(w == "heat" and _before_a_determiner(bare, i) for i, w in enumerate(bare))
     return (
         _unit_points(q, said, props, args)
         or _setting_points(q, unnamed, props, args)
@@ -1894,7 +1875,10 @@ def _setting_said_points(
     )
 
 
-_DETERMINER_AFTER = [[w] for w in DETERMINERS]
+def _before_a_determiner(q: Sequence[str], i: int) -> bool:
+    """Whether the word at `i` comes just before a determiner: a verb there ("heat the
+    place"), not a setting's value."""
+    return i + 1 < len(q) and q[i + 1] in DETERMINERS
 
 
 def _own_value_said(
@@ -2109,7 +2093,7 @@ def _nothing_left(
                     # nor one said only as a word of its tool's name: "set the viv heat to 29"
                     # to set_vivarium_heat, where "on heat" would be the mode)
                     at = [i for i, w in enumerate(q) if [w] == ws]
-                    if at and all(q[i + 1 : i + 2] in _DETERMINER_AFTER for i in at):
+                    if at and all(_before_a_determiner(q, i) for i in at):
                         continue
                     if at and all(_tool_word_only(q, i, own) for i in at):
                         continue
@@ -2140,7 +2124,7 @@ def _tool_word_only(q: Sequence[str], i: int, own: set[str]) -> bool:
     return (
         q[i] in own
         and not (i and q[i - 1] in _VALUE_BEFORE)
-        and q[i + 1 : i + 2] not in [[w] for w in SETTING_NOUNS]
+        and not (i + 1 < len(q) and q[i + 1] in SETTING_NOUNS)
     )
 
 

@@ -607,13 +607,13 @@ def without_names(q: Sequence[str], names: set[str]) -> list[str]:
     return out
 
 
-def without_parts(q: Sequence[str], names: Iterable[str]) -> list[str]:
-    """`q` without the names it says in full and without two or more words in a row of one
-    name ("hot tub" of the cedar hot tub is no warmth word)."""
+def without_parts(q: Sequence[str], names: Iterable[str], shortest: int = 2) -> list[str]:
+    """`q` without the names it says in full and without `shortest` or more words in a row of
+    one name ("hot tub" of the cedar hot tub is no warmth word)."""
     out = without_names(q, set(names))
     for v in names:
         ws = words(v)
-        for n in range(len(ws) - 1, 1, -1) if len(ws) > 2 else ():
+        for n in range(len(ws) - 1, shortest - 1, -1) if len(ws) > shortest else ():
             for k in range(len(ws) - n + 1):
                 for at in starts_at(ws[k : k + n], q):
                     out[at : at + n] = [""] * n

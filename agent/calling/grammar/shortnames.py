@@ -59,6 +59,7 @@ from agent.calling.grammar.reading import (
     enum_strings,
     picks_a_thing,
     telling_words,
+    thing_names,
     with_name_digits,
 )
 from agent.calling.rangecheck import NUMBER_WORDS
@@ -504,18 +505,14 @@ def with_picked_forms(
                 picked.add(value)
     if not picked:
         return text
-    values: set[str] = set()
-    told: set[str] = set()
-    for t in tools:
-        told |= {
-            _stem(w)
-            for w in _WORD.findall(
-                f"{t.get('name')} {t.get('description') or ''}".replace("_", " ")
-            )
-        }
-        for sch in ((t.get("parameters") or {}).get("properties") or {}).values():
-            values.update(enum_strings(sch))
-    known = told | {_stem(w) for v in values for w in _WORD.findall(v)}
+    told = {
+        _stem(w)
+        for t in tools
+        for w in _WORD.findall(f"{t.get('name')} {t.get('description') or ''}".replace("_", " "))
+    }
+    # every word of every name and setting, as written
+    value_words = {w for v in set().union(*thing_names(tools)) for w in _WORD.findall(v)}
+    known = told | {_stem(w) for w in value_words}
 
     def sub(m: re.Match[str]) -> str:
         w = m.group()
@@ -524,7 +521,7 @@ def with_picked_forms(
         after = re.match(r"\s+([\w']+)", text[m.end() :])
         if after and _stem(after.group(1)) in _DETERMINERS:
             return w  # a verb: "charge the clippers" says no "clippers charger"
-        fits = {n for v in values for n in _WORD.findall(v) if _loosely_fits(w, n)}
+        fits = {n for n in value_words if _loosely_fits(w, n)}
         if len({_stem(n) for n in fits}) != 1:
             return w
         word = min(fits)
