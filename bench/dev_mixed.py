@@ -51,6 +51,18 @@ space and a tower-block flat. Measured before anyone read it
 refusals 164/165 at min_confidence 0.5 on the decoding of a0e20be), where set 7 then served 152
 of 165 one-action commands: the personas alone do not make set 7 harder.
 
+Batch 6 (folders `b6_*`, 312 cases, twelve homes) was written the same way by four more writers
+asked to write the requests as a voice satellite's speech-to-text would type them: mostly
+lowercase, little punctuation, words in the order people speak them, names shortened where it
+stays clear, the odd filler or false start (a vet clinic, a climbing gym and a nursing-home flat;
+a scout hut, a tattoo parlour and a mountain bothy; a print shop, a florist's and a dance school;
+a dentist's practice, a student house and a fishmonger's). Three homes were renamed before
+anyone read a case (`wet_fish_counter`, `student_terrace`, `letterpress_shop`) so that no stem
+repeats one of an earlier set. Measured before anyone read it
+(bench/general/dev_mixed_batch6_first_read.json: one-action commands 129/132, two actions 38/48,
+refusals 131/132 at min_confidence 0.5 on the decoding of b0a833b): the spoken style costs the
+lists most.
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
