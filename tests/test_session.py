@@ -1277,3 +1277,32 @@ def test_one_wrong_call_of_a_long_list_is_decoded_again_from_its_clause() -> Non
     ]
     right = {"name": "set_diesel_heater", "arguments": {"temperature": 16}}
     assert s._redone(pre, tools, None, t, t, text, [relay, right, light]) is None
+
+
+def test_a_named_look_list_short_of_a_call_gets_the_missing_call() -> None:
+    """ "heater to 18, switch on the fan, and turn the rest light on": told only the names said,
+    the model drops the heater and is doubted for the 18 no call holds; the missing look then
+    finds the heater in its own clause. The settings look's fit is judged on the calls it made,
+    not on the thermostat the missing look adds ("heater" is none of that tool's words)."""
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "lights": {"kind": "simulated_lights", "rooms": ["squat rack", "mirror wall"]},
+        "fan": {
+            "kind": "simulated_fan",
+            "speeds": ["easy", "tempo", "all out"],
+            "tool": "set_gym_fan",
+            "description": "The big pedestal fan that blows across the gym floor.",
+        },
+        "heater": {"kind": "simulated_thermostat", "min_temperature": 10, "max_temperature": 26},
+        "timer": {"kind": "gpio_leds", "leds": {"round light": 12, "rest light": 16}},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("heater to 18, switch on the fan, and turn the rest light on")
+    assert env["function_calls"] == [
+        {"name": "set_thermostat", "arguments": {"temperature": 18}},
+        {"name": "set_gym_fan", "arguments": {"on": True}},
+        {"name": "set_led", "arguments": {"led": "rest light", "mode": "on"}},
+    ]
+    assert env["confidence"] >= 0.5

@@ -522,7 +522,8 @@ class Session:
         # a call dropped from a list no longer than the request's clauses leaves a part of the
         # request undone ("the extractor off and the workbench light off too")
         # (a statement beside the order asks for nothing: "bar open light off, bar's shut")
-        needed = min(len(doubted["function_calls"]), self._order_clauses(text))
+        orders = self._order_clauses(text)
+        needed = min(len(doubted["function_calls"]), orders)
         for grammar in grammars:
             self._back_to_prefix(pre, full)
             again = self._decode(
@@ -537,7 +538,17 @@ class Session:
             )
             calls = again["function_calls"]
             conf = again.get("confidence")
-            if again["success"] and calls and conf is not None and conf > UNNAMED_CONFIDENCE:
+            # (a list short of a call is doubted for the number it leaves unsaid, "heater to
+            # 18, switch on the fan, ...": the missing look may still find that call)
+            if (
+                again["success"]
+                and calls
+                and conf is not None
+                and (conf > UNNAMED_CONFIDENCE or len(calls) < orders)
+            ):
+                # (the settings look's own calls must fit it; a call the missing look adds
+                # is grounded on its own clause)
+                fits = grammar is grammars[0] or settings_look_fits(text, schemas, calls)
                 ok = grounded(text, schemas, calls)
                 if len(calls) < needed or not ok:
                     # the names said dropped the guess and a call it stood in for: the missing
@@ -547,9 +558,7 @@ class Session:
                     again = self._missing_look(pre, tools, max_new_tokens, t0, t_tok, text, again)
                     calls = again["function_calls"]
                     ok = grounded(text, schemas, calls)
-                if ok and grammar is not grammars[0]:
-                    ok = settings_look_fits(text, schemas, calls)
-                if len(calls) >= needed and ok:
+                if len(calls) >= needed and ok and fits:
                     again["named_look"] = True
                     return again
             doubted["timings"]["total_ms"] = again.get("timings", {}).get(
