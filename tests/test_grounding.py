@@ -2400,3 +2400,17 @@ def test_a_call_that_sets_a_value_takes_its_switch_from_its_own_clause() -> None
         tools,
         [{"name": "set_extractor", "arguments": {"on": False, "speed": "boil"}}],
     )
+
+
+def test_pull_rolls_a_cover_up_or_down() -> None:
+    """ "pull the shutter down" to a cover tool whose one room is the roller shutter: "pull"
+    is an order, not a place the home lacks."""
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["fish counter", "prep room"]},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["roller shutter"]},
+        }
+    )
+    shut = [{"name": "set_blinds", "arguments": {"room": "roller shutter", "position": 0}}]
+    assert grounded("pull the shutter down", tools, shut)
+    assert not grounded("tug the shutter down", tools, shut)

@@ -492,3 +492,41 @@ def test_someone_who_left_a_thing_on_states_it() -> None:
     assert states("tamsin left them on again".split())
     assert not states("switch the left lamp off".split())
     assert not states("the lamp on the left".split())
+
+
+SPOKEN = home_tools(
+    {
+        "lights": {
+            "kind": "simulated_lights",
+            "rooms": ["appointments desk", "seed bench", "waiting salon"],
+        },
+        "heating": {"kind": "simulated_thermostat"},
+        "relays": {
+            "kind": "gpio_relays",
+            "relays": {"watering pump": 5, "misters": 6, "bothy lantern": 7, "post box lamp": 8},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"mast beacon": 12, "theatre in use": 13}},
+        "floor": {"kind": "simulated_thermostat", "tool": "set_underfloor"},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        # speech-to-text types a list without its commas: each thing's "on" or "off" ends a
+        # clause where the next thing is named and set straight after it
+        ("beacon on lantern on and the light up", "beacon on, lantern on and the light up"),
+        ("appointments desk light on heating to 20", "appointments desk light on, heating to 20"),
+        ("turn the watering pump on the misters off", "turn the watering pump on, the misters off"),
+        ("twin room light off underfloor down to 12", "twin room light off, underfloor down to 12"),
+        # not an "on" said before the thing, a place, a thing not set after, or a stop word
+        ("turn on the misters", "turn on the misters"),
+        ("vents on the seed bench to 40", "vents on the seed bench to 40"),
+        ("the lamp on the post box", "the lamp on the post box"),
+        ("lights on in the waiting salon", "lights on in the waiting salon"),
+        ("put the beacon on flashing", "put the beacon flashing"),
+    ],
+)
+def test_a_spoken_list_is_read_with_its_clauses_apart(said: str, read: str) -> None:
+    assert PlainReader(SPOKEN).readings(said)[0] == read

@@ -1306,3 +1306,27 @@ def test_a_named_look_list_short_of_a_call_gets_the_missing_call() -> None:
         {"name": "set_led", "arguments": {"led": "rest light", "mode": "on"}},
     ]
     assert env["confidence"] >= 0.5
+
+
+def test_a_mode_nobody_said_is_dropped_beside_a_temperature() -> None:
+    """ "switch the urn on and get the heating up to 20": the model adds the heat mode, which
+    the request never says ("heating" is the thing); the list without it is said in full."""
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "lights": {"kind": "simulated_lights", "rooms": ["troop hall", "kit store"]},
+        "heater": {"kind": "simulated_thermostat", "tool": "set_hall_heater"},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"brew urn": "tasmota_urn", "projector": "tasmota_proj"},
+        },
+        "leds": {"kind": "gpio_leds", "leds": {"gate beacon": 12}},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("switch the urn on and get the heating up to 20")
+    assert env["function_calls"] == [
+        {"name": "set_switch", "arguments": {"device": "brew urn", "action": "ON"}},
+        {"name": "set_hall_heater", "arguments": {"temperature": 20}},
+    ]
+    assert env["confidence"] >= 0.5

@@ -417,3 +417,34 @@ def test_full_is_the_maximum_not_a_part_of_a_setting() -> None:
     said = "mezzanine light on at full"
     assert names.written_in_full(said) == "timber store mezzanine light on at full"
     assert names.written_in_full("fan on purge") == "fan on full purge"
+
+
+def test_numbered_names_said_over_one_stem_are_each_written_in_full() -> None:
+    """ "auto belay one and two off" is both auto belays; a number no name has is left."""
+    from agent.calling.grammar.reading import with_numbers_shared
+
+    names = ["auto belay 1", "auto belay 2", "booth 1", "booth 2", "booth 3"]
+    assert (
+        with_numbers_shared("auto belay one and two off", names)
+        == "auto belay 1 and auto belay 2 off"
+    )
+    assert (
+        with_numbers_shared("booth 1, 2 and 3 lights off", names)
+        == "booth 1 and booth 2 and booth 3 lights off"
+    )
+    assert with_numbers_shared("booth 1 and 4 off", names) == "booth 1 and 4 off"
+    assert with_numbers_shared("booth 2 and the hall", names) == "booth 2 and the hall"
+
+
+def test_a_switch_after_a_short_form_is_no_ending_of_its_name() -> None:
+    """The "on" after "the beacon" is the switch, not the end of "beacon"; a kind word that
+    ends a name's word is still taken in ("moon light" for "moon night-light")."""
+    tools = home_tools(
+        {
+            "leds": {"kind": "gpio_leds", "leds": {"mast beacon": 12, "solar fault": 13}},
+            "relays": {"kind": "gpio_relays", "relays": {"bothy lantern": 5, "beck pump": 6}},
+        }
+    )
+    short = ShortNames(tools)
+    assert short.written_in_full("switch the beacon on") == "switch the mast beacon on"
+    assert short.written_in_full("lantern on") == "bothy lantern on"

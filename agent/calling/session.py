@@ -750,6 +750,15 @@ class Session:
             if u["argument"].lower() in ("color", "colour")
             and not set(words(str(u["value"]))) & said
         }
+        # and so is a mode beside a temperature ("get the heating up to 20" -> heat mode)
+        made_up |= {
+            (str(c.get("name")), "mode")
+            for c in calls
+            if isinstance(c.get("arguments"), dict)
+            and "temperature" in c["arguments"]
+            and isinstance(c["arguments"].get("mode"), str)
+            and not set(words(c["arguments"]["mode"])) & said
+        }
         if made_up:
             bare = [
                 {

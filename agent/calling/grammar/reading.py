@@ -87,7 +87,7 @@ KIND_NOUNS = DEVICE_NOUNS - {"extractor", "ventilator", "vent", "blower"}
 ORDER_VERBS = frozenset(
     "turn switch set put make open close shut dim brighten fade raise lower start stop run "
     "kill flip toggle bring crank bump drop pop fire power cut boost on off up down haul hoist "
-    "douse".split()
+    "douse pull roll wind".split()
 )
 # Nouns that name a kind of setting after its value ("eco mode", "boost setting").
 SETTING_NOUNS = frozenset("mode setting preset program programme".split())
@@ -433,6 +433,33 @@ def with_name_digits(query: str, names: Iterable[str]) -> str:
             spoken = " ".join([*parts[:i], said, *parts[i + 1 :]])
             pattern = r"(?<![\w'])" + re.escape(spoken).replace(r"\ ", r"\s+") + r"(?![\w'])"
             query = re.sub(pattern, lambda _m, name=name: name, query, flags=re.IGNORECASE)
+    return query
+
+
+def with_numbers_shared(query: str, names: Iterable[str]) -> str:
+    """`query` with numbered names said over one shared stem written each in full ("auto belay
+    one and two off" -> "auto belay 1 and auto belay 2 off"), where every number said is one
+    of a name of that stem."""
+    numbers: dict[str, dict[str, str]] = {}  # stem -> number as said -> as the name writes it
+    for name in names:
+        stem, _, last = name.rpartition(" ")
+        if stem and _small_number(last):
+            for said in (last, *spelled(int(last))):
+                numbers.setdefault(stem, {})[said.lower()] = last
+    for stem, ids in numbers.items():
+        if len(ids) < 2:
+            continue
+        one = "|".join(sorted(map(re.escape, ids), key=len, reverse=True))
+        pattern = (
+            r"(?<![\w'])(" + re.escape(stem).replace(r"\ ", r"\s+") + r")\s+"
+            rf"((?:{one})(?:\s*(?:,|,?\s*and|&)\s*(?:{one}))+)(?![\w'-])"
+        )
+
+        def each(m: re.Match[str], ids: dict[str, str] = ids) -> str:
+            said = re.split(r"\s*(?:,|,?\s*and\b|&)\s*", m.group(2))
+            return " and ".join(f"{m.group(1)} {ids[n.lower()]}" for n in said)
+
+        query = re.sub(pattern, each, query, flags=re.IGNORECASE)
     return query
 
 

@@ -27,8 +27,9 @@ there every word may be the note.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,7 @@ from agent.calling.grammar.reading import (
     DEVICE_NOUNS,
     FAN_WORDS,
     GENERIC,
+    HEATING_WORDS,
     JOINERS,
     LIGHT_WORDS,
     ORDER_VERBS,
@@ -49,12 +51,14 @@ from agent.calling.grammar.reading import (
     enum_strings,
     find_phrase,
     gets_going,
+    is_telling,
     picks_a_thing,
     resolve_there,
     spelled_near,
     takes_temperature,
     with_typos_mended,
     words,
+    words_of_name,
 )
 from agent.calling.grammar.shortnames import ShortNames
 from agent.calling.grammar.spoken import as_written
@@ -102,6 +106,8 @@ _NO_TROUBLE = re.compile(
 )
 # A request put as a question of what is possible is asked as one ("is it possible to switch
 # on the bed warmer?" -> "could you switch on the bed warmer?").
+# "put the beacon on flashing": the "on" before a blinking word is no switch of its own
+_ON_BLINKING = re.compile(r"\bon\s+(?=(?:flash|blink)(?:ing)?\b)", re.IGNORECASE)
 _POSSIBLE = re.compile(
     r"\b(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to|is\s+there\s+any\s+way\s+"
     r"(?:to|you\s+could))",
@@ -784,6 +790,18 @@ class PlainReader:
         self.setting_names = [" ".join(v) for v in self.known.settings]
         self.keep = [*self.known.words, *self.setting_names]
         self.heat = any(takes_temperature(t.get("parameters") or {}) for t in tools)
+        # the words of the tools' names that can point at one ("underfloor" of set_underfloor)
+        self.tool_words = {
+            w for t in tools for w in words_of_name(str(t.get("name") or "")) if is_telling(w)
+        }
+        # the rooms and areas things are in, as words
+        self.places = [
+            words(v)
+            for t in tools
+            for k, sch in ((t.get("parameters") or {}).get("properties") or {}).items()
+            if isinstance(sch, Mapping) and str(k).lower() in _PLACE_KEYS
+            for v in enum_strings(sch)
+        ]
         self.tool_texts = [
             f"{t.get('name')} {t.get('description') or ''}".replace("_", " ") for t in tools
         ]
@@ -876,9 +894,11 @@ class PlainReader:
         text = _with_names(text, self.aliases)
         for pattern, word in self.everyday:
             text = pattern.sub(word, text)
+        text = _spoken_breaks(text, known, self.places, self.tool_words)
         text = _ones_named(text, known.names)
         text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
         text = _POSSIBLE.sub("could you", text)
+        text = _ON_BLINKING.sub("", text)
         text = _NO_TROUBLE.sub("", text).strip(" ,")
         if self.ing is not None:
             text = self.ing.sub(self._ing_setting, text)
@@ -969,6 +989,55 @@ def _percent_joined(text: str) -> str:
         return m.group() if _PERCENT.search(clause) else " at "
 
     return _AND_PERCENT.sub(sub, text)
+
+
+# Keys whose values are places.
+_PLACE_KEYS = frozenset("room rooms area zone location place".split())
+# A switch word and the space after it, before the next word.
+_SWITCH_RUN = re.compile(r"\b(on|off)\s+(?=[A-Za-z])", re.IGNORECASE)
+# Words that go on to set the next thing once it is named ("..., lantern on", "heating to 20").
+_SETS_NEXT = frozenset("on off to up down at open shut close closed blink flashing".split())
+
+
+def _spoken_breaks(
+    text: str, known: _Known, places: Sequence[Sequence[str]], tool_words: Collection[str]
+) -> str:
+    """`text` with a comma after a thing's "on" or "off" that runs straight into the next
+    thing, which is then set in turn, as speech-to-text types a list ("beacon on lantern on
+    and the light up" -> "beacon on, lantern on and the light up"; "desk light on heating to
+    20"). The word before must be a thing's (so "turn on the lamp" keeps its "on"), the words
+    after a thing's and no setting's ("fan on high"), and neither pair a part of a name ("drop
+    off zone"). A place after a kind's word is where that thing is: "vents on the seed bench to
+    40", "the lamp on the post box"."""
+    names = {w for v in known.things for w in v if is_telling(w.split("'")[0])}
+    things = names | _KIND_WORDS | HEATING_WORDS | set(tool_words)
+    settings = {w for v in known.settings for w in v}
+    phrases = known.things + known.settings
+    out: list[str] = []
+    at = 0
+    for m in _SWITCH_RUN.finditer(text):
+        before = words(text[: m.start()])
+        switch = m.group(1).lower()
+        after = words(text[m.end() :])
+        if after[:1] == ["the"]:
+            after = after[1:]
+        run = list(itertools.takewhile(lambda w: w in things and w not in settings, after))
+        if not before or not run or before[-1] not in things:
+            continue
+        nxt = after[len(run)] if len(run) < len(after) else ""
+        if not (nxt in _SETS_NEXT or nxt in settings or nxt.isdigit() or nxt in NUMBER_WORDS):
+            continue
+        if any(
+            find_phrase(pair, v) is not None
+            for v in phrases
+            for pair in ([before[-1], switch], [switch, run[0]])
+        ):
+            continue
+        if before[-1] not in names and any(find_phrase(run, v) is not None for v in places):
+            continue
+        out.append(text[at : m.end(1)] + ",")
+        at = m.end(1)
+    return "".join(out) + text[at:]
 
 
 _IN_THERE = re.compile(r"\bin\s+there\b", re.IGNORECASE)

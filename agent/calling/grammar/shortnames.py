@@ -61,6 +61,7 @@ from agent.calling.grammar.reading import (
     telling_words,
     thing_names,
     with_name_digits,
+    with_numbers_shared,
 )
 from agent.calling.rangecheck import NUMBER_WORDS
 
@@ -106,6 +107,7 @@ _PLAIN = (
     (GENERIC | PLAIN | HEAD_WORDS | DEVICE_NOUNS | _FILLERS | ORDER_VERBS | SETTING_VALUES)
     | frozenset(VALUE_SENSE)
     | FULL_WORDS
+    | frozenset("flashing blinking".split())
 )
 
 
@@ -153,6 +155,15 @@ def _fits(said: str, name_word: str) -> bool:
     # a looser ending of the same word ("killie" for "killifish", "stairs" for "staircase")
     common = len(os.path.commonprefix([s, n]))
     return len(s) >= 5 and common >= 4 and common >= len(s) - 2
+
+
+def _ends_with_word(name_word: str, said: str) -> bool:
+    """Whether a name's word ends with a word said after its short form: the whole word, a
+    piece after a hyphen ("night-light"), or an ending of four letters or more ("moonlight";
+    not the "on" of "beacon", which is the switch said after "the beacon")."""
+    if not name_word.endswith(said):
+        return False
+    return name_word == said or name_word.endswith("-" + said) or len(said) >= 4
 
 
 def _short_form_of(run: Sequence[str], name: Sequence[str]) -> bool:
@@ -385,7 +396,7 @@ class ShortNames:
         said in words written as the name writes it: "arch two" is "arch 2")."""
         if not self.names:
             return text
-        text = with_name_digits(text, self.things)
+        text = with_numbers_shared(with_name_digits(text, self.things), self.things)
         text = self._pronouns_owned(self._owners_named(self._hyphens_joined(text)))
         taken = [(m.start(), m.end()) for p in self.full for m in p.finditer(text)]
         tokens = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(text)]
@@ -425,7 +436,7 @@ class ShortNames:
                 # the kind word said after the run is the name's own ("Ezra's moon light"
                 # for "Ezra's moon night-light"), or "one" stands for it ("the laundry one")
                 if after and (
-                    _stem(self.name_words[name][-1]).endswith(_stem(after[2]))
+                    _ends_with_word(_stem(self.name_words[name][-1]), _stem(after[2]))
                     or _stem(after[2]) == "one"
                 ):
                     if not re.search(r"[,;.!?]", text[end : after[1]]):
