@@ -526,6 +526,10 @@ SPOKEN = home_tools(
         ("the lamp on the post box", "the lamp on the post box"),
         ("lights on in the waiting salon", "lights on in the waiting salon"),
         ("put the beacon on flashing", "put the beacon flashing"),
+        # a statement begun with no comma is a remark of its own
+        ("the light up to full there's folk coming in", "the light up to full"),
+        ("turn the misters on it's dry in here", "turn the misters on"),
+        ("make sure it's off", "make sure it's off"),
     ],
 )
 def test_a_spoken_list_is_read_with_its_clauses_apart(said: str, read: str) -> None:

@@ -127,10 +127,17 @@ _LEAVING = re.compile(r"^(?:i'm|im|i\s+am|we're|we\s+are)\s+off\b", re.IGNORECAS
 # dropped when it orders nothing.
 _SO = r"so\s+(?:that|there|there's|it|it's|i|i'm|we|they|he|she|the|my|our)\b"
 _PURPOSE = re.compile("^" + _SO, re.IGNORECASE)
-# Where a clause ends: punctuation, a dash, or a reason given ("... because it is late").
+# A statement begun after an order with no comma, as speech-to-text types it ("the light up
+# to full there's folk coming in"): not "that's", which may name what is meant.
+_STATED = r"(?:there's|there\s+is|it's|we're|they're|i'm|i've|we've)\b"
+# Where a clause ends: punctuation, a dash, a reason given ("... because it is late"), or a
+# statement begun.
 _CUT = re.compile(
     r"(?:[,;:!?]|\.(?!\d))+|\s+-+\s+|\s+(?=because\b|since\b|'cause\b|while\b|whilst\b"
-    r"|" + _SO + ")",
+    r"|" + _SO + ")"
+    # (not a statement that is what is asked about: "make sure it's off", "tell me if it's on")
+    r"|(?<!\bsure)(?<!\bif)(?<!\bwhen)(?<!\bknow)(?<!\bcheck)(?<!\bwhether)(?<!\bthat)"
+    r"(?<!\bunless)(?<!\buntil)(?<!\bonce)\s+(?=" + _STATED + ")",
     re.IGNORECASE,
 )
 
