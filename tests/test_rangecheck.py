@@ -201,3 +201,28 @@ def test_unknown_tools_and_odd_arguments_are_ignored() -> None:
     assert find_remapped("set it to 99", ["not a call", {"name": 3}], TOOLS) is None
     odd = [call("set_thermostat", temperature=True), {"name": "set_light", "arguments": None}]
     assert find_remapped("set it to 99", odd, TOOLS) is None
+
+
+def test_a_number_said_after_its_parameters_name_is_that_parameters() -> None:
+    """ "booth 2 brightness 110" decoded as brightness 11 and a fade of 110 seconds: the 110
+    said after "brightness" is the brightness asked, out of its range, though the fade holds
+    it. In range, a fade said apart is no remap."""
+    from agent.offline.train.homes import home_tools
+
+    tools = {
+        t["name"]: t
+        for t in home_tools(
+            {
+                "lights": {
+                    "kind": "zigbee2mqtt_lights",
+                    "devices": {"booth 1": "b1", "booth 2": "b2"},
+                }
+            }
+        )
+    }
+    name = next(n for n in tools if "transition" in tools[n]["parameters"]["properties"])
+    split = [call(name, room="booth 2", brightness=11, transition=110)]
+    found = find_remapped("booth 2 brightness 110", split, tools)
+    assert found is not None and found.param == "brightness" and found.said.value == 110
+    fine = [call(name, room="booth 2", brightness=90, transition=110)]
+    assert find_remapped("booth 2 brightness 90 over 110 seconds", fine, tools) is None

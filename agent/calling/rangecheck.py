@@ -391,11 +391,30 @@ def find_remapped(
     for index, name, path, value, sub in numeric:
         if any(s.matches(value, sub) for s in said):
             continue
+        # a number said straight after the parameter's own name is that parameter's, though
+        # another argument took it ("booth 2 brightness 110" -> brightness 11, a fade of 110)
+        for s in _said_after_name(text, path.rsplit(".", 1)[-1], protected):
+            if not fits(s, sub):
+                low, high, _, _ = _bounds(sub)
+                return Remapped(index, name, path, s, value, low, high)
         for s in unaccounted:
             if not fits(s, sub):
                 low, high, _, _ = _bounds(sub)
                 return Remapped(index, name, path, s, value, low, high)
     return None
+
+
+def _said_after_name(text: str, key: str, protected: Iterable[str]) -> list[Said]:
+    """The numbers said right after a parameter's name ("brightness 110", "temperature of
+    40"), the name as the key spells it with spaces for underscores."""
+    name = key.replace("_", " ").strip().lower()
+    if len(name) < 4:
+        return []
+    out: list[Said] = []
+    pattern = rf"\b{re.escape(name)}\s+(?:(?:to|at|of)\s+)?([0-9][0-9.,]*\s*(?:%|percent)?)"
+    for m in re.finditer(pattern, text.lower()):
+        out += said_numbers(m.group(1), protected)
+    return out
 
 
 def _enum_strings(schema: Mapping[str, Any]) -> Iterable[str]:
