@@ -63,6 +63,17 @@ repeats one of an earlier set. Measured before anyone read it
 refusals 131/132 at min_confidence 0.5 on the decoding of b0a833b): the spoken style costs the
 lists most.
 
+Batch 7 (folders `b7_*`, 312 cases, twelve homes) was written the same way by four more writers
+asked to write as people who speak English as a second language talk to the assistant: clearly
+understandable, not textbook English (an article dropped, their own word order, a phrase
+translated literally, an unusual preposition, the odd word of their own language): a Polish
+family's semi, a Portuguese-run café and a Ukrainian grandmother's flat; an Indian joint
+family's house, a Turkish barber's and a Brazilian student's studio flat; a German engineer's
+workshop, an Italian restaurant kitchen and a Nigerian pastor's manse; a Chinese takeaway with a
+flat above, a Filipino nurse's house and a French baker's shop. Measured before anyone read it
+(bench/general/dev_mixed_batch7_first_read.json: one-action commands 107/132, two actions 36/48,
+refusals 130/132 at min_confidence 0.5 on the decoding of a267d91): the hardest batch yet.
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
