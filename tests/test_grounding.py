@@ -2414,3 +2414,11 @@ def test_pull_rolls_a_cover_up_or_down() -> None:
     shut = [{"name": "set_blinds", "arguments": {"room": "roller shutter", "position": 0}}]
     assert grounded("pull the shutter down", tools, shut)
     assert not grounded("tug the shutter down", tools, shut)
+
+
+def test_extinguish_switches_off() -> None:
+    tools = home_tools({"lights": {"kind": "simulated_lights", "rooms": ["vitrine", "fournil"]}})
+    off = [{"name": "set_light", "arguments": {"room": "vitrine", "on": False}}]
+    assert grounded("extinguish the vitrine light", tools, off)
+    on = [{"name": "set_light", "arguments": {"room": "vitrine", "on": True}}]
+    assert not grounded("extinguish the vitrine light", tools, on)

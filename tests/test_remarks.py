@@ -145,7 +145,6 @@ def test_courtesies_and_remarks_go_and_a_thing_said_ahead_moves_in(said: str, pl
         "the hall is dark, what can you do",
         "hall light on, reading lamp at 40 percent",  # an amount, not a time
         "fan on, then at 10 pm the heating off",  # an order
-        "hall light off slowly, in 30 seconds",  # a fade's length is a setting
         # an -ing word that switches something is an order to a thing the home may lack
         "washing machine on, hall light off",
         "heating up a bit, hall light off",
@@ -530,7 +529,58 @@ SPOKEN = home_tools(
         ("the light up to full there's folk coming in", "the light up to full"),
         ("turn the misters on it's dry in here", "turn the misters on"),
         ("make sure it's off", "make sure it's off"),
+        # a fade's length said as a time is read as the fade's length, and kept
+        ("hall light off slowly, in 30 seconds", "hall light off slowly, over 30 seconds"),
+        ("light off with fade of 10 seconds", "light off with fade over 10 seconds"),
+        ("turn the misters off in 10 minutes", "turn the misters off in 10 minutes"),
+        # "on" or "until" before an amount is "to"
+        ("heating on 22 degrees please", "heating to 22 degrees please"),
+        ("open the blinds until 40%", "open the blinds to 40%"),
+        ("misters on the seed bench", "misters on the seed bench"),
     ],
 )
 def test_a_spoken_list_is_read_with_its_clauses_apart(said: str, read: str) -> None:
     assert PlainReader(SPOKEN).readings(said)[0] == read
+
+
+SECOND_LANGUAGE = home_tools(
+    {
+        "lights": {"kind": "simulated_lights", "rooms": ["sofa corner", "vitrin", "chair 1"]},
+        "blinds": {"kind": "simulated_blinds", "rooms": ["vitrin"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"semaver": "tasmota_semaver", "hot towel box": "tasmota_towels"},
+        },
+        "relays": {"kind": "gpio_relays", "relays": {"booster pump": 5, "pétrin": 6}},
+        "leds": {"kind": "gpio_leds", "leds": {"window neon": 12, "open sign": 13}},
+        "heating": {"kind": "simulated_thermostat"},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "read"),
+    [
+        # "open" and "close" switch a thing that never opens, as many languages say it
+        ("semaver open", "semaver on"),
+        ("sofa corner light close", "sofa corner light off"),
+        (
+            "hot towel box open and chair 1 light also open",
+            "hot towel box on and chair 1 light also on",
+        ),
+        # not a cover, nor a name that says "open"
+        ("open the vitrin", "open the vitrin"),
+        ("close the vitrin blinds", "close the vitrin blinds"),
+        ("open sign off", "open sign off"),
+        # "on" said as the verb
+        ("on the booster pump", "turn on the booster pump"),
+        ("help me open the window neon", "help me turn on the window neon"),
+        ("on the vitrin", "on the vitrin"),
+        # a name typed without its accents
+        ("start the petrin", "start the pétrin"),
+        # "extinguish" switches off and is kept as said
+        ("extinguish the vitrin light", "extinguish the vitrin light"),
+    ],
+)
+def test_a_second_language_speakers_order_is_read_as_meant(said: str, read: str) -> None:
+    assert PlainReader(SECOND_LANGUAGE).readings(said)[0] == read

@@ -87,7 +87,7 @@ KIND_NOUNS = DEVICE_NOUNS - {"extractor", "ventilator", "vent", "blower"}
 ORDER_VERBS = frozenset(
     "turn switch set put make open close shut dim brighten fade raise lower start stop run "
     "kill flip toggle bring crank bump drop pop fire power cut boost on off up down haul hoist "
-    "douse pull roll wind".split()
+    "douse pull roll wind extinguish".split()
 )
 # Nouns that name a kind of setting after its value ("eco mode", "boost setting").
 SETTING_NOUNS = frozenset("mode setting preset program programme".split())
@@ -128,7 +128,7 @@ FULL_WORDS = frozenset("full max maximum".split())
 _SENSE = {
     # (and what switching on does to a kettle or a charger: "boil the kettle")
     "on": frozenset("on start enable activate run boil charge".split()),
-    "off": frozenset("off stop kill disable deactivate shut cut silence douse".split()),
+    "off": frozenset("off stop kill disable deactivate shut cut silence douse extinguish".split()),
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
     "open": frozenset("open opened raise extend".split()),

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Collection, Mapping, Sequence
+import unicodedata
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from agent.calling.grammar.reading import (
+    AIRCON_WORDS,
     COMMON_WORDS,
     COVER_WORDS,
     DETERMINERS,
@@ -43,6 +45,7 @@ from agent.calling.grammar.reading import (
     HEATING_WORDS,
     JOINERS,
     LIGHT_WORDS,
+    OPENS_BY_SWITCHING,
     ORDER_VERBS,
     PLAIN,
     SETTING_NOUNS,
@@ -56,6 +59,7 @@ from agent.calling.grammar.reading import (
     resolve_there,
     spelled_near,
     takes_temperature,
+    thing_names,
     with_typos_mended,
     words,
     words_of_name,
@@ -108,6 +112,17 @@ _NO_TROUBLE = re.compile(
 # on the bed warmer?" -> "could you switch on the bed warmer?").
 # "put the beacon on flashing": the "on" before a blinking word is no switch of its own
 _ON_BLINKING = re.compile(r"\bon\s+(?=(?:flash|blink)(?:ing)?\b)", re.IGNORECASE)
+# "heating on 22 degrees", "dim the lathe corner on 35 percent": "on" before an amount is "to"
+_NUMBER = r"(?:\d+(?:\.\d+)?|[a-z]+(?:[\s-][a-z]+)?)"
+_ON_AMOUNT = re.compile(
+    rf"\b(?:on|until|till)\s+(?=(?P<n>{_NUMBER})\s*(?:%|percent\b|degrees?\b|°))", re.IGNORECASE
+)
+# A fade said as "slowly, in 10 seconds" or "with fade of 10 seconds": "over 10 seconds"
+_SLOWLY = re.compile(r"\b(?:slowly|slow|fade|fading|gently|gradually)\b", re.IGNORECASE)
+_IN_SECONDS = re.compile(
+    rf"\b(?:in|of|within)\s+(?=(?:the\s+next\s+)?{_NUMBER}\s*(?:seconds?|secs?|minutes?|mins?)\b)",
+    re.IGNORECASE,
+)
 _POSSIBLE = re.compile(
     r"\b(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to|is\s+there\s+any\s+way\s+"
     r"(?:to|you\s+could))",
@@ -801,6 +816,11 @@ class PlainReader:
         self.tool_words = {
             w for t in tools for w in words_of_name(str(t.get("name") or "")) if is_telling(w)
         }
+        # the names of covers (their rooms) and of devices that are no place, as words
+        covers = [
+            t for t in tools if "position" in ((t.get("parameters") or {}).get("properties") or {})
+        ]
+        self.cover_names = [words(v) for v in thing_names(covers)[0]]
         # the rooms and areas things are in, as words
         self.places = [
             words(v)
@@ -809,6 +829,9 @@ class PlainReader:
             if isinstance(sch, Mapping) and str(k).lower() in _PLACE_KEYS
             for v in enum_strings(sch)
         ]
+        self.devices = [v for v in self.known.things if v not in self.places]
+        # names and settings with accents, which people often type without
+        self.accented = [v for v in [*self.known.names, *self.setting_names] if _folded(v) != v]
         self.tool_texts = [
             f"{t.get('name')} {t.get('description') or ''}".replace("_", " ") for t in tools
         ]
@@ -870,6 +893,18 @@ class PlainReader:
             for other in sorted(group - name_words)
         ]
 
+    def _switchable(self, ws: Sequence[str]) -> bool:
+        """Whether an order's words name a thing that switches and never opens: a light's,
+        fan's or plug's word, or a device that is no place (a relay's pump, an LED's sign), and
+        no cover's word or name nor anything that opens by switching ("open the gate")."""
+        if any(w in COVER_WORDS or w in OPENS_BY_SWITCHING for w in ws):
+            return False
+        if any(find_phrase(v, ws) is not None for v in self.cover_names):
+            return any(w in LIGHT_WORDS for w in ws)
+        return any(w in _SWITCHED_KINDS for w in ws) or any(
+            find_phrase(v, ws) is not None for v in self.devices
+        )
+
     def _ing_setting(self, m: re.Match[str]) -> str:
         """ "on cooling" as "on cool", unless the "-ing" word begins a setting of its own
         ("set the fan to cooling breeze")."""
@@ -898,14 +933,18 @@ class PlainReader:
             # a dictated text, or a taking back that must not be read as a remark
             return text, text
         known = self.known
-        text = _with_names(text, self.aliases)
+        text = _with_names(_accents_written(text, self.accented), self.aliases)
         for pattern, word in self.everyday:
             text = pattern.sub(word, text)
         text = _spoken_breaks(text, known, self.places, self.tool_words)
+        text = _switching_said(text, self._switchable, [*known.names, *self.setting_names])
         text = _ones_named(text, known.names)
         text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
         text = _POSSIBLE.sub("could you", text)
         text = _ON_BLINKING.sub("", text)
+        text = _ON_AMOUNT.sub(lambda m: "to " if _amount(m.group("n")) else m.group(), text)
+        if _SLOWLY.search(text) and not re.search(r"\bover\b", text, re.IGNORECASE):
+            text = _IN_SECONDS.sub("over ", text, count=1)
         text = _NO_TROUBLE.sub("", text).strip(" ,")
         if self.ing is not None:
             text = self.ing.sub(self._ing_setting, text)
@@ -1006,6 +1045,29 @@ _SWITCH_RUN = re.compile(r"\b(on|off)\s+(?=[A-Za-z])", re.IGNORECASE)
 _SETS_NEXT = frozenset("on off to up down at open shut close closed blink flashing".split())
 
 
+def _folded(text: str) -> str:
+    """`text` without its accents ("pétrin" -> "petrin", "ocağı" -> "ocagi")."""
+    plain = unicodedata.normalize("NFKD", text.replace("ı", "i").replace("İ", "I"))
+    return "".join(c for c in plain if not unicodedata.combining(c))
+
+
+def _accents_written(text: str, names: Sequence[str]) -> str:
+    """`text` with a name that has accents, typed without them, written as the name ("start
+    the petrin" -> "start the pétrin"), where the name itself is not said."""
+    for name in sorted(names, key=len, reverse=True):
+        bare = _folded(name)
+        if bare == name or re.search(rf"(?<![\w']){re.escape(name)}(?![\w'])", text, re.I):
+            continue
+        safe = name.replace("\\", r"\\")
+        text = re.sub(rf"(?<![\w']){re.escape(bare)}(?![\w'])", safe, text, flags=re.I)
+    return text
+
+
+def _amount(said: str) -> bool:
+    """Whether words before a unit are a number ("22", "twenty two"; not "the lathe")."""
+    return said[:1].isdigit() or all(w in NUMBER_WORDS for w in re.split(r"[\s-]", said.lower()))
+
+
 def _spoken_breaks(
     text: str, known: _Known, places: Sequence[Sequence[str]], tool_words: Collection[str]
 ) -> str:
@@ -1045,6 +1107,55 @@ def _spoken_breaks(
         out.append(text[at : m.end(1)] + ",")
         at = m.end(1)
     return "".join(out) + text[at:]
+
+
+# Kinds of thing that switch and never open: "open the light" is said for "turn on the light"
+# in many languages' English (Chinese, Turkish, Portuguese speakers), "close the fan" for off.
+_SWITCHED_KINDS = LIGHT_WORDS | FAN_WORDS | AIRCON_WORDS | {"heater", "plug", "socket", "sign"}
+_OPEN_CLOSE = re.compile(r"(?<![\w'-])(open|close)(?![\w'-])", re.IGNORECASE)
+# Where one order ends and the next begins, for the open-close reading (kept, as a group).
+_ORDER_SPLIT = re.compile(r"([,;:.!?]|\b(?:and|then|also)\b)", re.IGNORECASE)
+# "on" said as the verb at an order's start ("on the booster pump", "help me on the lantern
+# sign"). ("off the fan" the model reads as said; "turn off the fan biko" would switch off a
+# "fan biko".)
+_ON_AS_VERB = re.compile(
+    r"^(\s*(?:please\s+|pls\s+|(?:help|let)\s+me\s+|now\s+)?)(on)\s+(?=\S)", re.IGNORECASE
+)
+
+
+def _switching_said(
+    text: str, switchable: Callable[[Sequence[str]], bool], names: Sequence[str]
+) -> str:
+    """`text` with "open" and "close" read as "on" and "off" in an order whose thing switches
+    and never opens ("semaver open", "Çay ocağı light close"), and "on" or "off" said as the
+    verb read as "turn on" or "turn off" ("on the booster pump", "help me open the lantern
+    sign"). `switchable` tells whether an order's words name such a thing; an "open" said
+    with its neighbour in one of `names` is the name's ("the open sign off")."""
+    # (said whole or in part: "the open sign" for "we're open sign")
+    inside = []
+    for n in names:
+        ws = n.split()
+        for i, w in enumerate(ws):
+            if _OPEN_CLOSE.fullmatch(w):
+                for piece in (ws[max(i - 1, 0) : i + 1], ws[i : i + 2]):
+                    if len(piece) == 2:
+                        pattern = r"\s+".join(map(re.escape, piece))
+                        inside.append(re.compile(rf"(?<![\w']){pattern}(?![\w'])", re.I))
+
+    def swapped(o: re.Match[str]) -> str:
+        if any(a <= o.start() < b for a, b in spans):
+            return o.group()
+        return "on" if o.group(1).lower() == "open" else "off"
+
+    pieces = _ORDER_SPLIT.split(text)
+    for i in range(0, len(pieces), 2):
+        part = pieces[i]
+        if not switchable(words(part)):
+            continue
+        spans = [m.span() for p in inside for m in p.finditer(part)]
+        part = _OPEN_CLOSE.sub(swapped, part)
+        pieces[i] = _ON_AS_VERB.sub(lambda o: f"{o.group(1)}turn {o.group(2)} ", part)
+    return "".join(pieces)
 
 
 _IN_THERE = re.compile(r"\bin\s+there\b", re.IGNORECASE)
