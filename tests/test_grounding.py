@@ -2422,3 +2422,39 @@ def test_extinguish_switches_off() -> None:
     assert grounded("extinguish the vitrine light", tools, off)
     on = [{"name": "set_light", "arguments": {"room": "vitrine", "on": True}}]
     assert not grounded("extinguish the vitrine light", tools, on)
+
+
+def test_a_thing_switched_ends_with_its_clause() -> None:
+    """ "rice pot switch off, rice already finish": the remark after the comma is no "finish"
+    switched off; "already" and "completely" name nothing the home lacks."""
+    tools = home_tools(
+        {
+            "plugs": {"kind": "tasmota", "switches": {"rice pot": "t_rice", "can fridge": "t_c"}},
+            "blinds": {"kind": "simulated_blinds", "rooms": ["storefront"]},
+        }
+    )
+    off = [{"name": "set_switch", "arguments": {"device": "rice pot", "action": "OFF"}}]
+    assert grounded("rice pot switch off, rice already finish", tools, off)
+    assert grounded("rice pot can switch off already", tools, off)
+    assert not grounded("switch off the rice steamer", tools, off)
+    shut = [{"name": "set_blinds", "arguments": {"room": "storefront", "position": 0}}]
+    assert grounded("lower the blind completely", tools, shut)
+
+
+def test_a_thing_said_alone_takes_the_order_after_it() -> None:
+    """ "Tasting room light, switch off with fade of 10 seconds": the light's clause names it
+    alone, and the next clause, which names nothing, says its switch."""
+    tools = home_tools(
+        {
+            "lights": {
+                "kind": "zigbee2mqtt_lights",
+                "devices": {"tasting room": "t1", "terrace": "t2"},
+            },
+            "plugs": {"kind": "tasmota", "switches": {"pastry fridge": "t_p"}},
+        }
+    )
+    name = next(t["name"] for t in tools if "transition" in t["parameters"]["properties"])
+    call = {"name": name, "arguments": {"room": "tasting room", "on": False, "transition": 10}}
+    assert grounded("Tasting room light, switch off with fade over 10 seconds", tools, [call])
+    on = {"name": name, "arguments": {"room": "tasting room", "on": True, "transition": 10}}
+    assert not grounded("Tasting room light, switch off with fade over 10 seconds", tools, [on])

@@ -207,7 +207,7 @@ def grounded(
         _is_cover(by_tool.get(str(c.get("name"))) or {}) for c in calls
     ):
         return False  # "open the bedroom 7 blinds" is no light at full
-    if _switches_an_unknown(unnamed, tools):
+    if any(_switches_an_unknown(c, tools) for c in _by_clause(read, unnamed, tools)):
         return False  # "put some bingo music on in the Jubilee hall" is no light
     if _degrees_misfit(q, by_name, calls):
         return False  # "heat the lounge to 30 degrees" is no blind at 30
@@ -781,7 +781,12 @@ def switches_an_unknown(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
     k = known_words(tools)
     known = k.words | {w for v in [*k.things, *k.settings] for w in v}
     stems = {x for w in known for x in _ing_stems(w)}
-    for span, _, named_next in _switched_things(without_names(q, thing_names(tools)[0])):
+    spans = [
+        found
+        for c in _by_clause(mended(query, tools), without_names(q, thing_names(tools)[0]), tools)
+        for found in _switched_things(c)
+    ]
+    for span, _, named_next in spans:
         head = span[-1] if span else ""
         # (a word before a name said is the name's: "turn on teh kitchenette lamp")
         if not head or named_next or head in DEVICE_NOUNS or said_near(head, list(known)):
@@ -792,6 +797,18 @@ def switches_an_unknown(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
         if _names_another_thing([head], tools):
             return True
     return False
+
+
+def _by_clause(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> list[list[str]]:
+    """`q` (the words of `read`, names maybe blanked) cut into its clauses: a thing switched
+    ends with its clause ("rice pot switch off, rice already finish" switches no "finish")."""
+    clause = clause_numbers(read, thing_names(tools)[0])
+    if len(clause) != len(q):
+        return [list(q)]
+    out: dict[int, list[str]] = {}
+    for w, c in zip(q, clause, strict=True):
+        out.setdefault(c, []).append(w)
+    return list(out.values())
 
 
 def _switched_things(q: Sequence[str]) -> Iterator[tuple[list[str], bool, bool]]:
@@ -1304,7 +1321,8 @@ def clause_of(
     """The positions in `q` of the clause a call answers: where its room or device is said in
     full, else where a word of its tool's name or kind is said outside a name, with the clause
     before when that one says no switching sense ("the den and the hall off": the hall's clause
-    has its own). None when that is not one clause, or the request has only one."""
+    has its own), and the clause after a thing said alone. None when that is not one clause,
+    or the request has only one."""
     names = thing_names(tools)[0]
     clause = clause_numbers(read, names)
     if len(clause) != len(q) or len(set(clause)) < 2:
@@ -1335,6 +1353,15 @@ def clause_of(
             break
         k -= 1
         keep.add(k)
+    # and the clause after a thing said alone, where that one names nothing itself ("Tasting
+    # room light, switch off with a fade of 10 seconds")
+    k = max(keep)
+    mine = [w for w, c in zip(q, clause, strict=True) if c == k]
+    after = [i for i, c in enumerate(clause) if c == k + 1]
+    if after and _no_order(mine) and not _setting_word_said(mine):
+        bare = without_names(q, names)
+        if all(bare[i] == q[i] for i in after):
+            keep.add(k + 1)
     return {i for i, c in enumerate(clause) if c in keep}
 
 

@@ -36,7 +36,7 @@ PLAIN = frozenset(
     "give gives given take takes make makes keep keeps between within about above below over "
     "under true false value values number percent default choose chosen one two both either "
     "other others its how are out add for all can may per new old use not but has was any "
-    "own".split()
+    "own already completely fully entirely totally".split()
 )
 
 
