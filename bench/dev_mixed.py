@@ -74,6 +74,16 @@ flat above, a Filipino nurse's house and a French baker's shop. Measured before 
 (bench/general/dev_mixed_batch7_first_read.json: one-action commands 107/132, two actions 36/48,
 refusals 130/132 at min_confidence 0.5 on the decoding of a267d91): the hardest batch yet.
 
+Batch 8 (folders `b8_*`, 312 cases, twelve homes) was written to batch 7's brief by four more
+writers (a Syrian family's flat, a Moroccan tea shop and an Egyptian dentist's surgery; a
+Japanese ramen bar, a Korean couple's apartment and a Vietnamese nail salon; a Spanish tapas
+bar, a Romanian builder's house and a Greek grandmother's cottage; a Ghanaian tailor's shop, a
+Somali family's house and a Russian piano teacher's flat), to test the rules chosen on batch 7
+on second-language requests nobody had read. Measured before anyone read it on the decoding of
+395c331 (bench/general/dev_mixed_batch8_first_read.json: one-action commands 121/132, two
+actions 45/48, refusals 127/132 at min_confidence 0.5) and, for the comparison, on the decoding
+of a267d91 from before those rules (dev_mixed_batch8_at_a267d91.json: 113/132, 45/48, 127/132).
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
