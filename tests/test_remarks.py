@@ -578,6 +578,13 @@ SECOND_LANGUAGE = home_tools(
         ("on the vitrin", "on the vitrin"),
         # a name typed without its accents
         ("start the petrin", "start the pétrin"),
+        # a thing said in a clause that orders nothing names the kind in the order after it
+        ("sofa corner so dark, open light please", "turn on sofa corner light please"),
+        ("the vitrin, I want the light at 80 percent", "I want the vitrin light at 80 percent"),
+        (
+            "sofa corner light warm white, the light off",
+            "sofa corner light warm white, the light off",
+        ),
         # "extinguish" switches off and is kept as said
         ("extinguish the vitrin light", "extinguish the vitrin light"),
     ],

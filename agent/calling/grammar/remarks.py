@@ -577,9 +577,42 @@ def _stated_then_pointed(said: list[tuple[str, str]], known: _Known) -> list[tup
                 out.append((nxt[: m.start()] + thing + nxt[m.end() :], nsep))
                 i += 2
                 continue
+        # or a thing said in a clause that orders nothing, the order after it naming only a
+        # kind ("wok station so dark, open light please" -> the wok station's light)
+        kind = _KIND_AFTER.search(nxt)
+        if (
+            kind
+            and _orders(nxt)
+            and not _orders(clause)
+            and not known.says(words(clause), known.settings)  # ("..., light warm white")
+            and not known.says(words(nxt), known.things)
+            and not _POINT_BACK.search(nxt)  # ("..., could the lamp in there go to 70")
+        ):
+            ws = words(clause)
+            named = {
+                n
+                for n, v in zip(known.names, known.things, strict=True)
+                if v and find_phrase(v, ws) is not None
+            }
+            if len(named) == 1:
+                at = kind.start(1)
+                out.append((nxt[:at] + named.pop() + " " + nxt[at:], nsep))
+                i += 2
+                continue
         out.append((clause, sep))
         i += 1
     return out
+
+
+# A light's or cover's word in an order, after "the" or alone ("open light please"): the kinds
+# a room has.
+_KIND_AFTER = re.compile(
+    r"(?:\bthe\s+|^\s*|\b(?:on|off|open|close|dim)\s+)("
+    + "|".join(sorted(LIGHT_WORDS | COVER_WORDS))
+    # (the kind's word ends the thing: not "the roller door")
+    + r")s?\b(?=\s*(?:$|[,;.!?]|(?:on|off|up|down|to|at|please|pls|now)\b))",
+    re.IGNORECASE,
+)
 
 
 # Words for a kind of thing, said after a room's name ("the porch light").
