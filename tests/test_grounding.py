@@ -2458,3 +2458,14 @@ def test_a_thing_said_alone_takes_the_order_after_it() -> None:
     assert grounded("Tasting room light, switch off with fade over 10 seconds", tools, [call])
     on = {"name": name, "arguments": {"room": "tasting room", "on": True, "transition": 10}}
     assert not grounded("Tasting room light, switch off with fade over 10 seconds", tools, [on])
+
+
+def test_a_thing_said_alone_and_the_order_after_it_are_one_order() -> None:
+    """ "Katina's bedroom blind, down all the way" asks for one call, not two."""
+    from agent.calling.grammar.grounding import order_clauses
+
+    tools = home_tools(
+        {"blinds": {"kind": "simulated_blinds", "rooms": ["Katina's bedroom", "saloni"]}}
+    )
+    assert order_clauses("Katina's bedroom blind, down all the way", tools) == 1
+    assert order_clauses("Katina's bedroom blind down, saloni blind up", tools) == 2

@@ -552,7 +552,10 @@ SECOND_LANGUAGE = home_tools(
             "switches": {"semaver": "tasmota_semaver", "hot towel box": "tasmota_towels"},
         },
         "relays": {"kind": "gpio_relays", "relays": {"booster pump": 5, "pétrin": 6}},
-        "leds": {"kind": "gpio_leds", "leds": {"window neon": 12, "open sign": 13}},
+        "leds": {
+            "kind": "gpio_leds",
+            "leds": {"window neon": 12, "open sign": 13, "gate alarm": 14},
+        },
         "heating": {"kind": "simulated_thermostat"},
     }
 )
@@ -585,6 +588,11 @@ SECOND_LANGUAGE = home_tools(
             "sofa corner light warm white, the light off",
             "sofa corner light warm white, the light off",
         ),
+        # an LED said with a word that opens elsewhere ("gate"), inside its name
+        ("close the led for gate alarm", "off the led for gate alarm"),
+        ("open the blinds half way", "open the blinds halfway"),
+        # the wind is no order to wind anything
+        ("roll in the blinds, the wind is very strong", "roll in the blinds"),
         # "extinguish" switches off and is kept as said
         ("extinguish the vitrin light", "extinguish the vitrin light"),
     ],

@@ -1699,7 +1699,23 @@ def order_clauses(query: str, tools: Sequence[Mapping[str, Any]]) -> int | None:
         for k in set(clause) - {clause[0]}
         if _only_a_span([w for w, c in zip(q, clause, strict=True) if c == k])
     }
-    return sum(k not in stated | spans and told(k) for k in set(clause)) or 1
+    # a clause that names a thing alone is one order with the next, where that one names no
+    # thing ("Katina's bedroom blind, down all the way")
+    bare = without_names(q, names)
+    by = {k: [i for i, c in enumerate(clause) if c == k] for k in set(clause)}
+    ahead = {
+        k
+        for k in by
+        if k + 1 in by
+        and any(not bare[i] and q[i] for i in by[k])
+        and all(not bare[i] or bare[i] in _NAMED_KIND for i in by[k])
+        and all(bare[i] == q[i] for i in by[k + 1])
+    }
+    return sum(k not in stated | spans | ahead and told(k) for k in set(clause)) or 1
+
+
+# Words a clause that names a thing alone may say besides its name ("the lathe corner light").
+_NAMED_KIND = DETERMINERS | LIGHT_WORDS | COVER_WORDS | FAN_WORDS
 
 
 # Words of a clause that says how long an order takes.

@@ -87,7 +87,7 @@ KIND_NOUNS = DEVICE_NOUNS - {"extractor", "ventilator", "vent", "blower"}
 ORDER_VERBS = frozenset(
     "turn switch set put make open close shut dim brighten fade raise lower start stop run "
     "kill flip toggle bring crank bump drop pop fire power cut boost on off up down haul hoist "
-    "douse pull roll wind extinguish".split()
+    "douse pull roll extinguish".split()
 )
 # Nouns that name a kind of setting after its value ("eco mode", "boost setting").
 SETTING_NOUNS = frozenset("mode setting preset program programme".split())

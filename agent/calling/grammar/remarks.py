@@ -112,6 +112,8 @@ _NO_TROUBLE = re.compile(
 # on the bed warmer?" -> "could you switch on the bed warmer?").
 # "put the beacon on flashing": the "on" before a blinking word is no switch of its own
 _ON_BLINKING = re.compile(r"\bon\s+(?=(?:flash|blink)(?:ing)?\b)", re.IGNORECASE)
+# "open half way": the blinds' "halfway"
+_HALF_WAY = re.compile(r"\bhalf[\s-]+way\b", re.IGNORECASE)
 # "heating on 22 degrees", "dim the lathe corner on 35 percent": "on" before an amount is "to"
 _NUMBER = r"(?:\d+(?:\.\d+)?|[a-z]+(?:[\s-][a-z]+)?)"
 _ON_AMOUNT = re.compile(
@@ -930,7 +932,16 @@ class PlainReader:
         """Whether an order's words name a thing that switches and never opens: a light's,
         fan's or plug's word, or a device that is no place (a relay's pump, an LED's sign), and
         no cover's word or name nor anything that opens by switching ("open the gate")."""
-        if any(w in COVER_WORDS or w in OPENS_BY_SWITCHING for w in ws):
+        # (a word of a device's name said is the name's: "the led for gate alarm")
+        named = {
+            i
+            for v in self.devices
+            if (at := find_phrase(v, ws)) is not None
+            for i in range(at, at + len(v))
+        }
+        if any(
+            w in COVER_WORDS or w in OPENS_BY_SWITCHING for i, w in enumerate(ws) if i not in named
+        ):
             return False
         if any(find_phrase(v, ws) is not None for v in self.cover_names):
             return any(w in LIGHT_WORDS for w in ws)
@@ -975,6 +986,7 @@ class PlainReader:
         text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
         text = _POSSIBLE.sub("could you", text)
         text = _ON_BLINKING.sub("", text)
+        text = _HALF_WAY.sub("halfway", text)
         text = _ON_AMOUNT.sub(lambda m: "to " if _amount(m.group("n")) else m.group(), text)
         if _SLOWLY.search(text) and not re.search(r"\bover\b", text, re.IGNORECASE):
             text = _IN_SECONDS.sub("over ", text, count=1)
@@ -1144,7 +1156,9 @@ def _spoken_breaks(
 
 # Kinds of thing that switch and never open: "open the light" is said for "turn on the light"
 # in many languages' English (Chinese, Turkish, Portuguese speakers), "close the fan" for off.
-_SWITCHED_KINDS = LIGHT_WORDS | FAN_WORDS | AIRCON_WORDS | {"heater", "plug", "socket", "sign"}
+_SWITCHED_KINDS = (
+    LIGHT_WORDS | FAN_WORDS | AIRCON_WORDS | frozenset("heater plug socket sign led".split())
+)
 _OPEN_CLOSE = re.compile(r"(?<![\w'-])(open|close)(?![\w'-])", re.IGNORECASE)
 # Where one order ends and the next begins, for the open-close reading (kept, as a group).
 _ORDER_SPLIT = re.compile(r"([,;:.!?]|\b(?:and|then|also)\b)", re.IGNORECASE)
