@@ -1330,3 +1330,32 @@ def test_a_mode_nobody_said_is_dropped_beside_a_temperature() -> None:
         {"name": "set_hall_heater", "arguments": {"temperature": 20}},
     ]
     assert env["confidence"] >= 0.5
+
+
+def test_the_second_look_keeps_the_calls_the_request_says() -> None:
+    """ "Pastry room lamp off slowly, in 10 seconds": the model refuses; made to call, it
+    writes the lamp's fade and then the fan off, which nobody said. The lamp's call alone
+    answers the request and is served."""
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "lamps": {
+            "kind": "zigbee2mqtt_lights",
+            "devices": {
+                "brass counter": "b1",
+                "street terrace": "b2",
+                "pastry room": "b3",
+                "cushion corner": "b4",
+            },
+        },
+        "fan": {"kind": "simulated_fan", "speeds": ["light breeze", "medium", "strongest"]},
+        "relays": {"kind": "gpio_relays", "relays": {"tea boiler": 17, "mint fridge": 27}},
+        "leds": {"kind": "gpio_leds", "leds": {"ouvert sign": 5, "tray ready": 6}},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("Pastry room lamp off slowly, in 10 seconds")
+    assert [c["arguments"] for c in env["function_calls"]] == [
+        {"room": "pastry room", "on": False, "transition": 10}
+    ]
+    assert env["confidence"] >= 0.5
