@@ -2469,3 +2469,18 @@ def test_a_thing_said_alone_and_the_order_after_it_are_one_order() -> None:
     )
     assert order_clauses("Katina's bedroom blind, down all the way", tools) == 1
     assert order_clauses("Katina's bedroom blind down, saloni blind up", tools) == 2
+
+
+def test_a_covers_out_opens_it() -> None:
+    """ "Put the awning out completely", "Awning fully out.": a cover's "out" opens it."""
+    tools = home_tools(
+        {
+            "awning": {"kind": "simulated_blinds", "rooms": ["terrace awning"]},
+            "lights": {"kind": "simulated_lights", "rooms": ["pastry room", "terrace"]},
+        }
+    )
+    out = [{"name": "set_blinds", "arguments": {"room": "terrace awning", "position": 100}}]
+    shut = [{"name": "set_blinds", "arguments": {"room": "terrace awning", "position": 0}}]
+    assert grounded("Put the awning out completely", tools, out)
+    assert not grounded("Put the awning out completely", tools, shut)
+    assert grounded("Awning fully out.", tools, out)

@@ -145,6 +145,8 @@ _ROLL_VERBS = frozenset("roll wind pull haul hoist".split())
 # Things that open and close by rolling or sliding: just after one, "up" opens and "down"
 # closes ("den blinds down", "pull the shades up").
 _COVERS = frozenset("blind shade curtain shutter awning screen louvre canopy".split())
+# Words between a cover and its "out" ("awning fully out").
+_FULLY = frozenset("fully right completely".split())
 # Things whose "out" is off ("lights out in the den").
 _GOES_OUT = frozenset("light lamp".split())
 # Verbs whose "out" is off whatever follows ("fade out the light in room 14").
@@ -233,6 +235,10 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
             senses = frozenset({"off"})
         elif w in ("out", "in") and before in _ROLL_VERBS:
             senses = frozenset({"open" if w == "out" else "close"})
+        elif w == "out" and (
+            before in _COVERS or (before in _FULLY and i >= 2 and q[i - 2] in _COVERS)
+        ):
+            senses = frozenset({"open"})  # "put the awning out", "awning fully out"
         elif w in ("up", "down") and _ROLL_VERBS & set(q[max(0, i - 4) : i]):
             # "roll the vents right up in polytunnel 2"
             senses = frozenset({"open" if w == "up" else "close"})
