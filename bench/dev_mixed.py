@@ -84,6 +84,16 @@ on second-language requests nobody had read. Measured before anyone read it on t
 actions 45/48, refusals 127/132 at min_confidence 0.5) and, for the comparison, on the decoding
 of a267d91 from before those rules (dev_mixed_batch8_at_a267d91.json: 113/132, 45/48, 127/132).
 
+Batch 9 (folders `b9_*`, 312 cases, twelve homes) was written to the same brief by four more
+writers (a Mexican family's house, a Colombian hairdresser's and a Peruvian cook's food truck
+garage; a Thai massage studio, an Indonesian family's flat and a Pakistani corner shop; a Dutch
+cyclist's flat, a Swedish potter's cabin and a Hungarian violin repairer's workshop; an Iranian
+rug dealer's showroom, a Kenyan student hostel room and a Czech brewery's taproom), after the
+rules read off batches 7 and 8. Measured before anyone read it on the decoding of 2fe2e9a
+(bench/general/dev_mixed_batch9_first_read.json: one-action commands 117/132, two actions 35/48,
+refusals 132/132) and on that of a267d91 (dev_mixed_batch9_at_a267d91.json: 112/132, 33/48,
+132/132).
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
