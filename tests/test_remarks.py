@@ -593,6 +593,16 @@ SECOND_LANGUAGE = home_tools(
         ("open the blinds half way", "open the blinds halfway"),
         # the wind is no order to wind anything
         ("roll in the blinds, the wind is very strong", "roll in the blinds"),
+        # Spanish and Portuguese switching verbs, and "switch down"
+        ("apaga the vitrin light", "turn off the vitrin light"),
+        ("prende the semaver", "turn on the semaver"),
+        ("switch down the semaver", "switch off the semaver"),
+        # a fade's length said bare after "slowly"
+        ("corner light off slowly, 10 second", "corner light off slowly, over 10 seconds"),
+        (
+            "sofa corner light off slowly, like for 10 seconds",
+            "sofa corner light off slowly, over 10 seconds",
+        ),
         # "extinguish" switches off and is kept as said
         ("extinguish the vitrin light", "extinguish the vitrin light"),
     ],

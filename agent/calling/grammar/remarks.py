@@ -122,9 +122,22 @@ _ON_AMOUNT = re.compile(
 # A fade said as "slowly, in 10 seconds" or "with fade of 10 seconds": "over 10 seconds"
 _SLOWLY = re.compile(r"\b(?:slowly|slow|fade|fading|gently|gradually)\b", re.IGNORECASE)
 _IN_SECONDS = re.compile(
-    rf"\b(?:in|of|within)\s+(?=(?:the\s+next\s+)?{_NUMBER}\s*(?:seconds?|secs?|minutes?|mins?)\b)",
+    rf"(?:\b(?:like\s+)?(?:in|of|within|for)\s+)?(?=(?:the\s+next\s+)?(?P<n>{_NUMBER})\s*"
+    r"(?:seconds?|secs?|minutes?|mins?)\b)",
     re.IGNORECASE,
 )
+# Switching verbs of other languages said inside English, as bilingual households do ("apaga
+# the light of salita", "prende the tinto machine", "liga the sandwich maker"): Spanish and
+# Portuguese, whose words are none of English's.
+_FOREIGN_SWITCH = {
+    **dict.fromkeys(
+        "prende prender enciende encender liga ligar acende acender".split(), "turn on"
+    ),
+    **dict.fromkeys("apaga apagar desliga desligar".split(), "turn off"),
+}
+_FOREIGN_VERB = re.compile(r"\b(" + "|".join(_FOREIGN_SWITCH) + r")\b", re.IGNORECASE)
+# "switch down the glue warmer": down is off, as said in German or Hungarian English
+_SWITCH_DOWN = re.compile(r"\bswitch\s+down\b", re.IGNORECASE)
 _POSSIBLE = re.compile(
     r"\b(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to|is\s+there\s+any\s+way\s+"
     r"(?:to|you\s+could))",
@@ -989,7 +1002,11 @@ class PlainReader:
         text = _HALF_WAY.sub("halfway", text)
         text = _ON_AMOUNT.sub(lambda m: "to " if _amount(m.group("n")) else m.group(), text)
         if _SLOWLY.search(text) and not re.search(r"\bover\b", text, re.IGNORECASE):
-            text = _IN_SECONDS.sub("over ", text, count=1)
+            text = _IN_SECONDS.sub(
+                lambda m: "over " if _amount(m.group("n")) else m.group(), text, count=1
+            )
+        text = _FOREIGN_VERB.sub(lambda m: _FOREIGN_SWITCH[m.group(1).lower()], text)
+        text = _SWITCH_DOWN.sub("switch off", text)
         text = _NO_TROUBLE.sub("", text).strip(" ,")
         if self.ing is not None:
             text = self.ing.sub(self._ing_setting, text)
