@@ -108,8 +108,6 @@ _NO_TROUBLE = re.compile(
     r"too\s+much)\s+(?:of\s+a\s+)?(?:trouble|bother)|no\s+(?:rush|hurry))\b\s*,?",
     re.IGNORECASE,
 )
-# A request put as a question of what is possible is asked as one ("is it possible to switch
-# on the bed warmer?" -> "could you switch on the bed warmer?").
 # "put the beacon on flashing": the "on" before a blinking word is no switch of its own
 _ON_BLINKING = re.compile(r"\bon\s+(?=(?:flash|blink)(?:ing)?\b)", re.IGNORECASE)
 # "open half way": the blinds' "halfway"
@@ -138,6 +136,8 @@ _FOREIGN_SWITCH = {
 _FOREIGN_VERB = re.compile(r"\b(" + "|".join(_FOREIGN_SWITCH) + r")\b", re.IGNORECASE)
 # "switch down the glue warmer": down is off, as said in German or Hungarian English
 _SWITCH_DOWN = re.compile(r"\bswitch\s+down\b", re.IGNORECASE)
+# A request put as a question of what is possible is asked as one ("is it possible to switch
+# on the bed warmer?" -> "could you switch on the bed warmer?").
 _POSSIBLE = re.compile(
     r"\b(?:is\s+it\s+possible\s+to|would\s+it\s+be\s+possible\s+to|is\s+there\s+any\s+way\s+"
     r"(?:to|you\s+could))",
@@ -878,8 +878,13 @@ class PlainReader:
             for v in enum_strings(sch)
         ]
         self.devices = [v for v in self.known.things if v not in self.places]
-        # names and settings with accents, which people often type without
-        self.accented = [v for v in [*self.known.names, *self.setting_names] if _folded(v) != v]
+        self.list_words = _ListWords.of(self.known, self.places, self.tool_words)
+        self.open_in_names = _open_in_names([*self.known.names, *self.setting_names])
+        # names and settings with accents, which people often type without: the name typed
+        # bare is an everyday word for it ("start the petrin" is the pétrin)
+        self.unaccented = {
+            _folded(v): v for v in [*self.known.names, *self.setting_names] if _folded(v) != v
+        }
         self.tool_texts = [
             f"{t.get('name')} {t.get('description') or ''}".replace("_", " ") for t in tools
         ]
@@ -990,11 +995,11 @@ class PlainReader:
             # a dictated text, or a taking back that must not be read as a remark
             return text, text
         known = self.known
-        text = _with_names(_accents_written(text, self.accented), self.aliases)
+        text = _with_names(_with_names(text, self.unaccented), self.aliases)
         for pattern, word in self.everyday:
             text = pattern.sub(word, text)
-        text = _spoken_breaks(text, known, self.places, self.tool_words)
-        text = _switching_said(text, self._switchable, [*known.names, *self.setting_names])
+        text = _spoken_breaks(text, known, self.list_words)
+        text = _switching_said(text, self._switchable, self.open_in_names)
         text = _ones_named(text, known.names)
         text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
         text = _POSSIBLE.sub("could you", text)
@@ -1113,26 +1118,34 @@ def _folded(text: str) -> str:
     return "".join(c for c in plain if not unicodedata.combining(c))
 
 
-def _accents_written(text: str, names: Sequence[str]) -> str:
-    """`text` with a name that has accents, typed without them, written as the name ("start
-    the petrin" -> "start the pétrin"), where the name itself is not said."""
-    for name in sorted(names, key=len, reverse=True):
-        bare = _folded(name)
-        if bare == name or re.search(rf"(?<![\w']){re.escape(name)}(?![\w'])", text, re.I):
-            continue
-        safe = name.replace("\\", r"\\")
-        text = re.sub(rf"(?<![\w']){re.escape(bare)}(?![\w'])", safe, text, flags=re.I)
-    return text
-
-
 def _amount(said: str) -> bool:
     """Whether words before a unit are a number ("22", "twenty two"; not "the lathe")."""
     return said[:1].isdigit() or all(w in NUMBER_WORDS for w in re.split(r"[\s-]", said.lower()))
 
 
-def _spoken_breaks(
-    text: str, known: _Known, places: Sequence[Sequence[str]], tool_words: Collection[str]
-) -> str:
+@dataclass(frozen=True)
+class _ListWords:
+    """What `_spoken_breaks` reads a spoken list by, worked out once per set of tools: the
+    telling words of things' names; those and every kind's, heating's and tool name's word;
+    the settings' words; and the places (rooms, areas) as words."""
+
+    names: frozenset[str]
+    things: frozenset[str]
+    settings: frozenset[str]
+    places: list[list[str]]
+
+    @classmethod
+    def of(cls, known: _Known, places: list[list[str]], tool_words: Collection[str]) -> _ListWords:
+        names = frozenset(w for v in known.things for w in v if is_telling(w.split("'")[0]))
+        return cls(
+            names=names,
+            things=names | _KIND_WORDS | HEATING_WORDS | frozenset(tool_words),
+            settings=frozenset(w for v in known.settings for w in v),
+            places=places,
+        )
+
+
+def _spoken_breaks(text: str, known: _Known, words_of: _ListWords) -> str:
     """`text` with a comma after a thing's "on" or "off" that runs straight into the next
     thing, which is then set in turn, as speech-to-text types a list ("beacon on lantern on
     and the light up" -> "beacon on, lantern on and the light up"; "desk light on heating to
@@ -1140,9 +1153,7 @@ def _spoken_breaks(
     after a thing's and no setting's ("fan on high"), and neither pair a part of a name ("drop
     off zone"). A place after a kind's word is where that thing is: "vents on the seed bench to
     40", "the lamp on the post box"."""
-    names = {w for v in known.things for w in v if is_telling(w.split("'")[0])}
-    things = names | _KIND_WORDS | HEATING_WORDS | set(tool_words)
-    settings = {w for v in known.settings for w in v}
+    names, things, settings = words_of.names, words_of.things, words_of.settings
     phrases = known.things + known.settings
     out: list[str] = []
     at = 0
@@ -1164,7 +1175,9 @@ def _spoken_breaks(
             for pair in ([before[-1], switch], [switch, run[0]])
         ):
             continue
-        if before[-1] not in names and any(find_phrase(run, v) is not None for v in places):
+        if before[-1] not in names and any(
+            find_phrase(run, v) is not None for v in words_of.places
+        ):
             continue
         out.append(text[at : m.end(1)] + ",")
         at = m.end(1)
@@ -1187,15 +1200,9 @@ _ON_AS_VERB = re.compile(
 )
 
 
-def _switching_said(
-    text: str, switchable: Callable[[Sequence[str]], bool], names: Sequence[str]
-) -> str:
-    """`text` with "open" and "close" read as "on" and "off" in an order whose thing switches
-    and never opens ("semaver open", "Çay ocağı light close"), and "on" or "off" said as the
-    verb read as "turn on" or "turn off" ("on the booster pump", "help me open the lantern
-    sign"). `switchable` tells whether an order's words name such a thing; an "open" said
-    with its neighbour in one of `names` is the name's ("the open sign off")."""
-    # (said whole or in part: "the open sign" for "we're open sign")
+def _open_in_names(names: Sequence[str]) -> list[re.Pattern[str]]:
+    """Patterns for an "open" or "close" said with its neighbour in one of `names`, whole or in
+    part ("the open sign" for "we're open sign")."""
     inside = []
     for n in names:
         ws = n.split()
@@ -1205,6 +1212,17 @@ def _switching_said(
                     if len(piece) == 2:
                         pattern = r"\s+".join(map(re.escape, piece))
                         inside.append(re.compile(rf"(?<![\w']){pattern}(?![\w'])", re.I))
+    return inside
+
+
+def _switching_said(
+    text: str, switchable: Callable[[Sequence[str]], bool], inside: Sequence[re.Pattern[str]]
+) -> str:
+    """`text` with "open" and "close" read as "on" and "off" in an order whose thing switches
+    and never opens ("semaver open", "Çay ocağı light close"), and "on" or "off" said as the
+    verb read as "turn on" or "turn off" ("on the booster pump", "help me open the lantern
+    sign"). `switchable` tells whether an order's words name such a thing; an "open" that
+    one of `inside` (`_open_in_names`) finds is a name's ("the open sign off")."""
 
     def swapped(o: re.Match[str]) -> str:
         if any(a <= o.start() < b for a, b in spans):
