@@ -94,6 +94,16 @@ rules read off batches 7 and 8. Measured before anyone read it on the decoding o
 refusals 132/132) and on that of a267d91 (dev_mixed_batch9_at_a267d91.json: 112/132, 33/48,
 132/132).
 
+Batch 10 (folders `b10_*`, 312 cases, twelve homes) was written by four more writers, two to
+the same brief (a Singaporean hawker's flat, a Malaysian durian seller's shophouse and a Sri
+Lankan tea planter's bungalow; a French wine bar, an Italian grandmother's villa and a Swiss
+watchmaker's workshop) and two to it spoken, as a voice satellite's speech-to-text types a
+second-language speaker (a Lebanese bakery, an Armenian jeweller's shop and a Georgian
+winemaker's cellar house; an Argentinian grill restaurant, a Haitian church hall and a Cape
+Verdean fisherman's house). Measured before anyone read it on the decoding of 965a13f
+(bench/general/dev_mixed_batch10_first_read.json: one-action commands 122/132, two actions
+40/48, refusals 131/132).
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
