@@ -2484,3 +2484,167 @@ def test_a_covers_out_opens_it() -> None:
     assert grounded("Put the awning out completely", tools, out)
     assert not grounded("Put the awning out completely", tools, shut)
     assert grounded("Awning fully out.", tools, out)
+
+
+def _clinic() -> list:
+    return home_tools(
+        {
+            "leds": {"kind": "gpio_leds", "leds": {"x-ray busy": 20}},
+            "lights": {"kind": "simulated_lights", "rooms": ["panoramic room", "reception"]},
+            "relays": {"kind": "gpio_relays", "relays": {"exhaust hood": 5, "fryer": 6}},
+        }
+    )
+
+
+def test_a_clause_telling_what_someone_does_orders_nothing() -> None:
+    """ "turn on the exhaust hood, I start the fryer now": a subject and a verb tell what the
+    speaker does; the order is the hood alone. Not a wish ("I want ...") nor a statement that
+    goes on to order ("we close the shop now turn off ...", typed with no comma)."""
+    tools = _clinic()
+    said = "turn on the exhaust hood, I start the fryer now"
+    hood = {"name": "set_relay", "arguments": {"relay": "exhaust hood", "on": True}}
+    fryer = {"name": "set_relay", "arguments": {"relay": "fryer", "on": True}}
+    assert order_clauses(said, tools) == 1
+    assert grounded_part(said, tools, [hood, fryer], 1) == [hood]
+    assert order_clauses("turn on the exhaust hood, I want the fryer on", tools) == 2
+    assert order_clauses("we close now turn off the exhaust hood, fryer off", tools) == 2
+
+
+def test_a_thing_said_only_in_a_telling_is_not_ordered() -> None:
+    """ "X-ray busy on, I start the panoramic now": the panoramic room is where the speaker
+    goes, not a light to switch; where the order names no thing of its own, the statement says
+    where it is ("it's pitch black in reception, light on")."""
+    tools = _clinic()
+    said = "X-ray busy on, I start the panoramic now"
+    busy = {"name": "set_led", "arguments": {"led": "x-ray busy", "mode": "on"}}
+    pano = {"name": "set_light", "arguments": {"room": "panoramic room", "on": True}}
+    assert not grounded(said, tools, [busy, pano])
+    assert grounded_part(said, tools, [busy, pano], 1) == [busy]
+    lit = {"name": "set_light", "arguments": {"room": "reception", "on": True}}
+    assert grounded("it's pitch black in reception, light on", tools, [lit])
+
+
+def test_a_statement_in_the_plain_present_states() -> None:
+    """ "walk-in fridge to 3 degrees, the fish arrive in the morning": one order, though the
+    fridge's description says what it keeps."""
+    fridge = {
+        "name": "set_walk_in_fridge",
+        "description": "Target temperature of the walk-in fridge where the fish are kept.",
+        "parameters": {
+            "type": "object",
+            "properties": {"temperature": {"type": "number", "minimum": 1, "maximum": 8}},
+            "required": ["temperature"],
+        },
+    }
+    tools = [fridge]
+    assert order_clauses("walk-in fridge to 3 degrees, the fish arrive in the morning", tools) == 1
+    assert order_clauses("walk-in fridge to 3 degrees, the fish fridge to 2", tools) == 2
+
+
+def test_toggle_one_time_is_one_toggle() -> None:
+    tools = home_tools({"plugs": {"kind": "tasmota", "switches": {"kopi urn": "k"}}})
+    toggle = [{"name": "set_switch", "arguments": {"device": "kopi urn", "action": "TOGGLE"}}]
+    assert grounded("kopi urn press toggle one time", tools, toggle)
+    assert not grounded("kopi urn press toggle at 3", tools, toggle)
+
+
+def test_switch_it_on_typed_without_a_comma_switches() -> None:
+    """ "fish freezer switch it on the catch is coming" (speech to text, no comma): "on the"
+    after "switch it" is the switch, not a place; so is an "on" opening the request;
+    "disconnect" and "unplug" switch off."""
+    tools = home_tools(
+        {"relays": {"kind": "gpio_relays", "relays": {"fish freezer": 5, "mist sprayer": 6}}}
+    )
+    on = [{"name": "set_relay", "arguments": {"relay": "fish freezer", "on": True}}]
+    off = [{"name": "set_relay", "arguments": {"relay": "fish freezer", "on": False}}]
+    assert grounded("fish freezer switch it on the catch is coming", tools, on)
+    assert not grounded("fish freezer lives on the quay", tools, on)
+    sprayer = [{"name": "set_relay", "arguments": {"relay": "mist sprayer", "on": True}}]
+    assert grounded("on the mist sprayer, it's hot", tools, sprayer)
+    assert grounded("disconnect the fish freezer, it is full", tools, off)
+    assert grounded("unplug the fish freezer", tools, off)
+    assert not grounded("disconnect the fish freezer", tools, on)
+
+
+def test_with_said_sense_turns_a_lone_switch_the_way_said() -> None:
+    from agent.calling.grammar.grounding import with_said_sense
+
+    tools = home_tools(
+        {
+            "relays": {"kind": "gpio_relays", "relays": {"fish freezer": 5}},
+            "plugs": {"kind": "tasmota", "switches": {"kettle": "k"}},
+            "lights": {"kind": "simulated_lights", "rooms": ["hall"]},
+        }
+    )
+    off = [{"name": "set_relay", "arguments": {"relay": "fish freezer", "on": False}}]
+    on = [{"name": "set_relay", "arguments": {"relay": "fish freezer", "on": True}}]
+    assert with_said_sense("fish freezer switch it on", tools, off) == on
+    kettle = [{"name": "set_switch", "arguments": {"device": "kettle", "action": "OFF"}}]
+    assert with_said_sense("kettle on please", tools, kettle) == [
+        {"name": "set_switch", "arguments": {"device": "kettle", "action": "ON"}}
+    ]
+    # said both ways, or a call that sets more than its switch: as it was
+    assert with_said_sense("fish freezer on, kettle off", tools, off) == off
+    dim = [{"name": "set_light", "arguments": {"room": "hall", "on": False, "brightness": 20}}]
+    assert with_said_sense("hall light on at 20", tools, dim) == dim
+
+
+def test_also_after_a_thing_keeps_its_order_in_its_clause() -> None:
+    """ "..., verandah light off, fan also off": the fan's clause says off."""
+    from agent.calling.grammar.reading import clause_numbers
+
+    assert clause_numbers("verandah light off, fan also off") == [0, 0, 0, 1, 1, 1]
+    assert clause_numbers("the fan off, also the lamp") == [0, 0, 0, 1, 1, 1]
+
+
+def test_a_value_said_in_its_own_clause_is_no_switch_shared() -> None:
+    """ "steam cleaner on and setting bench light full", "..., rice pot on, and wok station
+    light jade green colour": the light's clause sets it and says no "on"."""
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["setting bench", "wok station"]},
+            "relays": {"kind": "gpio_relays", "relays": {"steam cleaner": 5}},
+        }
+    )
+    steam = {"name": "set_relay", "arguments": {"relay": "steam cleaner", "on": True}}
+    full = {"name": "set_light", "arguments": {"room": "setting bench", "brightness": 100}}
+    full_on = {"name": "set_light", "arguments": {**full["arguments"], "on": True}}
+    said = "steam cleaner on and setting bench light full"
+    assert grounded(said, tools, [steam, full])
+    assert not grounded(said, tools, [steam, full_on])
+    assert grounded("steam cleaner on and setting bench light on full", tools, [steam, full_on])
+
+
+def test_an_exclamation_is_no_question() -> None:
+    tools = home_tools(
+        {
+            "fan": {"kind": "simulated_fan", "speeds": ["low"]},
+            "heating": {"kind": "simulated_thermostat"},
+        }
+    )
+    assert request_kind("what a heat, turn on the fan", tools) == "command"
+    assert request_kind("what is the heat set to", tools) == "question"
+    fan = {"name": "set_fan", "arguments": {"on": True}}
+    assert grounded("what a heat, turn on the fan", tools, [fan])
+
+
+def test_a_word_put_in_no_tool_knows_is_an_unknown_setting() -> None:
+    tools = home_tools({"fan": {"kind": "simulated_fan", "speeds": ["low", "high"]}})
+    assert names_an_unknown_setting("put the fan in turbo", tools)
+    assert not names_an_unknown_setting("put the fan in high", tools)
+
+
+def test_a_french_on_opening_the_request_sets_nothing() -> None:
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["salle du fond"]},
+            "plugs": {"kind": "tasmota", "switches": {"percolateur": "p"}},
+        }
+    )
+    calls = [
+        {"name": "set_light", "arguments": {"room": "salle du fond", "on": False}},
+        {"name": "set_switch", "arguments": {"device": "percolateur", "action": "OFF"}},
+    ]
+    said = "On ferme! Light of salle du fond off, the percolateur off also"
+    assert grounded(said, tools, calls)
+    assert not grounded("Light of salle du fond off, the percolateur on ferme", tools, calls)

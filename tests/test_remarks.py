@@ -605,6 +605,10 @@ SECOND_LANGUAGE = home_tools(
         ),
         # "extinguish" switches off and is kept as said
         ("extinguish the vitrin light", "extinguish the vitrin light"),
+        # Hindi "karo" (do) after the sense; "band" is off
+        ("semaver on kar do please", "semaver on please"),
+        ("vitrin light band karo", "vitrin light off"),
+        ("the band karaoke semaver on", "the band karaoke semaver on"),
     ],
 )
 def test_a_second_language_speakers_order_is_read_as_meant(said: str, read: str) -> None:

@@ -54,6 +54,7 @@ from agent.calling.grammar.reading import (
     count_of,
     enum_strings,
     fade_length,
+    find_phrase,
     flag_value,
     is_telling,
     kind_synonyms,
@@ -76,7 +77,7 @@ from agent.calling.grammar.reading import (
     without_parts,
     words,
 )
-from agent.calling.grammar.remarks import _COURTESY, known_words, states
+from agent.calling.grammar.remarks import _COURTESY, known_words, states, tells_an_order
 from agent.calling.grammar.shortnames import ShortNames, with_picked_forms
 from agent.calling.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 from agent.calling.rangecheck import fmt_number as _fmt
@@ -116,7 +117,13 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
     asked = i + 1 < len(q) and q[i] == "tell" and q[i + 1] in ("me", "us")
     i += 2 * asked  # "tell me why ...", "tell me if ...": what is asked decides
     first = q[i] if i < len(q) else None
-    if first is None or first in _QUESTIONS or (asked and first in ("if", "whether")):
+    # "what a heat, turn on the fan" exclaims and asks nothing
+    exclaims = first == "what" and q[i + 1 : i + 2] in (["a"], ["an"]) and not asked
+    if (
+        first is None
+        or (first in _QUESTIONS and not exclaims)
+        or (asked and first in ("if", "whether"))
+    ):
         return "question"
     if first in _LATER:
         return "later"  # "remind me to open the blinds at nine": a reminder, not a command
@@ -230,6 +237,7 @@ def grounded(
     asked = ordered(query, tools)
     q_asked = words(asked) if asked != read else q
     unnamed_asked = without_names(q_asked, thing_names(tools)[0])
+    told_of = _told_only(read, q, unnamed, tools)
     for call in calls:
         name = str(call.get("name"))
         props = by_name.get(name)
@@ -239,6 +247,8 @@ def grounded(
         picks = {k for k in args if picks_a_thing(k, props.get(k))}
         if not set(args) - picks:
             return False  # picks a room or device and sets nothing
+        if any(told_of(str(args[k])) for k in picks):
+            return False  # "X-ray busy on, I start the panoramic now" is no panoramic light
         if kind_unsaid(query, tools, call):
             return False  # "shutters shut in the parlour" is no parlour light
         if any(_another_kind_after(q, by_tool[name], str(args[k])) for k in picks):
@@ -388,7 +398,22 @@ def _without_times(
             for k, sch in (by_name.get(str(c.get("name"))) or {}).items()
         ):
             said = [s for s in said if s.value != value]
+    # how often, where no called tool counts: "toggle one time" is one toggle
+    for m in _TIMES_OVER.finditer(text):
+        got = said_numbers(m.group("n"))
+        counts = any(
+            {"time", "times", "count", "repeat"} & set(param_words(k, sch))
+            for c in calls
+            if isinstance(c, Mapping)
+            for k, sch in (by_name.get(str(c.get("name"))) or {}).items()
+        )
+        if len(got) == 1 and not counts:
+            said = [s for s in said if s.value != got[0].value]
     return said
+
+
+# A number of times said ("toggle one time", "flash it 3 times").
+_TIMES_OVER = re.compile(r"\b(?P<n>\w+)\s+times?\b", re.IGNORECASE)
 
 
 def _times_said(text: str) -> list[tuple[float, str]]:
@@ -425,6 +450,39 @@ def grounded_part(
     return None
 
 
+def with_said_sense(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> list[Mapping[str, Any]]:
+    """A lone call that only switches its thing, switched the one way the request says:
+    made to call after refusing, the model can write the opposite ("fish freezer switch it
+    on, the catch is coming" -> off). As it was where the request says both ways or
+    neither."""
+    if len(calls) != 1 or not isinstance(calls[0].get("arguments"), Mapping):
+        return list(calls)
+    senses = {s for _, ss in switch_senses(words(mended(query, tools))) for s in ss}
+    want = senses & {"on", "off"}
+    if len(want) != 1:
+        return list(calls)
+    on = want == {"on"}
+    call = calls[0]
+    props = _props(next((t for t in tools if t.get("name") == call.get("name")), {}))
+    args = dict(call["arguments"])
+    rest = [k for k in args if not picks_a_thing(k, props.get(k))]
+    if len(rest) != 1:
+        return list(calls)
+    key, value = rest[0], args[rest[0]]
+    if isinstance(value, bool) and SWITCH_KEYS.get(key.lower()) == "on":
+        args[key] = on
+    elif isinstance(value, str) and value.lower() in ("on", "off"):
+        choice = [v for v in enum_strings(props.get(key)) if v.lower() == ("on" if on else "off")]
+        if len(choice) != 1:
+            return list(calls)
+        args[key] = choice[0]
+    else:
+        return list(calls)
+    return [{**call, "arguments": args}]
+
+
 # Kinds of thing a room has besides its lights and covers (those two `kind_unsaid` judges).
 _OTHER_KINDS = (FAN_WORDS, AIRCON_WORDS, HEATING_WORDS)
 
@@ -450,8 +508,10 @@ def implied_elsewhere(
 ) -> bool:
     """Whether a call takes the one room or device of a tool that has only one, unsaid, while
     the request names a place or thing elsewhere ("turn the deck light on" to a light whose
-    only room is the bed loft): as doubtful as a room the request never says."""
-    read = mended(query, tools)
+    only room is the bed loft): as doubtful as a room the request never says. A loose form
+    of a word of a name the calls pick is that word, as `grounded` reads it ("close shop" to
+    the "shophouse entrance" shutter)."""
+    read = mended(with_picked_forms(query, tools, calls), tools)
     q = words(read)
     said = said_numbers(read, [v for t in tools for v in _all_enums(t)])
     unnamed = without_names(q, thing_names(tools)[0])
@@ -1346,10 +1406,19 @@ def clause_of(
         return None
     k = ks.pop()
     keep = {k}
+    # a value the call sets, said by its name or as "full" ("and wok station light jade
+    # green", "setting bench light full")
+    values = [
+        words(v)
+        for key, v in args.items()
+        if isinstance(v, str) and not picks_a_thing(key, props.get(key))
+    ]
     # (a clause that says a setting has its own order: "..., fan to low" is no fan on)
     while k > min(clause):
         mine = [w for w, c in zip(q, clause, strict=True) if c == k]
         if not _no_order(mine) or _setting_word_said(mine):
+            break
+        if FULL_WORDS & set(mine) or any(v and find_phrase(v, mine) is not None for v in values):
             break
         k -= 1
         keep.add(k)
@@ -1422,6 +1491,37 @@ def leaves_a_number(
         not any(s.matches(float(v), sch if isinstance(sch, Mapping) else None) for sch, v in held)
         for s in said
     )
+
+
+def _told_only(
+    read: str, q: Sequence[str], unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]]
+) -> Callable[[str], bool]:
+    """For a room or device, whether the request says it only in statements while each of its
+    orders names a thing of its own: "X-ray busy on, I start the panoramic now" tells what
+    happens in the panoramic room and asks nothing there. (A statement that sets the scene for
+    an order naming no thing, "it's pitch black on the front step, light on", says where.)"""
+    clause = clause_numbers(read, thing_names(tools)[0])
+    if len(clause) != len(q):
+        return lambda _: False
+    stated = _stated(clause, unnamed)
+    told = asks_something(read, tools)
+    orders = {k for k in set(clause) - stated if told(k)}
+    # (a statement that gives an order of its own names its things for it: "right, we're
+    # closing, plotter off")
+    stated = {
+        k for k in stated if not tells_an_order([w for i, w in enumerate(q) if clause[i] == k][2:])
+    }
+    if not stated or not orders:
+        return lambda _: False
+    if any(all(unnamed[i] for i, c in enumerate(clause) if c == k) for k in orders):
+        return lambda _: False
+
+    def only(value: str) -> bool:
+        own = set(words(value)) - GENERIC
+        at = [i for i, w in enumerate(q) if w in own]
+        return bool(at) and all(clause[i] in stated for i in at)
+
+    return only
 
 
 def _read_clauses(
@@ -2061,7 +2161,9 @@ def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> 
         and unknown(bare[-1])
     ):
         return True
-    return len(unnamed) >= 2 and unnamed[-2] in ("on", "at") and unknown(unnamed[-1])
+    # ("put the fan in turbo": put in a setting, as "on turbo")
+    placed_in = len(unnamed) >= 3 and unnamed[-2] == "in" and unnamed[0] in _PLACING_VERBS
+    return len(unnamed) >= 2 and (unnamed[-2] in ("on", "at") or placed_in) and unknown(unnamed[-1])
 
 
 def _unknown_setting(
@@ -2076,6 +2178,8 @@ def _unknown_setting(
             continue
         if clause is not None and clause[i] != clause[i + 1]:
             continue
+        if i == 0 or (clause is not None and clause[i - 1] != clause[i]):
+            continue  # nothing before it to set: "on the mist sprayer", "On ferme!"
         if i and q[i - 1] in SWITCH_VERBS:
             continue  # "turn on fan", "switch on lights in the kitchen": the thing follows
         if nxt in _AFTER_SETTING_WORD | _PLACE_WORDS | DAYS or nxt in NUMBER_WORDS:

@@ -128,7 +128,10 @@ FULL_WORDS = frozenset("full max maximum".split())
 _SENSE = {
     # (and what switching on does to a kettle or a charger: "boil the kettle")
     "on": frozenset("on start enable activate run boil charge".split()),
-    "off": frozenset("off stop kill disable deactivate shut cut silence douse extinguish".split()),
+    "off": frozenset(
+        "off stop kill disable deactivate shut cut silence douse extinguish disconnect "
+        "unplug".split()
+    ),
     "toggle": frozenset("toggle flip".split()),
     "blink": frozenset("blink flash flashing blinking".split()),
     "open": frozenset("open opened raise extend".split()),
@@ -164,7 +167,12 @@ def sense_words(q: Sequence[str]) -> list[str]:
     out = []
     for i, w in enumerate(q):
         place = w == "on" and i + 1 < len(q) and q[i + 1] in DETERMINERS
-        if place and not (i > 0 and q[i - 1] in SWITCH_VERBS):
+        # (not after "switch it", typed with no comma: "switch it on the catch is coming";
+        # nor opening the request, where it is the verb: "on the mist sprayer")
+        switched = (i > 0 and q[i - 1] in SWITCH_VERBS) or (
+            i > 1 and q[i - 1] in ("it", "them") and q[i - 2] in SWITCH_VERBS
+        )
+        if place and not switched and i > 0:
             continue
         out.append(w)
     return out
@@ -189,7 +197,12 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
     out = []
     for i, w in enumerate(q):
         place = w == "on" and i + 1 < len(q) and q[i + 1] in DETERMINERS
-        if place and not (i > 0 and q[i - 1] in SWITCH_VERBS):
+        # (not after "switch it", typed with no comma: "switch it on the catch is coming";
+        # nor opening the request, where it is the verb: "on the mist sprayer")
+        switched = (i > 0 and q[i - 1] in SWITCH_VERBS) or (
+            i > 1 and q[i - 1] in ("it", "them") and q[i - 2] in SWITCH_VERBS
+        )
+        if place and not switched and i > 0:
             continue
         if (
             w in ("on", "off")
@@ -319,6 +332,10 @@ def words(text: str) -> list[str]:
     return out
 
 
+# What follows an "also" that goes with the thing before it ("the fan also off").
+_ALSO_SENSE = (["on"], ["off"], ["to"])
+
+
 def clause_numbers(text: str, names: Iterable[str] = ()) -> list[int]:
     """The clause number of each of ``words(text)``: a new clause starts after punctuation
     and at a joining word ("nineteen degrees, then Sami's study blinds" -> 0 0 0 1 1 1 1),
@@ -341,6 +358,9 @@ def clause_numbers(text: str, names: Iterable[str] = ()) -> list[int]:
             token = "and"  # "Kai's room violet as well as the loft at 50%"
         if token == "and" and tokens[at + 1 : at + 3] == ["a", "half"]:
             out.append(clause)  # "twenty one and a half" is one number
+            continue
+        if token == "also" and out and not broken and tokens[at + 1 : at + 2] in _ALSO_SENSE:
+            out.append(clause)  # "fan also off": the fan's order, said after it
             continue
         if token in JOINERS:
             clause += bool(out)

@@ -134,6 +134,14 @@ _FOREIGN_SWITCH = {
     **dict.fromkeys("apaga apagar desliga desligar".split(), "turn off"),
 }
 _FOREIGN_VERB = re.compile(r"\b(" + "|".join(_FOREIGN_SWITCH) + r")\b", re.IGNORECASE)
+# Hindi and Urdu speakers switch with "karo" (do) after the sense: "geyser on kar do", "AC
+# band karo" (off), "chalu karo" (on).
+_KARO = re.compile(
+    r"\b(?P<sense>on|off|band|bandh|chalu|chaalu)\s+"
+    r"(?:kar\s*do|karo|kardo|kar\s+dijiye|kijiye|kariye|karna)\b",
+    re.IGNORECASE,
+)
+_KARO_SENSE = {"on": "on", "chalu": "on", "chaalu": "on"}
 # "switch down the glue warmer": down is off, as said in German or Hungarian English
 _SWITCH_DOWN = re.compile(r"\bswitch\s+down\b", re.IGNORECASE)
 # A request put as a question of what is possible is asked as one ("is it possible to switch
@@ -433,7 +441,7 @@ _PLACED = DETERMINERS | {"its"}
 
 # Words that make a clause a statement ("the fumes are strong", "everyone's gone home").
 _STATING = frozenset(
-    "is are am was were been feel feels felt getting gets gone coming arriving arrived "
+    "is are am was were been feel feels felt getting gets gone coming arrive arriving arrived "
     "leaving heading going sleeping asleep finished wants needs likes says said reckons"
     # ("those boards need to sit overnight": `words` reads "needs" as "need")
     " thinks need".split()
@@ -726,9 +734,46 @@ _CONTRACTED = frozenset(
 _LEFT_NOT_DONE = frozenset("turn on to at far top bottom front back".split())
 
 
+# A clause that opens with one of these and a verb tells what someone does ("I start the fryer
+# now", "we close at six"): an order has no subject but the hearer.
+_SUBJECTS = frozenset("i we they he she".split())
+# Verbs after a subject that make the clause a wish or a question, said as a request ("I want
+# the fan on", "we need the blinds down", "I'd like ...").
+_WISHING = frozenset(
+    "want wanna need like would will can could should must shall may might have has had "
+    "prefer wish".split()
+)
+
+
+def _told_of_someone(ws: Sequence[str]) -> bool:
+    """Whether a clause opens with a subject and a verb that is no wish, and orders nothing
+    after them ("I start the fryer now"; not "I want the lamp on", "we'd like it warmer", nor
+    "we close the shop now turn off the mixer", typed with no comma)."""
+    lead = [w.strip("?!.,") for w in ws[:2]]
+    return (
+        len(lead) == 2
+        and lead[0] in _SUBJECTS
+        and lead[1].isalpha()
+        and lead[1] not in _WISHING
+        and lead[1] not in _ORDERING - ORDER_VERBS
+        and not tells_an_order(ws[2:])
+    )
+
+
+def tells_an_order(ws: Sequence[str]) -> bool:
+    """Whether words hold an order's verb or a switching word ("..., so open the blind")."""
+    return bool(ORDER_VERBS & {w.strip("?!.,") for w in ws})
+
+
 def states(ws: Sequence[str]) -> bool:
     """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
-    bed's freezing"; not "Maya's room warm white")."""
+    bed's freezing", "I start the fryer now"; not "Maya's room warm white")."""
+    if _told_of_someone(ws):
+        return True
+    if [w.strip("?!.,") for w in ws[:2]] in (["what", "a"], ["what", "an"]) and not (
+        tells_an_order(ws[2:])
+    ):
+        return True  # "what a heat": an exclamation, no question and no order
     for i, w in enumerate(ws):
         if gets_going(ws, i):
             continue  # "get the extractor going" orders it on
@@ -1011,6 +1056,7 @@ class PlainReader:
                 lambda m: "over " if _amount(m.group("n")) else m.group(), text, count=1
             )
         text = _FOREIGN_VERB.sub(lambda m: _FOREIGN_SWITCH[m.group(1).lower()], text)
+        text = _KARO.sub(lambda m: _KARO_SENSE.get(m.group("sense").lower(), "off"), text)
         text = _SWITCH_DOWN.sub("switch off", text)
         text = _NO_TROUBLE.sub("", text).strip(" ,")
         if self.ing is not None:
