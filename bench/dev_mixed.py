@@ -104,6 +104,16 @@ Verdean fisherman's house). Measured before anyone read it on the decoding of 96
 (bench/general/dev_mixed_batch10_first_read.json: one-action commands 122/132, two actions
 40/48, refusals 131/132).
 
+Batch 11 (folders `b11_*`, 312 cases, twelve homes) was written the same way, two typed (a
+Finnish sauna cottage, an Icelandic guesthouse and a Danish bicycle repair shop; a Bulgarian
+rose oil workshop, a Serbian family kitchen and a Lithuanian amber jeweller's) and two spoken (a
+Taiwanese bubble tea shop, a Hong Kong family flat and a Cantonese herbalist's shop; an
+Ethiopian coffee house, a Tanzanian safari lodge office and a Senegalese fabric shop), to test
+the rules read off batch 10 on requests nobody had read. Measured before anyone read it on the
+decoding of 372f66c, with those rules (bench/general/dev_mixed_batch11_first_read.json:
+one-action commands 117/132, two actions 41/48, refusals 130/132), and of 965a13f, before them
+(dev_mixed_batch11_at_965a13f.json: 117/132, 41/48, 129/132).
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
