@@ -114,6 +114,16 @@ decoding of 372f66c, with those rules (bench/general/dev_mixed_batch11_first_rea
 one-action commands 117/132, two actions 41/48, refusals 130/132), and of 965a13f, before them
 (dev_mixed_batch11_at_965a13f.json: 117/132, 41/48, 129/132).
 
+Batch 12 (folders `b12_*`, 312 cases, twelve homes) was written the same way, two typed (a
+Nepali trekking lodge, a Bangladeshi sweet shop and a Burmese tea shop; a Ukrainian sunflower
+farm kitchen, a Kazakh guesthouse and a Mongolian cashmere shop) and two spoken (a Brazilian
+capoeira gym, a Portuguese fado bar and an Angolan family's flat; a Filipino karaoke bar, a
+Vietnamese pho shop and a Thai flower market stall's back room), to test the rules read off
+batches 10 and 11. Measured before anyone read it on the decoding of those rules (the working
+tree after 502666e, committed next: bench/general/dev_mixed_batch12_first_read.json: one-action
+commands 122/132, two actions 43/48, refusals 130/132) and of 965a13f
+(dev_mixed_batch12_at_965a13f.json: 121/132, 43/48, 130/132).
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
