@@ -2564,6 +2564,8 @@ def test_switch_it_on_typed_without_a_comma_switches() -> None:
     assert grounded("disconnect the fish freezer, it is full", tools, off)
     assert grounded("unplug the fish freezer", tools, off)
     assert not grounded("disconnect the fish freezer", tools, on)
+    assert grounded("connect the fish freezer", tools, on)
+    assert not grounded("connect the fish freezer", tools, off)
 
 
 def test_with_said_sense_turns_a_lone_switch_the_way_said() -> None:
@@ -2648,3 +2650,126 @@ def test_a_french_on_opening_the_request_sets_nothing() -> None:
     said = "On ferme! Light of salle du fond off, the percolateur off also"
     assert grounded(said, tools, calls)
     assert not grounded("Light of salle du fond off, the percolateur on ferme", tools, calls)
+
+
+def test_a_negation_told_after_an_order_typed_without_a_comma_negates_nothing() -> None:
+    """ "shut the hood we dont need it now" (speech to text): the "dont" is the speaker's,
+    said after the order; a request that opens with it is still negated."""
+    tools = home_tools({"fan": {"kind": "simulated_fan", "speeds": ["soft", "hard"]}})
+    assert request_kind("shut the fan we dont need it now", tools) == "command"
+    assert request_kind("turn off the fan, we do not need it", tools) == "command"
+    assert request_kind("I don't want the fan on", tools) == "negated"
+    assert request_kind("the fan we dont need", tools) == "negated"
+    assert request_kind("we dont need the fan on", tools) == "negated"
+
+
+def test_how_a_light_switches_is_no_thing_nor_setting() -> None:
+    """ "map room light turn on slowly in ten seconds", "light on slowly, in 30 seconds": the
+    manner names no thing the home lacks and no setting."""
+    tools = home_tools({"lights": {"kind": "zigbee2mqtt_lights", "devices": {"map room": "m"}}})
+    faded = [{"name": "set_light", "arguments": {"room": "map room", "on": True, "transition": 10}}]
+    assert grounded("map room light turn on slowly over ten seconds", tools, faded)
+    assert grounded("map room light on slowly, over 10 seconds", tools, faded)
+    assert not grounded("map room light on turbo, over 10 seconds", tools, faded)
+
+
+def test_a_part_name_said_where_another_thing_is_names_nothing() -> None:
+    """ "stop the extractor over the roasting": the roasting corner's light is not asked for;
+    with a light's word it is ("the lamp over the roasting")."""
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["roasting corner", "till"]},
+            "fan": {"kind": "simulated_fan", "speeds": ["low"]},
+        }
+    )
+    fan = {"name": "set_fan", "arguments": {"on": False}}
+    light = {"name": "set_light", "arguments": {"room": "roasting corner", "on": False}}
+    assert not grounded("stop the extractor over the roasting", tools, [fan, light])
+    assert grounded("stop the extractor over the roasting", tools, [fan])
+    assert grounded("stop the extractor and the lamp over the roasting", tools, [fan, light])
+    assert grounded("stop the extractor, the roasting light too", tools, [fan, light])
+
+
+def test_an_off_nobody_said_is_doubted() -> None:
+    from agent.calling.grammar.grounding import off_unsaid
+
+    tools = home_tools(
+        {
+            "fan": {"kind": "simulated_fan", "speeds": ["high"]},
+            "heat": {"kind": "simulated_thermostat"},
+        }
+    )
+    heat = home_tools({"heat": {"kind": "simulated_thermostat"}})[0]["name"]
+    off = {"name": heat, "arguments": {"mode": "off"}}
+    fan = {"name": "set_fan", "arguments": {"on": True, "speed": "high"}}
+    assert off_unsaid("Fan on high please, very hot here", tools, [fan, off])
+    assert not off_unsaid("Fan on high please, heating off", tools, [fan, off])
+    # only beside a switching on: "get rid of", a typo, say off in words of their own
+    fan_off = [{"name": "set_fan", "arguments": {"on": False}}]
+    assert not off_unsaid("get rid of the fan", tools, fan_off)
+    assert not off_unsaid("fan of and the heating on", tools, [*fan_off, off])
+    assert not off_unsaid("stop the fan", tools, [{"name": "set_fan", "arguments": {"on": False}}])
+    assert not off_unsaid("Fan on high please", tools, [fan])
+
+
+def test_an_order_typed_after_a_statement_is_an_order() -> None:
+    """ "we are closing office put off light of booking office and radio room and switch on
+    the fence" (speech to text, no comma): the statement goes on to order the lights off."""
+    tools = home_tools(
+        {
+            "lights": {"kind": "simulated_lights", "rooms": ["booking office", "radio room"]},
+            "relays": {"kind": "gpio_relays", "relays": {"perimeter fence": 5}},
+        }
+    )
+    calls = [
+        {"name": "set_light", "arguments": {"room": "booking office", "on": False}},
+        {"name": "set_light", "arguments": {"room": "radio room", "on": False}},
+        {"name": "set_relay", "arguments": {"relay": "perimeter fence", "on": True}},
+    ]
+    said = "we are closing office put off light of booking office and radio room and switch on "
+    assert grounded(said + "the perimeter fence", tools, calls)
+    assert order_clauses("the door is wide open, switch on the perimeter fence", tools) == 1
+    # (a verb said as a state, not as an order: "that's set solid")
+    said = "perimeter fence on, I've got six buckets of honey that's set solid"
+    assert order_clauses(said, tools) == 1
+
+
+def test_on_before_a_statement_typed_without_a_comma_switches() -> None:
+    tools = home_tools({"plugs": {"kind": "tasmota", "switches": {"incense burner": "i"}}})
+    on = [{"name": "set_switch", "arguments": {"device": "incense burner", "action": "ON"}}]
+    assert grounded("eshi incense burner on the guests are coming", tools, on)
+    assert not grounded("eshi incense burner on the shelf", tools, on)
+
+
+def test_a_word_of_a_sense_says_the_value_it_means() -> None:
+    """ "make the led flash please" to a home with one LED: "flash" is its blink mode, no
+    thing the home lacks."""
+    tools = home_tools(
+        {
+            "leds": {"kind": "gpio_leds", "leds": {"doctor free": 20}},
+            "lights": {"kind": "simulated_lights", "rooms": ["shop"]},
+        }
+    )
+    blink = [{"name": "set_led", "arguments": {"led": "doctor free", "mode": "blink"}}]
+    assert grounded("make the led flash please", tools, blink)
+    assert not grounded("make the led dance please", tools, blink)
+
+
+def test_a_filler_of_another_language_names_nothing() -> None:
+    """ "open radio krap" (Thai), "lotfan samovar turn on" (Persian), "brodeuse turn it on
+    waaw" (Wolof): please, thanks and fillers name no thing the home lacks and no setting, so
+    a short form of a name still says the thing."""
+    tools = home_tools(
+        {
+            "plugs": {"kind": "tasmota", "switches": {"transistor radio": "r", "brodeuse": "b"}},
+            "lights": {"kind": "simulated_lights", "rooms": ["shop", "back room"]},
+        }
+    )
+    radio = [{"name": "set_switch", "arguments": {"device": "transistor radio", "action": "ON"}}]
+    assert grounded("turn on the radio krap", tools, radio)
+    assert grounded("lotfan radio turn on", tools, radio)
+    assert grounded("yalla turn on the radio", tools, radio)
+    assert not grounded("turn on the radio garage", tools, radio)
+    brodeuse = [{"name": "set_switch", "arguments": {"device": "brodeuse", "action": "ON"}}]
+    assert grounded("brodeuse turn it on waaw", tools, brodeuse)
+    assert not grounded("brodeuse turn it on turbo", tools, brodeuse)

@@ -284,6 +284,11 @@ def test_a_setting_numbered_by_digits_is_read_as_its_digits() -> None:
         ("close the shed blinds... no actually, leave them open", True),
         ("lights off, no wait leave them on", True),
         ("hold off on the fan, there's rain coming", True),
+        # broken off by an ellipsis and taken back in another language's filler
+        ("fan make low... ah no, keep like that", True),
+        ("shed heater off... ei, wait, let it warm", True),
+        ("tv off... la la, leave it on", True),
+        ("lights on... and the fan", False),
         ("wait no, the landing", False),
         ("leave it on please", False),
         ("leave the hall light on", False),
@@ -608,7 +613,14 @@ SECOND_LANGUAGE = home_tools(
         # Hindi "karo" (do) after the sense; "band" is off
         ("semaver on kar do please", "semaver on please"),
         ("vitrin light band karo", "vitrin light off"),
+        ("vitrin light on koro", "vitrin light on"),
         ("the band karaoke semaver on", "the band karaoke semaver on"),
+        # an "on" that says where a thing is, where another word switches or sets it
+        ("switch off the light on sofa corner", "switch off the sofa corner light"),
+        ("light on sofa corner make it warm white", "sofa corner light make it warm white"),
+        ("turn the light on sofa corner", "turn the light on sofa corner"),
+        ("the light on sofa corner", "the light on sofa corner"),
+        ("the neon on window put it off", "the window neon put it off"),
     ],
 )
 def test_a_second_language_speakers_order_is_read_as_meant(said: str, read: str) -> None:

@@ -64,6 +64,7 @@ from agent.calling.grammar.grounding import (
     named_only,
     names_an_unknown_setting,
     names_another_tools_thing,
+    off_unsaid,
     order_clauses,
     points_elsewhere,
     points_nowhere,
@@ -925,6 +926,9 @@ class Session:
                 numbered = with_choice_said(numbered, schemas, text)
                 # and "on blink" asks for blink, not on
                 numbered = with_choice_after_on(numbered, schemas, text)
+                # and a lone switch goes the one way the request says ("connect the bica
+                # machine" written as off)
+                numbered = with_said_sense(text, schemas, numbered)
                 # the model's probability was for the call it wrote, not the one mended
                 renumbered = numbered != res.calls
                 res.calls = numbered
@@ -997,6 +1001,8 @@ class Session:
             names_an_unknown_setting(text, schemas)
             or leaves_a_number(text, schemas, res.calls)
             or degrees_misfit(text, schemas, res.calls)
+            # or a switching off nobody said ("fan on high, very hot here" -> heating off)
+            or off_unsaid(text, schemas, res.calls)
         )
         # the named look may mend a call sent to a tool nothing points at, as a guessed name
         self._doubted_tool = elsewhere

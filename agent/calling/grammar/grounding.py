@@ -77,7 +77,13 @@ from agent.calling.grammar.reading import (
     without_parts,
     words,
 )
-from agent.calling.grammar.remarks import _COURTESY, known_words, states, tells_an_order
+from agent.calling.grammar.remarks import (
+    _COURTESY,
+    _SUBJECTS,
+    known_words,
+    states,
+    tells_an_order,
+)
 from agent.calling.grammar.shortnames import ShortNames, with_picked_forms
 from agent.calling.rangecheck import NUMBER_WORDS, Said, is_fraction_param, said_numbers
 from agent.calling.rangecheck import fmt_number as _fmt
@@ -137,7 +143,11 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
     told = without_parts(unnamed, names, shortest=3)
     if (
         any(
-            (w in NEGATIONS and not (w == "leave" and j and told[j - 1] in _LEAVING_AFTER))
+            (
+                w in NEGATIONS
+                and not (w == "leave" and j and told[j - 1] in _LEAVING_AFTER)
+                and not _said_of_someone_after(told, j)
+            )
             # "hold off on the roof" puts it off
             or (w == "hold" and told[j + 1 : j + 2] == ["off"])
             for j, w in enumerate(told)
@@ -146,6 +156,24 @@ def request_kind(query: str, tools: Sequence[Mapping[str, Any]] = ()) -> str:
     ):
         return "negated"
     return "command"
+
+
+def _said_of_someone_after(told: Sequence[str], j: int) -> bool:
+    """Whether the negation at `j` is a subject's, of the thing ordered, after an order typed
+    with no comma: "shut the hood we dont need it now" (not "I don't want the fan on", which
+    opens with it)."""
+    at = j - 1
+    if at >= 1 and told[at] in ("do", "does", "did"):
+        at -= 1
+    # (of the thing ordered: "we dont need it"; not "I don't want the pens light on")
+    back = told[j + 1 : j + 4]
+    return (
+        at >= 2
+        and told[at] in _SUBJECTS
+        and told[j] in ("don't", "dont", "not")
+        and (len(told) - j <= 2 or bool({"it", "them", "that", "this"} & set(back)))
+        and bool(switch_senses(list(told[:at])))
+    )
 
 
 # "leave" after these says someone goes, and keeps nothing as it is: "before we leave for the
@@ -249,6 +277,8 @@ def grounded(
             return False  # picks a room or device and sets nothing
         if any(told_of(str(args[k])) for k in picks):
             return False  # "X-ray busy on, I start the panoramic now" is no panoramic light
+        if any(_only_where(q, str(args[k])) for k in picks) and not _kind_said(by_tool[name], q):
+            return False  # "stop the extractor over the roasting" is no roasting corner light
         if kind_unsaid(query, tools, call):
             return False  # "shutters shut in the parlour" is no parlour light
         if any(_another_kind_after(q, by_tool[name], str(args[k])) for k in picks):
@@ -664,6 +694,30 @@ _LITTLE = DETERMINERS | frozenset(
 )
 
 
+# Words that say where another thing is, or what it is for ("the extractor over the
+# roasting", "the iron for the boubou").
+_WHERE_OF_ANOTHER = frozenset("over for from near by beside above under behind".split())
+
+
+def _only_where(q: Sequence[str], value: str) -> bool:
+    """Whether a thing's name is said only in part, and only after a word that says where
+    another thing is or what it is for: "stop the extractor over the roasting" names no light
+    of the "roasting corner"."""
+    vw = words(value)
+    if not vw or starts_at(vw, q):
+        return False
+    own = set(vw) - GENERIC
+    at = [i for i, w in enumerate(q) if w in own]
+
+    def after_where(i: int) -> bool:
+        j = i - 1
+        while j >= 0 and q[j] in DETERMINERS:
+            j -= 1
+        return j >= 1 and q[j] in _WHERE_OF_ANOTHER
+
+    return bool(at) and all(after_where(i) for i in at)
+
+
 def _kind_said(tool: Mapping[str, Any], q: Sequence[str]) -> bool:
     """Whether the request says a light's or a cover's kind word, or a light's own verb, of
     this tool ("dim", "lamp", "blinds")."""
@@ -906,7 +960,8 @@ def _switches_an_unknown(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
 
 
 _SWITCHED_THING_ENDS = _LITTLE - DETERMINERS | frozenset(
-    "please now again then too also as well for".split()
+    # (how it switches is no thing: "turn on slowly in ten seconds")
+    "please now again then too also as well for slowly gently gradually softly quickly".split()
 )
 
 
@@ -948,6 +1003,10 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
             return False
         if _ing_stems(bare) & known:
             return False  # "kiln lamp blinking" says the blink mode, no other thing
+        # "make the led flash" says the blink mode (after the thing: an opening "flash" is
+        # left to doubt, as before)
+        if i and any(sense in known for _, senses in switch_senses([bare]) for sense in senses):
+            return False
         if w.endswith("'s") and bare in after:
             nxt = q[i + 1] if i + 1 < len(q) else ""
             return nxt in HEAD_WORDS and nxt not in after[bare]
@@ -2116,7 +2175,9 @@ _AFTER_SETTING_WORD = frozenset(
     # a courtesy after the switching ("the model loft lights on would you")
     "would could will can cheers ta love mate dear "
     "in at to on of by full max maximum minimum half halfway mode speed level setting "
-    "percent degree degrees".split()
+    "percent degree degrees "
+    # how it switches ("light on slowly, in 30 seconds")
+    "slowly gently gradually softly quickly".split()
 )
 # A day after "on" says when, not a setting ("make Poppy's room pink for when she comes on
 # Saturday").
@@ -2124,6 +2185,33 @@ DAYS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays "
     "thursdays fridays saturdays sundays".split()
 )
+
+
+# Words that may say off where `switch_senses` finds no sense.
+_OFF_LIKE = frozenset("off of out close closed shut rid kill stop down".split())
+
+
+def off_unsaid(
+    query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
+) -> bool:
+    """Whether a call switches its thing off (or puts it in an "off" mode) where the request
+    switches on and says no switching off at all: "Fan on high please, very hot here" is no
+    heating off."""
+    q = words(mended(query, tools))
+    senses = {s for _, ss in switch_senses(q) for s in ss}
+    # (only beside a switching on said: "get rid of the lamp", "fan of" typed, "the desk one
+    # off it" say off in words the senses miss)
+    if "on" not in senses or senses & {"off", "close"} or _OFF_LIKE & set(q):
+        return False
+    by_tool = {str(t.get("name")): _props(t) for t in tools}
+    for call in calls:
+        props = by_tool.get(str(call.get("name"))) or {}
+        for key, value in (call.get("arguments") or {}).items():
+            if value is False and SWITCH_KEYS.get(key.lower()) == "on":
+                return True
+            if isinstance(value, str) and value.lower() == "off" and enum_strings(props.get(key)):
+                return True
+    return False
 
 
 def names_an_unknown_setting(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
@@ -2184,6 +2272,8 @@ def _unknown_setting(
             continue  # "turn on fan", "switch on lights in the kitchen": the thing follows
         if nxt in _AFTER_SETTING_WORD | _PLACE_WORDS | DAYS or nxt in NUMBER_WORDS:
             continue
+        if nxt in _COURTESY:
+            continue  # "turn it on waaw": a filler, no setting
         if nxt[0].isdigit():
             continue
         return True

@@ -127,7 +127,8 @@ FULL_WORDS = frozenset("full max maximum".split())
 # Words that back a switch value: the value's own word, or one of these.
 _SENSE = {
     # (and what switching on does to a kettle or a charger: "boil the kettle")
-    "on": frozenset("on start enable activate run boil charge".split()),
+    # ("connect the speaker rack": switched on, as "ligar" says it in Portuguese)
+    "on": frozenset("on start enable activate run boil charge connect".split()),
     "off": frozenset(
         "off stop kill disable deactivate shut cut silence douse extinguish disconnect "
         "unplug".split()
@@ -169,8 +170,12 @@ def sense_words(q: Sequence[str]) -> list[str]:
         place = w == "on" and i + 1 < len(q) and q[i + 1] in DETERMINERS
         # (not after "switch it", typed with no comma: "switch it on the catch is coming";
         # nor opening the request, where it is the verb: "on the mist sprayer")
-        switched = (i > 0 and q[i - 1] in SWITCH_VERBS) or (
-            i > 1 and q[i - 1] in ("it", "them") and q[i - 2] in SWITCH_VERBS
+        switched = (
+            (i > 0 and q[i - 1] in SWITCH_VERBS)
+            or (i > 1 and q[i - 1] in ("it", "them") and q[i - 2] in SWITCH_VERBS)
+            # (or where a statement starts after it, typed with no comma: "incense burner
+            # on the guests are coming")
+            or bool(_STATEMENT_AFTER_ON & set(q[i + 2 : i + 5]))
         )
         if place and not switched and i > 0:
             continue
@@ -191,6 +196,11 @@ def gets_going(q: Sequence[str], i: int) -> bool:
     return q[i] == "going" and bool({"get", "set"} & set(q[max(0, i - 6) : i]))
 
 
+# Verbs that make the words after an "on the" a statement of their own ("... on the guests
+# are coming"), not where the thing is.
+_STATEMENT_AFTER_ON = frozenset("is are was were coming arrive arriving".split())
+
+
 def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
     """Where the request's `words` say a switching sense, and which ("shut" is both off and
     close); an "on" that only says where is none."""
@@ -199,8 +209,12 @@ def switch_senses(q: Sequence[str]) -> list[tuple[int, frozenset[str]]]:
         place = w == "on" and i + 1 < len(q) and q[i + 1] in DETERMINERS
         # (not after "switch it", typed with no comma: "switch it on the catch is coming";
         # nor opening the request, where it is the verb: "on the mist sprayer")
-        switched = (i > 0 and q[i - 1] in SWITCH_VERBS) or (
-            i > 1 and q[i - 1] in ("it", "them") and q[i - 2] in SWITCH_VERBS
+        switched = (
+            (i > 0 and q[i - 1] in SWITCH_VERBS)
+            or (i > 1 and q[i - 1] in ("it", "them") and q[i - 2] in SWITCH_VERBS)
+            # (or where a statement starts after it, typed with no comma: "incense burner
+            # on the guests are coming")
+            or bool(_STATEMENT_AFTER_ON & set(q[i + 2 : i + 5]))
         )
         if place and not switched and i > 0:
             continue

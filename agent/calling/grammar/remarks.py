@@ -58,6 +58,7 @@ from agent.calling.grammar.reading import (
     picks_a_thing,
     resolve_there,
     spelled_near,
+    switch_senses,
     takes_temperature,
     thing_names,
     with_typos_mended,
@@ -70,17 +71,34 @@ from agent.calling.rangecheck import NUMBER_WORDS, said_numbers, spelled
 
 # Words a clause of courtesy or an interjection is made of, each alone or together ("thank you
 # very much", "if you don't mind", "ok so").
-_COURTESY = frozenset(
-    "please pls plz kindly thank thanks you very much so lot a ta cheers dear love mate my "
-    "if would could can don't do not mind possible for me ok okay hey hi hello right alright "
-    "uh um er erm oh ugh well sorry great lovely".split()
+# Please, thanks and fillers said in the speaker's own language inside English ("yalla open
+# the light", "open radio krap", "brodeuse turn it on waaw"): no thing, no setting. Never a
+# yes or a no, which can take an order back.
+_FOREIGN_POLITE = frozenset(
+    "favor favore por bitte danke merci grazie gracias obrigado obrigada prego lütfen lutfen "
+    "lotfan lutfan shukran yalla habibi habibti inshallah khalas lah leh lor aiya aiyo aiyoh "
+    "wei bhai yaar acha achha biko abeg oya asante tafadhali sawa waaw krap khrap krub kha "
+    "paki salamat tolong kiitos takk tack prosze dziekuje spasibo pozhaluysta arigato "
+    "xiexie eshi kargi".split()
+)
+_COURTESY = (
+    frozenset(
+        "please pls plz kindly thank thanks you very much so lot a ta cheers dear love mate my "
+        "if would could can don't do not mind possible for me ok okay hey hi hello right "
+        "alright uh um er erm oh ugh well sorry great lovely".split()
+    )
+    | _FOREIGN_POLITE
 )
 # Of those, the words that make a clause a courtesy rather than a fragment of a command
 # ("for me" alone is one; "do" alone is not).
-_POLITE = frozenset(
-    "please pls plz kindly thank thanks ta cheers dear love mate ok okay hey hi hello "
-    "alright uh um er erm oh ugh sorry lovely".split()
-) | {"for me", "if you would", "if you could", "if you can", "if possible", "mind"}
+_POLITE = (
+    frozenset(
+        "please pls plz kindly thank thanks ta cheers dear love mate ok okay hey hi hello "
+        "alright uh um er erm oh ugh sorry lovely".split()
+    )
+    | _FOREIGN_POLITE
+    | {"for me", "if you would", "if you could", "if you can", "if possible", "mind"}
+)
 # How a remark opens: a statement about the world or the speaker, not an order.
 _REMARK = re.compile(
     r"^(?:(?:oh|ugh|well|so|and|but|because|cause|since|as|while|whilst)\s+)*"
@@ -134,11 +152,11 @@ _FOREIGN_SWITCH = {
     **dict.fromkeys("apaga apagar desliga desligar".split(), "turn off"),
 }
 _FOREIGN_VERB = re.compile(r"\b(" + "|".join(_FOREIGN_SWITCH) + r")\b", re.IGNORECASE)
-# Hindi and Urdu speakers switch with "karo" (do) after the sense: "geyser on kar do", "AC
-# band karo" (off), "chalu karo" (on).
+# Hindi and Urdu speakers switch with "karo" (do) after the sense, Bengali speakers with
+# "koro": "geyser on kar do", "AC band karo" (off), "chalu karo" (on).
 _KARO = re.compile(
     r"\b(?P<sense>on|off|band|bandh|chalu|chaalu)\s+"
-    r"(?:kar\s*do|karo|kardo|kar\s+dijiye|kijiye|kariye|karna)\b",
+    r"(?:kar\s*do|karo|kardo|kar\s+dijiye|kijiye|kariye|karna|koro|kore\s+dao)\b",
     re.IGNORECASE,
 )
 _KARO_SENSE = {"on": "on", "chalu": "on", "chaalu": "on"}
@@ -282,6 +300,34 @@ _EVERYDAY = (
 
 
 _ONES = re.compile(r"\b(ones?)\b", re.IGNORECASE)
+
+
+# Verbs that set a thing otherwise than by "on" ("make the light on the desk warm white").
+_SETTING_VERB = re.compile(r"\b(?:make|put|set|dim|change|brighten|lower|raise)\b", re.I)
+
+
+def _on_a_thing(text: str, names: Sequence[str]) -> str:
+    """`text` with an "on" that says where a thing is read as part of its name, where the
+    request switches or sets it by another word: "switch off the light on slava table" ->
+    "switch off the slava table light", "the radio on counter put it off" -> "the counter
+    radio put it off". ("turn the light on kitchen" keeps its "on": no other word switches.)"""
+    for name in sorted({n for n in names if n}, key=len, reverse=True):
+        esc = re.escape(name)
+        ws = name.split()
+        found = re.search(
+            rf"\b(?P<kind>lights?|lamps?)\s+on\s+(?:the\s+)?{esc}(?![\w'])", text, re.I
+        )
+        new = f"{name} {found.group('kind')}" if found else ""
+        if found is None and len(ws) >= 2:
+            head, mod = re.escape(ws[-1]), r"\s+".join(re.escape(w) for w in ws[:-1])
+            found = re.search(rf"\b{head}\s+on\s+(?:the\s+)?{mod}(?![\w'])", text, re.I)
+            new = name
+        if found is None:
+            continue
+        rest = text[: found.start()] + " " + text[found.end() :]
+        if switch_senses(words(rest)) or _SETTING_VERB.search(rest):
+            text = text[: found.start()] + new + text[found.end() :]
+    return text
 
 
 def _ones_named(text: str, names: Sequence[str]) -> str:
@@ -765,6 +811,25 @@ def tells_an_order(ws: Sequence[str]) -> bool:
     return bool(ORDER_VERBS & {w.strip("?!.,") for w in ws})
 
 
+# Verbs of an order that, typed after a statement with no comma, give it ("we are closing
+# office put off the light"); not the words a state is said in ("the door is wide open").
+_RUN_ON_VERBS = frozenset("turn switch put set make start stop dim kill bring".split())
+
+
+def _runs_on(ws: Sequence[str]) -> bool:
+    """Whether words hold an order's verb said as one, before what it orders ("start the
+    genset", "put off light"; not "that's set solid")."""
+    ws = [w.strip("?!.,") for w in ws]
+    return any(
+        w in _RUN_ON_VERBS and ws[k + 1 : k + 2] and ws[k + 1] in _RUN_ON_NEXT
+        for k, w in enumerate(ws)
+    )
+
+
+# What follows an order's verb said as one.
+_RUN_ON_NEXT = DETERMINERS | frozenset("on off up down it them".split())
+
+
 def states(ws: Sequence[str]) -> bool:
     """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
     bed's freezing", "I start the fryer now"; not "Maya's room warm white")."""
@@ -780,7 +845,8 @@ def states(ws: Sequence[str]) -> bool:
         if w == "you're" and list(ws[i + 1 : i + 3]) == ["at", "it"]:
             continue  # "while you're at it, switch the winch on" leads in to an order
         if w in _STATING or w in _CONTRACTED:
-            return True
+            # (an order typed straight after it is said too: "power is gone start the genset")
+            return not _runs_on(ws[i + 2 :])
         if w == "left" and 0 < i < len(ws) - 1 and ws[i - 1] not in DETERMINERS | _LEFT_NOT_DONE:
             return True  # "Tamsin left them on again" (not "the left lamp", "turn left")
         if w.endswith(("'s", "'re")) and i + 1 < len(ws):
@@ -888,9 +954,18 @@ _CANCEL = re.compile(
 )
 
 
+# A request broken off by an ellipsis and taken back in any language's filler ("fan make
+# low... ah no, keep like that", "put the boat charger off... ei, wait, let it charge").
+_TAKEN_BACK = re.compile(
+    r"(?:\.\.\.|\u2026)\s*(?:\w+[,!]?\s+){0,2}?"
+    r"(?:no|nah|wait|keep|leave|let|forget|cancel|actually)\b",
+    re.IGNORECASE,
+)
+
+
 def cancels(text: str) -> bool:
-    """Whether the request takes back what it asks (see `_CANCEL`)."""
-    return bool(_CANCEL.search(text))
+    """Whether the request takes back what it asks (see `_CANCEL`, `_TAKEN_BACK`)."""
+    return bool(_CANCEL.search(text) or _TAKEN_BACK.search(text))
 
 
 class PlainReader:
@@ -1045,6 +1120,7 @@ class PlainReader:
             text = pattern.sub(word, text)
         text = _spoken_breaks(text, known, self.list_words)
         text = _switching_said(text, self._switchable, self.open_in_names)
+        text = _on_a_thing(text, known.names)
         text = _ones_named(text, known.names)
         text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
         text = _POSSIBLE.sub("could you", text)
