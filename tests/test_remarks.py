@@ -583,6 +583,10 @@ SECOND_LANGUAGE = home_tools(
         # "on" said as the verb
         ("on the booster pump", "turn on the booster pump"),
         ("help me open the window neon", "help me turn on the window neon"),
+        # said before "the" after a filler, the verb
+        ("yalla open the semaver", "yalla turn on the semaver"),
+        ("boss say close the semaver", "boss say turn off the semaver"),
+        ("we close the shop now turn off the semaver", "we off the shop now turn off the semaver"),
         ("on the vitrin", "on the vitrin"),
         # a name typed without its accents
         ("start the petrin", "start the pétrin"),
@@ -594,7 +598,7 @@ SECOND_LANGUAGE = home_tools(
             "sofa corner light warm white, the light off",
         ),
         # an LED said with a word that opens elsewhere ("gate"), inside its name
-        ("close the led for gate alarm", "off the led for gate alarm"),
+        ("close the led for gate alarm", "turn off the led for gate alarm"),
         ("open the blinds half way", "open the blinds halfway"),
         # the wind is no order to wind anything
         ("roll in the blinds, the wind is very strong", "roll in the blinds"),

@@ -1349,7 +1349,16 @@ def _switching_said(
     def swapped(o: re.Match[str]) -> str:
         if any(a <= o.start() < b for a, b in spans):
             return o.group()
-        return "on" if o.group(1).lower() == "open" else "off"
+        sense = "on" if o.group(1).lower() == "open" else "off"
+        # said before "the", the verb ("yalla open the light" -> "turn on the light"): an
+        # "on the" alone says where a thing is
+        # (not after a subject: "we close the shop now, ..." tells, and orders nothing)
+        before = o.string[: o.start()].split()
+        if _BEFORE_THE.match(o.string, o.end()) and not (
+            before and before[-1].lower() in _SUBJECTS
+        ):
+            return f"turn {sense}"
+        return sense
 
     pieces = _ORDER_SPLIT.split(text)
     for i in range(0, len(pieces), 2):
@@ -1362,6 +1371,8 @@ def _switching_said(
     return "".join(pieces)
 
 
+# A determiner straight after a word.
+_BEFORE_THE = re.compile(r"\s+(?:the|my|our|his|her|their|this|that)\b", re.IGNORECASE)
 _IN_THERE = re.compile(r"\bin\s+there\b", re.IGNORECASE)
 # Nouns for what a room's owner has in it ("Oscar's blinds", "turn his light off").
 _HAS = r"(?:lights?|lamps?|bulbs?|blinds?|shades?|curtains?|shutters?|fan|heater|heating)\b"
