@@ -485,10 +485,6 @@ class Session:
         if forced["success"] and grounded(text, schemas, calls):
             forced["second_look"] = True
             return forced
-        # (made to call, the model may switch the thing the wrong way)
-        turned = with_said_sense(text, schemas, calls) if forced["success"] else calls
-        if turned != calls and grounded(text, schemas, turned):
-            return {**forced, "function_calls": turned, "second_look": True}
         # made to call, the model may trail a guess after the call asked for ("pastry room
         # lamp off slowly, over 10 seconds" -> the lamp, then the fan off): the calls the
         # request says, where they answer every clause that asks for something

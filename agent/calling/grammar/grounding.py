@@ -238,11 +238,12 @@ def grounded(
     by_name = {str(t.get("name")): _props(t) for t in tools}
     by_tool = {str(t.get("name")): t for t in tools}
     unnamed = without_names(q, thing_names(tools)[0])
+    clause = clause_numbers(read, thing_names(tools)[0])
     if COVER_WORDS & set(unnamed) and not any(
         _is_cover(by_tool.get(str(c.get("name"))) or {}) for c in calls
     ):
         return False  # "open the bedroom 7 blinds" is no light at full
-    if any(_switches_an_unknown(c, tools) for c in _by_clause(read, unnamed, tools)):
+    if any(_switches_an_unknown(c, tools) for c in _by_clause(unnamed, clause)):
         return False  # "put some bingo music on in the Jubilee hall" is no light
     if _degrees_misfit(q, by_name, calls):
         return False  # "heat the lounge to 30 degrees" is no blind at 30
@@ -265,7 +266,7 @@ def grounded(
     asked = ordered(query, tools)
     q_asked = words(asked) if asked != read else q
     unnamed_asked = without_names(q_asked, thing_names(tools)[0])
-    told_of = _told_only(read, q, unnamed, tools)
+    told_of = _told_only(read, q, unnamed, clause, tools)
     for call in calls:
         name = str(call.get("name"))
         props = by_name.get(name)
@@ -342,7 +343,6 @@ def grounded(
                 if not [w for w in words(value) if w not in tool_words and w not in GENERIC]:
                     return False
     known = {w for v in names for w in words(str(v))}
-    clause = clause_numbers(read, thing_names(tools)[0])
     # a number said in a statement beside the order is not asked for ("tunnel heater on,
     # it's going down to minus two tonight"; "..., it's a mild one tonight")
     if q_sense != q:
@@ -483,10 +483,10 @@ def grounded_part(
 def with_said_sense(
     query: str, tools: Sequence[Mapping[str, Any]], calls: Sequence[Mapping[str, Any]]
 ) -> list[Mapping[str, Any]]:
-    """A lone call that only switches its thing, switched the one way the request says:
-    made to call after refusing, the model can write the opposite ("fish freezer switch it
-    on, the catch is coming" -> off). As it was where the request says both ways or
-    neither."""
+    """A lone call that only switches its thing, switched the one way the request says: the
+    model can write the opposite, most of all when made to call after refusing ("fish freezer
+    switch it on, the catch is coming" -> off; "connect the bica machine" -> off). As it was
+    where the request says both ways or neither."""
     if len(calls) != 1 or not isinstance(calls[0].get("arguments"), Mapping):
         return list(calls)
     senses = {s for _, ss in switch_senses(words(mended(query, tools))) for s in ss}
@@ -699,6 +699,12 @@ _LITTLE = DETERMINERS | frozenset(
 _WHERE_OF_ANOTHER = frozenset("over for from near by beside above under behind".split())
 
 
+def _own_words_at(q: Sequence[str], value: str) -> list[int]:
+    """Where the request says a word of a thing's name that is not a generic one ("room")."""
+    own = set(words(value)) - GENERIC
+    return [i for i, w in enumerate(q) if w in own]
+
+
 def _only_where(q: Sequence[str], value: str) -> bool:
     """Whether a thing's name is said only in part, and only after a word that says where
     another thing is or what it is for: "stop the extractor over the roasting" names no light
@@ -706,8 +712,7 @@ def _only_where(q: Sequence[str], value: str) -> bool:
     vw = words(value)
     if not vw or starts_at(vw, q):
         return False
-    own = set(vw) - GENERIC
-    at = [i for i, w in enumerate(q) if w in own]
+    at = _own_words_at(q, value)
 
     def after_where(i: int) -> bool:
         j = i - 1
@@ -897,7 +902,10 @@ def switches_an_unknown(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
     stems = {x for w in known for x in _ing_stems(w)}
     spans = [
         found
-        for c in _by_clause(mended(query, tools), without_names(q, thing_names(tools)[0]), tools)
+        for c in _by_clause(
+            without_names(q, thing_names(tools)[0]),
+            clause_numbers(mended(query, tools), thing_names(tools)[0]),
+        )
         for found in _switched_things(c)
     ]
     for span, _, named_next in spans:
@@ -913,10 +921,10 @@ def switches_an_unknown(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
     return False
 
 
-def _by_clause(read: str, q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -> list[list[str]]:
-    """`q` (the words of `read`, names maybe blanked) cut into its clauses: a thing switched
-    ends with its clause ("rice pot switch off, rice already finish" switches no "finish")."""
-    clause = clause_numbers(read, thing_names(tools)[0])
+def _by_clause(q: Sequence[str], clause: Sequence[int]) -> list[list[str]]:
+    """`q` (a request's words, names maybe blanked) cut into its clauses (`clause_numbers`); all
+    one where the two do not line up. A thing switched ends with its clause ("rice pot switch
+    off, rice already finish" switches no "finish")."""
     if len(clause) != len(q):
         return [list(q)]
     out: dict[int, list[str]] = {}
@@ -1553,13 +1561,17 @@ def leaves_a_number(
 
 
 def _told_only(
-    read: str, q: Sequence[str], unnamed: Sequence[str], tools: Sequence[Mapping[str, Any]]
+    read: str,
+    q: Sequence[str],
+    unnamed: Sequence[str],
+    clause: Sequence[int],
+    tools: Sequence[Mapping[str, Any]],
 ) -> Callable[[str], bool]:
     """For a room or device, whether the request says it only in statements while each of its
     orders names a thing of its own: "X-ray busy on, I start the panoramic now" tells what
     happens in the panoramic room and asks nothing there. (A statement that sets the scene for
-    an order naming no thing, "it's pitch black on the front step, light on", says where.)"""
-    clause = clause_numbers(read, thing_names(tools)[0])
+    an order naming no thing, "it's pitch black on the front step, light on", says where.)
+    `clause` is the clause of each of `q` (`clause_numbers` of `read`)."""
     if len(clause) != len(q):
         return lambda _: False
     stated = _stated(clause, unnamed)
@@ -1576,8 +1588,7 @@ def _told_only(
         return lambda _: False
 
     def only(value: str) -> bool:
-        own = set(words(value)) - GENERIC
-        at = [i for i, w in enumerate(q) if w in own]
+        at = _own_words_at(q, value)
         return bool(at) and all(clause[i] in stated for i in at)
 
     return only
