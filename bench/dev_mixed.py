@@ -124,6 +124,17 @@ tree after 502666e, committed next: bench/general/dev_mixed_batch12_first_read.j
 commands 122/132, two actions 43/48, refusals 130/132) and of 965a13f
 (dev_mixed_batch12_at_965a13f.json: 121/132, 43/48, 130/132).
 
+Batch 13 (folders `b13_*`, 312 cases, twelve homes) was written by four more writers, native
+English speakers this time, whose requests carry reasons, remarks and politeness around the
+order: two spoken to a voice satellite (an Australian sheep station homestead, a New Zealand
+surf school's hut and a Queensland mango farm's packing shed; a wheelchair user's adapted
+bungalow, a deaf couple's flat whose lights are signals and a night-shift nurse's terraced
+house) and two typed (an Irish bed and breakfast, a Scottish island croft and a Welsh chapel
+house, chatty and indirect; a Texas ranch house, a New York musicians' loft and a Florida
+retiree's condo, typed fast on phones). Measured before anyone read it on the decoding of
+8ccef72 (bench/general/dev_mixed_batch13_first_read.json: one-action commands 110/132, two
+actions 38/48, refusals 129/132), the hardest batch yet.
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
