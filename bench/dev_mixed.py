@@ -135,6 +135,16 @@ retiree's condo, typed fast on phones). Measured before anyone read it on the de
 8ccef72 (bench/general/dev_mixed_batch13_first_read.json: one-action commands 110/132, two
 actions 38/48, refusals 129/132), the hardest batch yet.
 
+Batch 14 (folders `b14_*`, 312 cases, twelve homes) was written to batch 13's brief by four
+more writers, to test the rules read off batch 13 on requests nobody had read: two spoken (a
+Canadian lake cottage, a Newfoundland saltbox house and a Vancouver basement suite; a single
+dad's flat with twins, a home daycare and a shift worker's room) and two typed (a Yorkshire
+allotment shed, a Geordie terrace and a Cornish surf shop, chatty; a Georgia fellowship hall,
+a Louisiana crawfish kitchen and an Arizona RV pad, typed fast on phones). Measured before
+anyone read it on the decoding of 8ccef72 (bench/general/dev_mixed_batch14_first_read.json:
+one-action commands 101/132, two actions 31/48, refusals 129/132) and with the first
+batch-13 rules (dev_mixed_batch14_with_batch13_rules.json: 101/132, 34/48, 129/132).
+
 Each writer's folder under bench/dev_mixed/ holds `homes/<home>.toml` and `cases.txt`, in the
 held-out sets' source format (tests/data/make_heldout_homes.py reads both).
 """
