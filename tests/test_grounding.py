@@ -2773,3 +2773,14 @@ def test_a_filler_of_another_language_names_nothing() -> None:
     brodeuse = [{"name": "set_switch", "arguments": {"device": "brodeuse", "action": "ON"}}]
     assert grounded("brodeuse turn it on waaw", tools, brodeuse)
     assert not grounded("brodeuse turn it on turbo", tools, brodeuse)
+
+
+def test_instead_or_a_filler_after_a_switching_sets_nothing() -> None:
+    """ "pop the hot press on instead", "turn the stereo on eh": no setting the plug lacks."""
+    tools = home_tools(
+        {"plugs": {"kind": "tasmota", "switches": {"hot press": "h", "stereo": "s"}}}
+    )
+    press = [{"name": "set_switch", "arguments": {"device": "hot press", "action": "ON"}}]
+    assert grounded("could you turn the hot press on instead", tools, press)
+    assert grounded("turn the hot press on eh", tools, press)
+    assert not grounded("turn the hot press on turbo", tools, press)

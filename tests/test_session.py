@@ -1359,3 +1359,29 @@ def test_the_second_look_keeps_the_calls_the_request_says() -> None:
         {"room": "pastry room", "on": False, "transition": 10}
     ]
     assert env["confidence"] >= 0.5
+
+
+def test_a_negated_request_is_doubted() -> None:
+    """ "hang on leave the hoist battery alone krystyna's using the hoist": the general model
+    switches the hoist battery on at 0.56; a negated request asks for no switching, so the
+    call is doubted (below 0.5), as a question or a reminder is."""
+    from agent.calling.session import Session
+    from agent.model.bundled import GENERAL
+    from agent.offline.train.homes import home_tools
+
+    home = {
+        "lights": {"kind": "simulated_lights", "rooms": ["ramp lobby", "Marek's den"]},
+        "plugs": {
+            "kind": "tasmota",
+            "switches": {"hoist battery": "h", "chair charger": "c", "air mattress pump": "p"},
+        },
+        "doors": {"kind": "gpio_relays", "relays": {"drive gate": 5, "porch door": 6}},
+    }
+    s = Session(GENERAL, home_tools(home), threads=1)
+    env = s.complete("hang on leave the hoist battery alone krystyna's using the hoist")
+    assert not env["function_calls"] or env["confidence"] < 0.5
+    env = s.complete("switch the hoist battery on")
+    assert env["function_calls"] == [
+        {"name": "set_switch", "arguments": {"device": "hoist battery", "action": "ON"}}
+    ]
+    assert env["confidence"] >= 0.5

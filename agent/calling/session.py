@@ -117,6 +117,8 @@ GROUNDED_CONFIDENCE = 0.7
 # the part it keeps, or the whole list it raises).
 _GROUNDED_LOOKS = ("second_look", "named_look", "missing_look", "said_part")
 _EMPTY = np.empty(0, dtype=np.int32)
+# Words of a negated request that leave a thing be (see `_answer`'s doubts).
+_LEFT_BE = frozenset("leave don't dont not never nevermind".split())
 
 
 @dataclasses.dataclass
@@ -987,9 +989,15 @@ class Session:
         )
         elsewhere = elsewhere or unkind
         # a question about the home or a reminder asks for no switching ("remind me to
-        # descale the boiler on Sunday" is no "boiler on")
+        # descale the boiler on Sunday" is no "boiler on"), and a request that says to leave
+        # a thing be none either ("leave the hoist battery alone, krystyna's using the hoist";
+        # a "no" or a "cancel" may be a value or a switching off: "eco no", "cancel the call
+        # bell lamp")
+        kind = request_kind(text, schemas) if res.ok and text and res.calls else None
         asked = bool(res.ok and text and res.calls) and (
-            request_kind(text, schemas) in ("question", "later", "other") or cancels(text)
+            kind in ("question", "later", "other")
+            or (kind == "negated" and bool(_LEFT_BE & set(words(text))))
+            or cancels(text)
         )
         # a setting asked for by a word no tool knows ("thermostat to 21, holiday mode"), or a
         # number said that no call holds ("..., over fifteen minutes" answered with no fade)

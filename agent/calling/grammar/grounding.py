@@ -2182,9 +2182,9 @@ def _unit_points(
 _AFTER_SETTING_WORD = frozenset(
     "the a an my our your its his her their this that it them me us please pls plz thanks "
     "now again then and "
-    "also too as well for with once "
+    "also too as well for with once instead "
     # a courtesy after the switching ("the model loft lights on would you")
-    "would could will can cheers ta love mate dear "
+    "would could will can cheers ta love mate dear eh bro ya "
     "in at to on of by full max maximum minimum half halfway mode speed level setting "
     "percent degree degrees "
     # how it switches ("light on slowly, in 30 seconds")

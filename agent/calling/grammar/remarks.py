@@ -85,7 +85,7 @@ _COURTESY = (
     frozenset(
         "please pls plz kindly thank thanks you very much so lot a ta cheers dear love mate my "
         "if would could can don't do not mind possible for me ok okay hey hi hello right "
-        "alright uh um er erm oh ugh well sorry great lovely".split()
+        "alright uh um er erm oh ugh well sorry great lovely eh bro ya yeah".split()
     )
     | _FOREIGN_POLITE
 )
@@ -94,7 +94,7 @@ _COURTESY = (
 _POLITE = (
     frozenset(
         "please pls plz kindly thank thanks ta cheers dear love mate ok okay hey hi hello "
-        "alright uh um er erm oh ugh sorry lovely".split()
+        "alright uh um er erm oh ugh sorry lovely eh bro ya yeah".split()
     )
     | _FOREIGN_POLITE
     | {"for me", "if you would", "if you could", "if you can", "if possible", "mind"}
@@ -106,18 +106,144 @@ _REMARK = re.compile(
     r"i\s+have|i've|i\s+will|i'll|i\s+do\s+not|i\s+don't|we\s+are|we're|we\s+do\s+not|"
     r"we\s+don't|we\s+have|we've|we\s+will|we'll|we\s+were|they\s+are|they're|that\s+is|"
     r"that's|there\s+is|there's|he\s+is|he's|she\s+is|she's|you\s+know|nobody|no\s+one|"
-    r"someone|somebody|i\s+go|we\s+go|we\s+need|i\s+need)\b",
+    r"someone|somebody|i\s+go|we\s+go|we\s+need|i\s+need|"
+    # (as speech-to-text writes them, without apostrophes)
+    r"weve|ive|theyre|theres|hes|shes|they've|they\s+have|"
+    # (a manner said after the order it qualifies: "..., not too bright")
+    r"(?:but\s+)?not\s+too\s+\w+$|no\s+(?:sense|point|need|use)\s+\w+ing)\b",
     re.IGNORECASE,
 )
 # A remark run on after a command without a pause ("fan on pls im dying", "turn the heating on
 # its freezing"): cut where a statement starts right after a command's last word.
 _REMARK_AFTER = re.compile(
-    r"\b((?:on|off|up|down|now|percent|degrees|\d+%?)(?:\s+(?:pls|please))?)\s+"
+    # (not after "hang on", "hold on": a taking back, whose reason stays with it)
+    r"(?<!\bhang\s)(?<!\bhold\s)"
+    r"\b((?:on|off|up|down|now|percent|degrees|\d+%?|lights?|lamps?|fan|blinds|heating|heater)"
+    r"(?:\s+(?:pls|please))?)\s+"
     r"(?:and\s+(?:then\s+)?)?"
     # ("on its lazy setting" is the fan's own setting, not "it's")
     r"(?=(?:we're|we\s+are|i'm|im|it's|"
     r"its(?!\s+(?:\w+\s+)?(?:setting|speed|mode|level|colou?r|brightness)\b)|"
-    r"it\s+is|i\s+am|that's|thats|that\s+is)\b)",
+    r"it\s+is|i\s+am|that's|thats|that\s+is|"
+    # (spoken with no apostrophes: "lights on were starting at six", "on weve got two lambs")
+    r"we've|weve|we\s+have|were|i've|ive|they're|theyre|they've|they\s+are|there's|"
+    r"theres|he's|hes|she's|shes|"
+    r"the\s+\w+\s+(?:is|are|want|wants|need|needs|won't|wont|can't|cant))\b)",
+    re.IGNORECASE,
+)
+# "it's so muggy", run on after any last word of a command ("put the ac on cool its so muggy
+# today"): how things are, never a setting
+_SO_REMARK = re.compile(
+    r"(?<=\w)\s+(?=(?:(?:it's|its|it\s+is)\s+(?:so|too|really|very|way|bloody|super|just|only)"
+    # ("stop the smoke strobe it was just the toast", "the rhodes the neighbors are complaining")
+    r"|it\s+was|the\s+\w+\s+(?:are|is|were|was)\s+\w+ing)\s)",
+    re.IGNORECASE,
+)
+# A scene said ahead of its order with "so" and no comma ("i'm going to bed so switch off the
+# den light"): two clauses.
+_SCENE_SO = re.compile(
+    r"^((?:i'm|im|i\s+am|we're|we\s+are|were|it's|its|end\s+of|(?:the\s+)?\w+'s\s+\w+ing)\b[^,.;]{0,60}?)"
+    r"\s+so\s+",
+    re.IGNORECASE,
+)
+# The speaker leaving, said ahead of the orders with no comma ("right i'm off to sleep blind
+# down noise machine on"): a clause of its own.
+_LEAVING_AHEAD = re.compile(
+    r"^((?:i'm|im|i\s+am|we're|were|we\s+are)\s+(?:off|going|heading)\s+(?:to\s+(?:bed|sleep|"
+    r"work)|out|off))\s+(?=(?:switch|turn|put|set|close|open|shut|make|dim|kill|lights?|blinds?|"
+    r"fan|heating|can|could|please)\b)",
+    re.IGNORECASE,
+)
+# Words that open a remark run on after an order with no pause ("bike nook light on i gotta
+# fix a flat", "study light to 60% he has an appt at 2", "fridge back on my brother's bringing
+# worms"), as speech-to-text writes them.
+_TAIL_SUBJECTS = frozenset(
+    "i i'm im i've ive i'll i'd we we're were weve we've we'll he he's hes she she's shes they "
+    "they're theyre they've it's its there's theres nobody nobody's nobodys everyone everybody "
+    "somebody someone my me our".split()
+)
+# Words that make a clause say something: a verb, or a contraction of one.
+_TAIL_VERBS = frozenset(
+    "got gotta have has had forgot forget need needs want wants like likes reckon reckons think "
+    "know see came come comes go goes went is are was were be been do did does can't cant "
+    "couldn't gonna wanna just".split()
+)
+# Words that take an order back or negate it: never part of a remark dropped unread.
+_TAIL_KEEP = frozenset(
+    "no nah not don't dont never wait actually cancel leave forget nevermind hold hang instead "
+    "please".split()
+)
+
+
+# Words after an "its" that make it "it's" ("its been on heat since feb", "its so muggy").
+_ITS_IS = frozenset(
+    "so too really very been gone getting a the only just not like all already still".split()
+)
+_JOINING = frozenset(
+    "so and but because cause 'cause then if when as or while until till before after that "
+    "unless once".split()
+)
+
+
+def _run_on_remark(ws: Sequence[str], known: _Known) -> bool:
+    """Whether words, run on after an order, make a remark: a subject and a verb, nothing the
+    tools know, no switching of their own, no taking back, and any number a time or a count."""
+    low = [w.strip("?!.,").lower() for w in ws]
+    text = " ".join(low)
+    if len(low) < 3 or low[0] not in _TAIL_SUBJECTS or "?" in " ".join(ws):
+        return False
+    if low[0] == "its" and low[1] not in _ITS_IS:
+        return False  # "on its lazy setting" is the thing's own setting
+    if not any(
+        w in _TAIL_VERBS or w in _STATING or w.endswith(("'s", "n't", "ing", "ed")) for w in low[1:]
+    ) and not low[0].endswith(("'s", "'m", "'re", "'ve")):
+        return False
+    if known.points(text) or known.owns(words(text)) or _TAIL_KEEP & set(low):
+        return False
+    if any(w in ORDER_VERBS - _PHRASAL - {"start", "run", "drop"} for w in low):
+        return False
+    # "on my hip" places; an "on" or "off" said alone may switch
+    if any(
+        w in ("on", "off") and not (i + 1 < len(low) and low[i + 1] in DETERMINERS | _PRONOUNS)
+        for i, w in enumerate(low)
+    ):
+        return False
+    if said_numbers(text) and not _counts_only(text):
+        numbers = [i for i, w in enumerate(low) if said_numbers(w)]
+        after = [low[i + 1] if i + 1 < len(low) else "" for i in numbers]
+        return all(
+            ((i and low[i - 1] in _AT_TIME) and a not in _AMOUNTS | _SECONDS) or a in _CLOCK
+            for i, a in zip(numbers, after, strict=True)
+        )
+    return True
+
+
+def _without_run_on_remark(text: str, known: _Known) -> str:
+    """`text` without a remark run on after its order with no pause (see `_run_on_remark`)."""
+    ws = text.split()
+    for k in range(2, len(ws) - 2):
+        head = " ".join(ws[:k])
+        if re.search(r"[,;.!?]$", head) or not (
+            known.points(head) or set(words(head)) & (ORDER_VERBS | _PHRASAL)
+        ):
+            continue
+        # (not after a taking back: "put the dryer on oh nah hang on theres nothing in it";
+        # nor after a word that joins the remark to the order: "fan on so it's cooler")
+        if ws[k - 1].lower() in _JOINING:
+            continue
+        if _run_on_remark(ws[k:], known) and not _TAIL_KEEP & set(words(head)):
+            return head
+    return text
+
+
+# "put the bike battery on charge": switched on
+_ON_CHARGE = re.compile(r"\bon\s+charge\b", re.IGNORECASE)
+# A filler run on after a command's last word ("front deck lights on eh the first group's
+# here", "stereo on bro the kids want tunes", "light on at 60 percent ta"): its own clause,
+# a courtesy, so what follows it is read apart from the order.
+_FILLER_AFTER = re.compile(
+    r"\b(on|off|up|down|now|percent|degrees|\d+%?)\s+(eh|bro|mate|ta|cheers|would\s+ya|yeah)"
+    r"\b[,.!]?(?=\s|$)",
     re.IGNORECASE,
 )
 # A courtesy that says "no" and negates nothing ("if it's no trouble, ...", "no rush").
@@ -134,6 +260,40 @@ _HALF_WAY = re.compile(r"\bhalf[\s-]+way\b", re.IGNORECASE)
 _NUMBER = r"(?:\d+(?:\.\d+)?|[a-z]+(?:[\s-][a-z]+)?)"
 _ON_AMOUNT = re.compile(
     rf"\b(?:on|until|till)\s+(?=(?P<n>{_NUMBER})\s*(?:%|percent\b|degrees?\b|°))", re.IGNORECASE
+)
+# Asking by "would you mind ...ing" or "I wonder if you'd ...": "could you" and the plain verb
+# ("would you mind switching on the loch pump", "I wonder if you'd dim the light").
+_MIND = re.compile(r"\b(?:would|do)\s+you\s+mind\b", re.IGNORECASE)
+_WONDER = re.compile(
+    r"\bI\s+(?:wonder|was\s+wondering)\s+if\s+you(?:'d|\s+would|\s+could|\s+can)\b",
+    re.IGNORECASE,
+)
+_ING = re.compile(r"\b([A-Za-z]+)ing\b")
+
+
+def _order_ing(m: re.Match[str]) -> str:
+    """An order verb's -ing form as the verb ("switching", "putting", "closing")."""
+    stem = m.group(1)
+    for verb in (stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else None):
+        if verb and verb.lower() in ORDER_VERBS:
+            return verb
+    return m.group()
+
+
+def _asked_plainly(text: str) -> str:
+    """`text` with "would you mind ...ing" and "I wonder if you'd" asked as "could you"."""
+    text = _WONDER.sub("could you", text)
+    if not _MIND.search(text):
+        return text
+    return _ING.sub(_order_ing, _MIND.sub("could you", text))
+
+
+# A hedge before an amount ("light on at about 60 percent", "heating to around 20 degrees"):
+# the amount is asked for all the same.
+_HEDGED = re.compile(
+    rf"\b(on|at|to|till|until)\s+(?:about|around|roughly|approximately|approx\.?|maybe)\s+"
+    rf"(?=(?P<n>{_NUMBER})\s*(?:%|percent\b|degrees?\b|°))",
+    re.IGNORECASE,
 )
 # A fade said as "slowly, in 10 seconds" or "with fade of 10 seconds": "over 10 seconds"
 _SLOWLY = re.compile(r"\b(?:slowly|slow|fade|fading|gently|gradually)\b", re.IGNORECASE)
@@ -353,6 +513,19 @@ def _ones_named(text: str, names: Sequence[str]) -> str:
     return text
 
 
+def _of_orders(names: Sequence[str]) -> dict[str, str]:
+    """A name said head first with "of", as many languages order it ("heater of baptistry",
+    "the lamp of the reading corner"): each name of two words or more, so said."""
+    out = {}
+    for name in names:
+        ws = name.split()
+        if len(ws) >= 2 and ws[-1].isalpha() and not any("'" in w for w in ws):
+            rest = " ".join(ws[:-1])
+            out[f"{ws[-1]} of {rest}"] = name
+            out[f"{ws[-1]} of the {rest}"] = name
+    return out
+
+
 def _with_names(text: str, aliases: Mapping[str, str]) -> str:
     """`text` with each thing's everyday word written as its name ("turn the telly off" ->
     "turn the tv off"), where the name itself is not said."""
@@ -404,13 +577,36 @@ def _courtesy(clause: str) -> bool:
 _ONE_OF = re.compile(r"\bone\s+(?=(?:day|night|week|time|evening|morning|afternoon)\b)", re.I)
 
 
+# Words after a number that make it no count of things ("it is 14 in here", "20 or so").
+_NOT_COUNTED = frozenset(
+    "and point or to more of in at on for by from here there now today tonight outside inside "
+    "out up down already still".split()
+)
+
+
+def _counts_only(text: str) -> bool:
+    """Whether every number said counts things ("I'm down to one bar", "we've got two lambs
+    shivering"): each is followed by a word that is no unit, no time and no number."""
+    ws = [w.strip("?!.,") for w in text.lower().split()]
+    numbers = [i for i, w in enumerate(ws) if said_numbers(w)]
+    return bool(numbers) and all(
+        i + 1 < len(ws)
+        and ws[i + 1].isalpha()
+        and ws[i + 1] not in _AMOUNTS | _CLOCK | _SECONDS | NUMBER_WORDS
+        and ws[i + 1] not in _NOT_COUNTED
+        for i in numbers
+    )
+
+
 def _remark(clause: str, known: _Known) -> bool:
     """Whether a clause is a statement that says nothing the tools know ("it is warm enough
     now", "the twins are finally asleep", "guests are arriving soon")."""
     text = " ".join(clause.replace("\u2019", "'").split())
     if _LEAVING.match(text) and not known.says(words(text), known.things):
         return True  # "I'm off to bed soon": the speaker leaves; nothing is switched
-    if said_numbers(_ONE_OF.sub("a ", text)) or known.points(text):
+    if known.points(text):
+        return False
+    if said_numbers(_ONE_OF.sub("a ", text)) and not (_REMARK.match(text) and _counts_only(text)):
         return False
     if known.owns(words(text)):
         return False  # "Orla's cot light off, and Cian's": Cian's cot, said by its owner
@@ -436,7 +632,13 @@ def _remark(clause: str, known: _Known) -> bool:
     placing = {i for i, w in enumerate(ws[:-1]) if w in _PHRASAL and ws[i + 1] in _PLACED}
     # and a verb after "about to" says what is coming ("the film's about to start")
     placing |= {i + 2 for i, w in enumerate(ws[:-2]) if w == "about" and ws[i + 1] == "to"}
-    # and a particle after a verb in -ing belongs to it ("the sun's warming the place up")
+    # and a particle after a verb in -ing belongs to it ("the sun's warming the place up"),
+    # as one right after a verb in -ed does ("Angus has dropped off in his chair")
+    placing |= {
+        i + 1
+        for i, w in enumerate(ws[:-1])
+        if w.endswith("ed") and len(w) > 4 and ws[i + 1] in _PHRASAL
+    }
     placing |= {
         j
         for i, w in enumerate(ws)
@@ -462,7 +664,12 @@ def _timed_aside(clause: str, known: _Known) -> bool:
     ws = [w.strip("?!.,") for w in clause.lower().replace("\u2019", "'").split()]
     if not said_numbers(clause) or known.points(clause):
         return False
-    if any(w in _ORDERING or w in _OTHER_ORDERS or w in _PHRASAL for w in ws):
+    # ("shearers start at seven": a start said with its time is when others begin)
+    if any(
+        (w in _ORDERING or w in _OTHER_ORDERS or w in _PHRASAL)
+        and not (w == "start" and ws[i + 1 : i + 2] and ws[i + 1] in _AT_TIME and i)
+        for i, w in enumerate(ws)
+    ):
         return False
     numbers = [i for i, w in enumerate(ws) if said_numbers(w)]
     if any(i and ws[i - 1] == "over" for i in numbers):
@@ -488,7 +695,8 @@ _PLACED = DETERMINERS | {"its"}
 # Words that make a clause a statement ("the fumes are strong", "everyone's gone home").
 _STATING = frozenset(
     "is are am was were been feel feels felt getting gets gone coming arrive arriving arrived "
-    "leaving heading going sleeping asleep finished wants needs likes says said reckons"
+    "leaving heading going sleeping asleep finished want wants needs likes says said reckons "
+    "has had"
     # ("those boards need to sit overnight": `words` reads "needs" as "need")
     " thinks need".split()
 )
@@ -830,6 +1038,10 @@ def _runs_on(ws: Sequence[str]) -> bool:
 _RUN_ON_NEXT = DETERMINERS | frozenset("on off up down it them".split())
 
 
+# Who says "want" to ask for it.
+_WISHERS = frozenset("i we i'd we'd".split())
+
+
 def states(ws: Sequence[str]) -> bool:
     """Whether words make a statement ("the fumes are strong", "everyone's gone home", "the
     bed's freezing", "I start the fryer now"; not "Maya's room warm white")."""
@@ -844,6 +1056,8 @@ def states(ws: Sequence[str]) -> bool:
             continue  # "get the extractor going" orders it on
         if w == "you're" and list(ws[i + 1 : i + 3]) == ["at", "it"]:
             continue  # "while you're at it, switch the winch on" leads in to an order
+        if w == "want" and i and ws[i - 1] in _WISHERS:
+            continue  # "I want the fryer on" wishes it on: an order, as "put the fryer on"
         if w in _STATING or w in _CONTRACTED:
             # (an order typed straight after it is said too: "power is gone start the genset")
             return not _runs_on(ws[i + 2 :])
@@ -975,7 +1189,7 @@ class PlainReader:
     def __init__(self, tools: Sequence[Mapping[str, Any]]) -> None:
         self.free_words = _free_text_words(tools)
         self.known = known_words(tools)
-        self.aliases = _aliases(tools, self.known.names)
+        self.aliases = {**_of_orders(self.known.names), **_aliases(tools, self.known.names)}
         self.short = ShortNames(tools)
         self.setting_names = [" ".join(v) for v in self.known.settings]
         self.keep = [*self.known.words, *self.setting_names]
@@ -1122,10 +1336,17 @@ class PlainReader:
         text = _switching_said(text, self._switchable, self.open_in_names)
         text = _on_a_thing(text, known.names)
         text = _ones_named(text, known.names)
-        text = _REMARK_AFTER.sub(r"\1, ", as_written(text, known.names, self.keep))
-        text = _POSSIBLE.sub("could you", text)
+        text = _REMARK_AFTER.sub(
+            r"\1, ", as_written(text, known.names, self.keep, self.setting_names)
+        )
+        text = _FILLER_AFTER.sub(r"\1, \2,", text).rstrip(",")
+        text = _SCENE_SO.sub(r"\1, ", _SO_REMARK.sub(", ", text))
+        text = _without_run_on_remark(_LEAVING_AHEAD.sub(r"\1, ", text), known)
+        text = _ON_CHARGE.sub("on", text)
+        text = _asked_plainly(_POSSIBLE.sub("could you", text))
         text = _ON_BLINKING.sub("", text)
         text = _HALF_WAY.sub("halfway", text)
+        text = _HEDGED.sub(lambda m: m.group(1) + " " if _amount(m.group("n")) else m.group(), text)
         text = _ON_AMOUNT.sub(lambda m: "to " if _amount(m.group("n")) else m.group(), text)
         if _SLOWLY.search(text) and not re.search(r"\bover\b", text, re.IGNORECASE):
             text = _IN_SECONDS.sub(
@@ -1324,15 +1545,16 @@ _ON_AS_VERB = re.compile(
 
 def _open_in_names(names: Sequence[str]) -> list[re.Pattern[str]]:
     """Patterns for an "open" or "close" said with its neighbour in one of `names`, whole or in
-    part ("the open sign" for "we're open sign")."""
+    part ("the open sign" for "we're open sign"); a hyphen in a name is said as a space ("open
+    plan room" for the "open-plan room")."""
     inside = []
     for n in names:
-        ws = n.split()
+        ws = re.split(r"[\s-]+", n)
         for i, w in enumerate(ws):
             if _OPEN_CLOSE.fullmatch(w):
                 for piece in (ws[max(i - 1, 0) : i + 1], ws[i : i + 2]):
                     if len(piece) == 2:
-                        pattern = r"\s+".join(map(re.escape, piece))
+                        pattern = r"[\s-]+".join(map(re.escape, piece))
                         inside.append(re.compile(rf"(?<![\w']){pattern}(?![\w'])", re.I))
     return inside
 

@@ -41,7 +41,7 @@ from agent.calling.grammar.reading import (
 from agent.calling.rangecheck import NUMBER_WORDS
 
 _HESITATIONS = re.compile(r"(?<![\w'])(?:u+h+|u+m+|e+r+m+|e+r+|h+m+)(?![\w'])[,.]?\s*", re.I)
-_OPENERS = frozenset("okay ok so well right alright oh".split())  # not "hey needle"
+_OPENERS = frozenset("okay ok so well right righto alright oh kia ora".split())  # not "hey needle"
 _AND = re.compile(r"(?<=[\w%])\s+(?:n|\+|&|[Pp]lus|PLUS)\s+(?=\w)")
 # An arrow typed for "to" ("spray cabin light -> moon white").
 _ARROW = re.compile(r"\s*(?:-+>|=>|\u2192)\s*")
@@ -57,6 +57,13 @@ _TWICE = re.compile(r"\b(the|a|an|to|my|in)\s+\1\b", re.IGNORECASE)
 # A comma left after a little word where a hesitation was ("light to, hmm, forty").
 _LEFT_COMMA = re.compile(r"\b(the|a|an|to|my|in|at)\s*,\s+", re.IGNORECASE)
 _NUMBERISH = NUMBER_WORDS | {"point", "and", "a"}
+# A verb's -ing said with its "g" dropped ("tank's gettin low", "it's freezin'").
+_DROPPED_G = re.compile(
+    r"\b(gett|go|runn|com|do|freez|boil|say|look|work|start|talk|sitt|wait|leav|mak|hav|tak|"
+    r"putt|turn|switch|sleep|try|play|watch|cook|stay|rock|pump|head|arriv|dry|heat|warm|"
+    r"cool|shiver|drop)in'?(?![\w'])",
+    re.IGNORECASE,
+)
 _SENSES = frozenset("on off".split())
 
 
@@ -139,10 +146,16 @@ def _made_again(text: str) -> str:
     return text
 
 
-def _corrected(text: str, names: Sequence[str] = ()) -> str:
-    """`text` with each number, on/off or thing's name taken back at once left out ("twenty
-    no twenty two" -> "twenty two"; "Ben's study, actually no, the utility nook" -> "the
-    utility nook")."""
+# The kinds of thing a name taken back may be said with, and the words an order keeps before
+# the thing ("turn on", "switch off the").
+_KINDS = LIGHT_WORDS | COVER_WORDS | frozenset("lights blinds fan heater plug socket".split())
+_KEPT_BEFORE_THING = frozenset("turn switch put set make dim open close on off the".split())
+
+
+def _corrected(text: str, names: Sequence[str] = (), settings: Sequence[str] = ()) -> str:
+    """`text` with each number, on/off, thing's name or setting taken back at once left out
+    ("twenty no twenty two" -> "twenty two"; "Ben's study, actually no, the utility nook" ->
+    "the utility nook"; "red no wait pink" -> "pink")."""
     while True:
         for m in _TAKE_BACK.finditer(text):
             before, after = text[: m.start()].split(), text[m.end() :].split()
@@ -168,6 +181,21 @@ def _corrected(text: str, names: Sequence[str] = ()) -> str:
             if said and meant:
                 # the "the" before the name taken back goes with it
                 said += 1 if len(before) > said and low_b[-said - 1] == "the" else 0
+                text = " ".join(before[:-said] + after)
+                break
+            kind = low_a[meant : meant + 1]
+            if meant and kind and kind[0].strip(",.") in _KINDS and low_b[-1:] == kind:
+                # "turn on krystyna's light no sorry i mean the ramp lobby light": the thing
+                # of that kind taken back, whatever it was called, up to the order's words
+                cut = len(before) - 1
+                while cut and low_b[cut - 1] not in _KEPT_BEFORE_THING:
+                    cut -= 1
+                if cut:
+                    text = " ".join(before[:cut] + after)
+                    break
+            said, meant = _name_at(before, settings, True), _name_at(after, settings, False)
+            if said and meant and low_a[:1] != ["the"] and low_b[-said - 1 : -said] != ["the"]:
+                # "make niall's light red no wait pink": a setting said again
                 text = " ".join(before[:-said] + after)
                 break
         else:
@@ -201,7 +229,8 @@ _LEAD = frozenset("please pls to can could would you kindly and then also after 
 # ("stick the immersion on", "bung the fan on", "whack the heating up to 22"); "flip the
 # printer off" is off, not a toggle.
 _COLLOQUIAL = re.compile(
-    r"\b(?:stick|bung|pop|flick|flip|whack|chuck|bang|knock|crank|bump)\b"
+    # (not a name's word: "pop's den light down to 30")
+    r"\b(?:stick|bung|pop|flick|flip|whack|chuck|bang|knock|crank|bump)\b(?!')"
     r"(?=[^,;.!?]*\b(?:on|off|up|down)\b)",
     re.IGNORECASE,
 )
@@ -272,8 +301,19 @@ def _switched_open(text: str, names: Iterable[str]) -> str:
         return text
     inside = set()
     for name in names:
-        for m in re.finditer(rf"\b{re.escape(name)}\b", text, re.IGNORECASE):
+        # (a hyphen said as a space: "open plan room" for the "open-plan room")
+        pattern = r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", name)))
+        for m in re.finditer(rf"\b{pattern}\b", text, re.IGNORECASE):
             inside.update(range(m.start(), m.end()))
+        # and an "open" said with its neighbour in the name ("the open plan one")
+        ws = re.split(r"[\s-]+", name)
+        for i, w in enumerate(ws):
+            if _OPEN_CLOSE.fullmatch(w):
+                for piece in (ws[max(i - 1, 0) : i + 1], ws[i : i + 2]):
+                    if len(piece) == 2:
+                        pair = r"[\s-]+".join(map(re.escape, piece))
+                        for m in re.finditer(rf"\b{pair}\b", text, re.IGNORECASE):
+                            inside.update(range(m.start(), m.end()))
     out, at = [], 0
     bounds = [m.end() for m in _CHUNK.finditer(text)] + [len(text)]
     for end in bounds:
@@ -294,13 +334,20 @@ def _switched_open(text: str, names: Iterable[str]) -> str:
     return "".join(out)
 
 
-def as_written(text: str, names: Iterable[str] = (), keep: Iterable[str] = ()) -> str:
+def as_written(
+    text: str, names: Iterable[str] = (), keep: Iterable[str] = (), settings: Iterable[str] = ()
+) -> str:
     """`text` with the noise of speech and texting mended (see the module's text); `names`
-    are the tools' names of things (rooms, devices), which no rule here may break, and `keep`
-    other words of the tools (settings such as "heather purple") no typo rule may change."""
+    are the tools' names of things (rooms, devices), which no rule here may break, `keep`
+    other words of the tools (settings such as "heather purple") no typo rule may change, and
+    `settings` the tools' setting values, one of which may be taken back for another."""
     names = list(names)
     out = "".join(ch for ch in text if not _pictograph(ch))
     out = _HESITATIONS.sub("", out).strip()
+    named = {w.lower() for n in names for w in re.findall(r"[\w']+", n)}
+    out = _DROPPED_G.sub(
+        lambda m: m.group() if m.group().lower().rstrip("'") in named else m.group(1) + "ing", out
+    )
     out = _LEFT_COMMA.sub(r"\1 ", out)
     out = _TWICE.sub(r"\1", out)
     name_starts = {n.split()[0].lower() for n in names if n.split()}
@@ -319,11 +366,14 @@ def as_written(text: str, names: Iterable[str] = (), keep: Iterable[str] = ()) -
         joined = re.sub(r"[\s']", "", name)
         if " " in name and len(joined) >= 6:
             out = re.sub(rf"\b{re.escape(joined)}\b", name.replace("\\", r"\\"), out, flags=re.I)
+        if "-" in name:  # and "open plan room" the open-plan room
+            spaced = r"\s+".join(map(re.escape, re.split(r"[\s-]+", name)))
+            out = re.sub(rf"\b{spaced}\b", name.replace("\\", r"\\"), out, flags=re.I)
     out = _orders_mended(out, [*names, *keep])
     out = _switched_open(out, names)
     out = _COLLOQUIAL.sub(lambda m: "Turn" if m.group()[0].isupper() else "turn", out)
     out = _LIGHT_THE.sub(
         lambda m: m.group(1) + ("Turn on " if m.group(2)[0].isupper() else "turn on "), out
     )
-    out = _made_again(_corrected(out, names))
+    out = _made_again(_corrected(out, names, [s for s in settings if s not in _SENSES]))
     return out if out.strip() else text
