@@ -666,6 +666,7 @@ NATIVE = home_tools(
         ("shut off the stereo the neighbours are complaining again", "shut off the stereo"),
         ("i'm going to bed so switch off the card room light", "switch off the card room light"),
         ("the storm's comin tonight so turn the loch pump off", "turn the loch pump off"),
+        ("it's so stuffy in here", "it's so stuffy in here"),
         # a count in a remark is no setting; a number of a setting stays
         ("switch the chair charger on, we've got two bikes", "switch the chair charger on"),
         ("fan on, i'm at 20 percent", "fan on, i'm at 20 percent"),

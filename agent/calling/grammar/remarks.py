@@ -139,19 +139,24 @@ _SO_REMARK = re.compile(
     r"|it\s+was|the\s+\w+\s+(?:are|is|were|was)\s+\w+ing)\s)",
     re.IGNORECASE,
 )
+# What an order opens with, said after a scene or a leaving ("... so switch off the den
+# light", "... blind down").
+_ORDER_AHEAD = (
+    r"(?:switch|turn|put|set|close|open|shut|make|dim|kill|lights?|blinds?|fan|heating|can|"
+    r"could|please)\b"
+)
 # A scene said ahead of its order with "so" and no comma ("i'm going to bed so switch off the
 # den light"): two clauses.
 _SCENE_SO = re.compile(
-    r"^((?:i'm|im|i\s+am|we're|we\s+are|were|it's|its|end\s+of|(?:the\s+)?\w+'s\s+\w+ing)\b[^,.;]{0,60}?)"
-    r"\s+so\s+",
+    r"^((?:i'm|im|i\s+am|we're|we\s+are|were|it's|its|end\s+of|(?:the\s+)?\w+'s\s+\w+ing)\b"
+    r"[^,.;]{1,60}?)\s+so\s+(?=" + _ORDER_AHEAD + ")",
     re.IGNORECASE,
 )
 # The speaker leaving, said ahead of the orders with no comma ("right i'm off to sleep blind
 # down noise machine on"): a clause of its own.
 _LEAVING_AHEAD = re.compile(
     r"^((?:i'm|im|i\s+am|we're|were|we\s+are)\s+(?:off|going|heading)\s+(?:to\s+(?:bed|sleep|"
-    r"work)|out|off))\s+(?=(?:switch|turn|put|set|close|open|shut|make|dim|kill|lights?|blinds?|"
-    r"fan|heating|can|could|please)\b)",
+    r"work)|out|off))\s+(?=" + _ORDER_AHEAD + ")",
     re.IGNORECASE,
 )
 # Words that open a remark run on after an order with no pause ("bike nook light on i gotta
