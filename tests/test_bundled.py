@@ -75,8 +75,9 @@ def test_the_general_model_keeps_its_recorded_accuracy_on_unseen_homes() -> None
     ("which", "raw_floor", "guarded_floor"),
     [
         # set 7, the one whose failures nobody has read: bench/general/homes7*.json has
-        # commands 96.4% and 93.9%, two actions 88.3% and 88.3%, refusals 97.6% at 0.5
-        (7, (0.95, 0.86), (0.92, 0.86, 0.96)),
+        # commands 97.0% and 95.2%, two actions 90.0% and 90.0%, refusals 97.6% at 0.5 (the
+        # guarded commands' floor is the 95% target itself)
+        (7, (0.96, 0.88), (0.95, 0.88, 0.96)),
         # set 6, read and studied: 98.2% and 97.0%, 90.0% and 88.3%, refusals 98.8%
         (6, (0.96, 0.88), (0.95, 0.86, 0.97)),
     ],
