@@ -10,7 +10,9 @@ speech is mended (`spoken.as_written`), cuts the request into clauses at punctua
 
 - drops a courtesy or an interjection alone ("please", "thank you", "if you would", "ok");
 - drops a remark: a statement ("it is ...", "guests are arriving") that says nothing the tools
-  know (no name, value, number or word of a tool);
+  know (no name, value, number or word of a tool), also run on after the order with no pause
+  ("bike nook light on i gotta fix a flat": a subject and a verb, any number a time or a
+  count);
 - drops a clause that only sets the scene of an order said in another clause, carrying a place
   it names into that order ("I'm locking up the tack room, switch its light off");
 - moves a thing named ahead into the clause that points back at it ("the fan, set it to full
@@ -66,7 +68,7 @@ from agent.calling.grammar.reading import (
     words_of_name,
 )
 from agent.calling.grammar.shortnames import ShortNames
-from agent.calling.grammar.spoken import as_written
+from agent.calling.grammar.spoken import as_written, open_in_names
 from agent.calling.rangecheck import NUMBER_WORDS, said_numbers, spelled
 
 # Words a clause of courtesy or an interjection is made of, each alone or together ("thank you
@@ -1218,7 +1220,7 @@ class PlainReader:
         ]
         self.devices = [v for v in self.known.things if v not in self.places]
         self.list_words = _ListWords.of(self.known, self.places, self.tool_words)
-        self.open_in_names = _open_in_names([*self.known.names, *self.setting_names])
+        self.open_in_names = open_in_names([*self.known.names, *self.setting_names])
         # names and settings with accents, which people often type without: the name typed
         # bare is an everyday word for it ("start the petrin" is the pétrin)
         self.unaccented = {
@@ -1548,22 +1550,6 @@ _ON_AS_VERB = re.compile(
 )
 
 
-def _open_in_names(names: Sequence[str]) -> list[re.Pattern[str]]:
-    """Patterns for an "open" or "close" said with its neighbour in one of `names`, whole or in
-    part ("the open sign" for "we're open sign"); a hyphen in a name is said as a space ("open
-    plan room" for the "open-plan room")."""
-    inside = []
-    for n in names:
-        ws = re.split(r"[\s-]+", n)
-        for i, w in enumerate(ws):
-            if _OPEN_CLOSE.fullmatch(w):
-                for piece in (ws[max(i - 1, 0) : i + 1], ws[i : i + 2]):
-                    if len(piece) == 2:
-                        pattern = r"[\s-]+".join(map(re.escape, piece))
-                        inside.append(re.compile(rf"(?<![\w']){pattern}(?![\w'])", re.I))
-    return inside
-
-
 def _switching_said(
     text: str, switchable: Callable[[Sequence[str]], bool], inside: Sequence[re.Pattern[str]]
 ) -> str:
@@ -1571,7 +1557,7 @@ def _switching_said(
     and never opens ("semaver open", "Çay ocağı light close"), and "on" or "off" said as the
     verb read as "turn on" or "turn off" ("on the booster pump", "help me open the lantern
     sign"). `switchable` tells whether an order's words name such a thing; an "open" that
-    one of `inside` (`_open_in_names`) finds is a name's ("the open sign off")."""
+    one of `inside` (`spoken.open_in_names`) finds is a name's ("the open sign off")."""
 
     def swapped(o: re.Match[str]) -> str:
         if any(a <= o.start() < b for a, b in spans):

@@ -23,7 +23,10 @@ tidy commands) stumbles on, and nothing else:
   on", "whack the heating up to 22");
 - a number or an on/off corrected at once keeps only the correction ("twenty no twenty two"
   -> "twenty two", "on no sorry off" -> "off"), without the order said again after it
-  ("off no wait on switch it on" -> "on").
+  ("off no wait on switch it on" -> "on"), and so does a thing or a setting ("krystyna's
+  light no sorry i mean the ramp lobby light", "red no wait pink");
+- a verb's -ing said with its "g" dropped is written in full ("tank's gettin low"), and a
+  name with a hyphen said with a space as the name ("open plan room").
 """
 
 from __future__ import annotations
@@ -294,6 +297,22 @@ def _orders_mended(text: str, names: Iterable[str]) -> str:
     return re.sub(r"[A-Za-z]+", sub, text)
 
 
+def open_in_names(names: Iterable[str]) -> list[re.Pattern[str]]:
+    """Patterns for an "open" or "close" said with its neighbour in one of `names`, whole or in
+    part ("the open sign" for "we're open sign"); a hyphen in a name is said as a space ("open
+    plan room" for the "open-plan room")."""
+    inside = []
+    for n in names:
+        ws = re.split(r"[\s-]+", n)
+        for i, w in enumerate(ws):
+            if _OPEN_CLOSE.fullmatch(w):
+                for piece in (ws[max(i - 1, 0) : i + 1], ws[i : i + 2]):
+                    if len(piece) == 2:
+                        pattern = r"[\s-]+".join(map(re.escape, piece))
+                        inside.append(re.compile(rf"(?<![\w']){pattern}(?![\w'])", re.I))
+    return inside
+
+
 def _switched_open(text: str, names: Iterable[str]) -> str:
     """`text` with "open"/"close" said of a light, a fan or the heating read as on/off: "turn
     on"/"turn off" where it leads its clause, "on"/"off" after the thing ("barn light close")."""
@@ -305,15 +324,10 @@ def _switched_open(text: str, names: Iterable[str]) -> str:
         pattern = r"[\s-]+".join(map(re.escape, re.split(r"[\s-]+", name)))
         for m in re.finditer(rf"\b{pattern}\b", text, re.IGNORECASE):
             inside.update(range(m.start(), m.end()))
-        # and an "open" said with its neighbour in the name ("the open plan one")
-        ws = re.split(r"[\s-]+", name)
-        for i, w in enumerate(ws):
-            if _OPEN_CLOSE.fullmatch(w):
-                for piece in (ws[max(i - 1, 0) : i + 1], ws[i : i + 2]):
-                    if len(piece) == 2:
-                        pair = r"[\s-]+".join(map(re.escape, piece))
-                        for m in re.finditer(rf"\b{pair}\b", text, re.IGNORECASE):
-                            inside.update(range(m.start(), m.end()))
+    # and an "open" said with its neighbour in a name ("the open plan one")
+    for p in open_in_names(names):
+        for m in p.finditer(text):
+            inside.update(range(m.start(), m.end()))
     out, at = [], 0
     bounds = [m.end() for m in _CHUNK.finditer(text)] + [len(text)]
     for end in bounds:
