@@ -994,7 +994,7 @@ class Session:
         # a "no" or a "cancel" may be a value or a switching off: "eco no", "cancel the call
         # bell lamp")
         kind = request_kind(text, schemas) if res.ok and text and res.calls else None
-        asked = bool(res.ok and text and res.calls) and (
+        asked = kind is not None and (
             kind in ("question", "later", "other")
             or (kind == "negated" and bool(_LEFT_BE & set(words(text))))
             or cancels(text)

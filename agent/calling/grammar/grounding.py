@@ -56,6 +56,7 @@ from agent.calling.grammar.reading import (
     fade_length,
     find_phrase,
     flag_value,
+    ing_stems,
     is_telling,
     kind_synonyms,
     mended,
@@ -899,7 +900,7 @@ def switches_an_unknown(query: str, tools: Sequence[Mapping[str, Any]]) -> bool:
     q = words(mended(query, tools))
     k = known_words(tools)
     known = k.words | {w for v in [*k.things, *k.settings] for w in v}
-    stems = {x for w in known for x in _ing_stems(w)}
+    stems = {x for w in known for x in ing_stems(w)}
     spans = [
         found
         for c in _by_clause(
@@ -1009,7 +1010,7 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
         bare = w.split("'")[0]
         if not is_telling(bare) or w in NUMBER_WORDS or w in _ALONGSIDE or bare in known:
             return False
-        if _ing_stems(bare) & known:
+        if ing_stems(bare) & known:
             return False  # "kiln lamp blinking" says the blink mode, no other thing
         # "make the led flash" says the blink mode (after the thing: an opening "flash" is
         # left to doubt, as before)
@@ -1021,18 +1022,6 @@ def _names_another_thing(q: Sequence[str], tools: Sequence[Mapping[str, Any]]) -
         return True
 
     return any(unknown(i, w) for i, w in enumerate(q))
-
-
-def _ing_stems(w: str) -> set[str]:
-    """The words a verb in -ing may come from: "blinking" blink, "closing" close, "dimming"
-    dim; none for a word without the ending."""
-    if not w.endswith("ing") or len(w) < 6:
-        return set()
-    stem = w[:-3]
-    out = {stem, stem + "e"}
-    if len(stem) > 2 and stem[-1] == stem[-2]:
-        out.add(stem[:-1])
-    return out
 
 
 def _leaves_a_thing(

@@ -190,6 +190,18 @@ def _before_all_the_way(q: Sequence[str], i: int) -> list[str]:
     return []
 
 
+def ing_stems(w: str) -> set[str]:
+    """The words a verb in -ing may come from: "blinking" blink, "closing" close, "dimming"
+    dim; none for a word without the ending."""
+    if not w.endswith("ing") or len(w) < 6:
+        return set()
+    stem = w[:-3]
+    out = {stem, stem + "e"}
+    if len(stem) > 2 and stem[-1] == stem[-2]:
+        out.add(stem[:-1])
+    return out
+
+
 def gets_going(q: Sequence[str], i: int) -> bool:
     """Whether word `i` is the "going" of "get (or set) X going", an order to switch X on
     ("get the paraffin heater going", "set the winder going")."""

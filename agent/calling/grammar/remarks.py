@@ -56,6 +56,7 @@ from agent.calling.grammar.reading import (
     enum_strings,
     find_phrase,
     gets_going,
+    ing_stems,
     is_telling,
     picks_a_thing,
     resolve_there,
@@ -115,12 +116,14 @@ _REMARK = re.compile(
     r"(?:but\s+)?not\s+too\s+\w+$|no\s+(?:sense|point|need|use)\s+\w+ing)\b",
     re.IGNORECASE,
 )
+# Words a command often ends on ("... on", "... to 20 percent").
+_ORDER_END = r"on|off|up|down|now|percent|degrees|\d+%?"
 # A remark run on after a command without a pause ("fan on pls im dying", "turn the heating on
 # its freezing"): cut where a statement starts right after a command's last word.
 _REMARK_AFTER = re.compile(
     # (not after "hang on", "hold on": a taking back, whose reason stays with it)
     r"(?<!\bhang\s)(?<!\bhold\s)"
-    r"\b((?:on|off|up|down|now|percent|degrees|\d+%?|lights?|lamps?|fan|blinds|heating|heater)"
+    r"\b((?:" + _ORDER_END + r"|lights?|lamps?|fan|blinds|heating|heater)"
     r"(?:\s+(?:pls|please))?)\s+"
     r"(?:and\s+(?:then\s+)?)?"
     # ("on its lazy setting" is the fan's own setting, not "it's")
@@ -216,29 +219,27 @@ def _run_on_remark(ws: Sequence[str], known: _Known) -> bool:
     ):
         return False
     if said_numbers(text) and not _counts_only(text):
-        numbers = [i for i, w in enumerate(low) if said_numbers(w)]
-        after = [low[i + 1] if i + 1 < len(low) else "" for i in numbers]
-        return all(
-            ((i and low[i - 1] in _AT_TIME) and a not in _AMOUNTS | _SECONDS) or a in _CLOCK
-            for i, a in zip(numbers, after, strict=True)
-        )
+        return _times_only(low, [i for i, w in enumerate(low) if said_numbers(w)])
     return True
 
 
 def _without_run_on_remark(text: str, known: _Known) -> str:
     """`text` without a remark run on after its order with no pause (see `_run_on_remark`)."""
     ws = text.split()
+    ordered = False  # (once a head says something of an order, every longer one does)
     for k in range(2, len(ws) - 2):
         head = " ".join(ws[:k])
-        if re.search(r"[,;.!?]$", head) or not (
-            known.points(head) or set(words(head)) & (ORDER_VERBS | _PHRASAL)
-        ):
-            continue
         # (not after a taking back: "put the dryer on oh nah hang on theres nothing in it";
-        # nor after a word that joins the remark to the order: "fan on so it's cooler")
+        # it stays in every longer head too)
+        if _TAIL_KEEP & set(words(head)):
+            return text
+        ordered = ordered or known.points(head) or bool(set(words(head)) & (ORDER_VERBS | _PHRASAL))
+        if not ordered or re.search(r"[,;.!?]$", head):
+            continue
+        # (nor after a word that joins the remark to the order: "fan on so it's cooler")
         if ws[k - 1].lower() in _JOINING:
             continue
-        if _run_on_remark(ws[k:], known) and not _TAIL_KEEP & set(words(head)):
+        if _run_on_remark(ws[k:], known):
             return head
     return text
 
@@ -249,7 +250,7 @@ _ON_CHARGE = re.compile(r"\bon\s+charge\b", re.IGNORECASE)
 # here", "stereo on bro the kids want tunes", "light on at 60 percent ta"): its own clause,
 # a courtesy, so what follows it is read apart from the order.
 _FILLER_AFTER = re.compile(
-    r"\b(on|off|up|down|now|percent|degrees|\d+%?)\s+(eh|bro|mate|ta|cheers|would\s+ya|yeah)"
+    r"\b(" + _ORDER_END + r")\s+(eh|bro|mate|ta|cheers|would\s+ya|yeah)"
     r"\b[,.!]?(?=\s|$)",
     re.IGNORECASE,
 )
@@ -275,16 +276,16 @@ _WONDER = re.compile(
     r"\bI\s+(?:wonder|was\s+wondering)\s+if\s+you(?:'d|\s+would|\s+could|\s+can)\b",
     re.IGNORECASE,
 )
-_ING = re.compile(r"\b([A-Za-z]+)ing\b")
+_ING = re.compile(r"\b[A-Za-z]+ing\b")
 
 
 def _order_ing(m: re.Match[str]) -> str:
     """An order verb's -ing form as the verb ("switching", "putting", "closing")."""
-    stem = m.group(1)
-    for verb in (stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else None):
-        if verb and verb.lower() in ORDER_VERBS:
-            return verb
-    return m.group()
+    word = m.group()
+    for verb in ing_stems(word.lower()) & ORDER_VERBS:
+        # (written as said: "Switching" -> "Switch")
+        return word[: len(verb)] if word.lower().startswith(verb) else word[: len(verb) - 1] + "e"
+    return word
 
 
 def _asked_plainly(text: str) -> str:
@@ -664,6 +665,16 @@ _AMOUNTS = frozenset("percent % degrees degree celsius c f fahrenheit".split())
 _SECONDS = frozenset("s sec secs second seconds".split())  # a fade's length, no time of day
 
 
+def _times_only(ws: Sequence[str], numbers: Sequence[int]) -> bool:
+    """Whether each number at `numbers` in words is a time of day: after a word of time and
+    before no amount ("at 10", "in 5"), or before a unit of clock time ("2 pm")."""
+    after = [ws[i + 1] if i + 1 < len(ws) else "" for i in numbers]
+    return all(
+        ((i and ws[i - 1] in _AT_TIME) and a not in _AMOUNTS | _SECONDS) or a in _CLOCK
+        for i, a in zip(numbers, after, strict=True)
+    )
+
+
 def _timed_aside(clause: str, known: _Known) -> bool:
     """Whether a clause after the command only says when something else happens: every number
     in it is a time, it names nothing of the tools and orders nothing, and it says what
@@ -681,11 +692,7 @@ def _timed_aside(clause: str, known: _Known) -> bool:
     numbers = [i for i, w in enumerate(ws) if said_numbers(w)]
     if any(i and ws[i - 1] == "over" for i in numbers):
         return False  # "over fifteen minutes" is how long a fade takes, not when
-    after = [ws[i + 1] if i + 1 < len(ws) else "" for i in numbers]
-    timed = all(
-        ((i and ws[i - 1] in _AT_TIME) and a not in _AMOUNTS | _SECONDS) or a in _CLOCK
-        for i, a in zip(numbers, after, strict=True)
-    )
+    timed = _times_only(ws, numbers)
     what = [
         w
         for i, w in enumerate(w.split("'")[0] for w in ws)  # "dinner's at six"
